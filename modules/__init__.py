@@ -1,0 +1,1 @@
+"""Game modules shipped with boardstate."""
