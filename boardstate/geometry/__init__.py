@@ -1,0 +1,27 @@
+"""Board geometry: grids, terrain, named squares, movement, line of sight, drawings.
+
+Game-agnostic. A module ships boards as TOML data files (see docs/geometry.md)
+and its rules call the :class:`Board` queries they need.
+"""
+
+from ._board import Board, Cells, NamedSquare, Terrain
+from ._grid import Cell, Grid, SquareGrid
+from ._loader import BoardCatalog, BoardError, load_board, parse_board
+from ._render import Piece, render_svg, render_text
+
+__all__ = [
+    "Board",
+    "BoardCatalog",
+    "BoardError",
+    "Cell",
+    "Cells",
+    "Grid",
+    "NamedSquare",
+    "Piece",
+    "SquareGrid",
+    "Terrain",
+    "load_board",
+    "parse_board",
+    "render_svg",
+    "render_text",
+]

@@ -1,0 +1,212 @@
+"""A board: terrain and named squares on a grid, and every spatial question a rule asks.
+
+Boards are immutable data. The line table is built with shapely on first use
+and kept on the board. Occupancy is never stored: each query takes the cells
+of pieces (or a bitmask from :meth:`Board.mask`) as arguments.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from functools import cached_property
+from types import MappingProxyType
+
+import attrs
+
+from ._grid import Cell, SquareGrid
+from ._lines import LineTable, build_line_table
+from ._movement import reachable_ends, shortest_path
+
+Cells = Iterable[Cell] | int
+"""Occupancy argument: any iterable of cells, or a bitmask made by :meth:`Board.mask`."""
+
+
+@attrs.frozen
+class Terrain:
+    """A class of cell: what it blocks, and how to draw it."""
+
+    name: str
+    symbol: str
+    blocks_movement: bool = False
+    blocks_sight: bool = False
+    fill: str = ""
+    about: str = ""
+
+
+@attrs.frozen
+class NamedSquare:
+    """A cell with a name (a start square, a throne), and the map symbol that marks it."""
+
+    name: str
+    cell: Cell
+    symbol: str = ""
+
+
+@attrs.frozen(slots=False)
+class Board:
+    """Terrain per cell (row by row) and named squares on a grid."""
+
+    id: str
+    title: str
+    grid: SquareGrid
+    terrain: tuple[Terrain, ...]
+    named: tuple[NamedSquare, ...] = ()
+    source: str = ""
+
+    def __attrs_post_init__(self) -> None:
+        if len(self.terrain) != self.grid.size:
+            raise ValueError(f"board {self.id!r}: {len(self.terrain)} terrain cells for a grid of {self.grid.size}")
+
+    # -- cells and terrain ---------------------------------------------------
+
+    @property
+    def width(self) -> int:
+        return self.grid.width
+
+    @property
+    def height(self) -> int:
+        return self.grid.height
+
+    @cached_property
+    def cells(self) -> tuple[Cell, ...]:
+        """All cells, row by row from the top left."""
+        return self.grid.cells()
+
+    def terrain_at(self, cell: Cell) -> Terrain:
+        return self.terrain[self.grid.index(cell)]
+
+    def enterable(self, cell: Cell) -> bool:
+        """On the board and on terrain a piece may stand on."""
+        return self.grid.contains(cell) and not self.terrain_at(cell).blocks_movement
+
+    @cached_property
+    def named_squares(self) -> Mapping[str, Cell]:
+        return MappingProxyType({square.name: square.cell for square in self.named})
+
+    def square(self, name: str) -> Cell:
+        """The cell of a named square (e.g. a character's start square)."""
+        try:
+            return self.named_squares[name]
+        except KeyError:
+            known = ", ".join(sorted(self.named_squares)) or "none"
+            raise KeyError(f"board {self.id!r} has no square named {name!r} (known: {known})") from None
+
+    def named_square_at(self, cell: Cell) -> NamedSquare | None:
+        return self._named_by_cell.get(cell)
+
+    @cached_property
+    def _named_by_cell(self) -> dict[Cell, NamedSquare]:
+        return {square.cell: square for square in self.named}
+
+    # -- adjacency and distance ----------------------------------------------
+
+    def neighbours(self, cell: Cell, *, diagonal: bool = False) -> tuple[Cell, ...]:
+        """On-board cells sharing an edge (or also a corner), whatever their terrain."""
+        return self.grid.neighbours(cell, diagonal=diagonal)
+
+    def adjacent(self, a: Cell, b: Cell, *, diagonal: bool = False) -> bool:
+        """a and b share an edge (or, with ``diagonal``, at least a corner); a cell is not adjacent to itself."""
+        return a != b and self.grid.distance(a, b, diagonal=diagonal) == 1
+
+    def distance(self, a: Cell, b: Cell, *, diagonal: bool = False) -> int:
+        """Grid steps ignoring terrain and pieces (Manhattan, or Chebyshev with ``diagonal``)."""
+        return self.grid.distance(a, b, diagonal=diagonal)
+
+    # -- occupancy masks -----------------------------------------------------
+
+    def mask(self, cells: Iterable[Cell]) -> int:
+        """Bitmask of cells (bit ``row*width+col``): build it once per position, pass it to many queries."""
+        index = self._index
+        bits = 0
+        try:
+            for cell in cells:
+                bits |= 1 << index[cell]
+        except KeyError as error:
+            raise ValueError(f"cell {error.args[0]} is off the {self.width}x{self.height} board {self.id!r}") from None
+        return bits
+
+    def cells_of(self, mask: int) -> tuple[Cell, ...]:
+        """The cells set in a bitmask, row by row."""
+        return tuple(cell for i, cell in enumerate(self.cells) if mask >> i & 1)
+
+    def _bits(self, cells: Cells) -> int:
+        return cells if type(cells) is int else self.mask(cells)  # noqa: E721 (bool is not a mask)
+
+    @cached_property
+    def _index(self) -> dict[Cell, int]:
+        return {cell: i for i, cell in enumerate(self.cells)}
+
+    @cached_property
+    def walkable_mask(self) -> int:
+        """Cells whose terrain lets a piece enter."""
+        return self.mask(c for c, t in zip(self.cells, self.terrain) if not t.blocks_movement)
+
+    @cached_property
+    def sight_blocking_mask(self) -> int:
+        """Cells whose terrain stops a line of sight crossing them."""
+        return self.mask(c for c, t in zip(self.cells, self.terrain) if t.blocks_sight)
+
+    # -- movement ------------------------------------------------------------
+
+    @cached_property
+    def _orthogonal(self) -> tuple[tuple[int, ...], ...]:
+        index = self._index
+        return tuple(tuple(index[n] for n in self.grid.neighbours(c)) for c in self.cells)
+
+    def reachable(self, start: Cell, budget: int, friends: Cells = (), enemies: Cells = ()) -> dict[Cell, int]:
+        """Where a piece on ``start`` may end a move of up to ``budget`` orthogonal steps.
+
+        Maps each end cell to its fewest steps; ``start`` itself (0 steps) is
+        always included. Steps never enter movement-blocking terrain or an
+        enemy's cell; they may pass through friends; no end cell holds a piece.
+        The mover's own cell is ignored if it appears in ``friends``/``enemies``.
+        """
+        cell_at = self.cells
+        ends = reachable_ends(
+            self._orthogonal, self.walkable_mask, self.grid.index(start), budget,
+            self._bits(friends), self._bits(enemies),
+        )
+        return {cell_at[i]: steps for i, steps in ends.items()}
+
+    def path(
+        self, start: Cell, goal: Cell, budget: int | None = None, friends: Cells = (), enemies: Cells = ()
+    ) -> tuple[Cell, ...] | None:
+        """A shortest legal move from start to goal (both included), or None if there is none within budget."""
+        limit = self.grid.size if budget is None else budget
+        found = shortest_path(
+            self._orthogonal, self.walkable_mask, self.grid.index(start), self.grid.index(goal), limit,
+            self._bits(friends), self._bits(enemies),
+        )
+        return None if found is None else tuple(self.cells[i] for i in found)
+
+    # -- line of sight -------------------------------------------------------
+
+    @cached_property
+    def line_table(self) -> LineTable:
+        """Which cells each centre-to-centre line crosses; built with shapely on first use."""
+        return build_line_table(self.grid)
+
+    def cells_between(self, a: Cell, b: Cell) -> tuple[Cell, ...]:
+        """Cells other than a and b whose open interior the segment between their centres meets."""
+        return self.cells_of(self.line_table.between[self.grid.index(a)][self.grid.index(b)])
+
+    def line_of_sight(self, a: Cell, b: Cell, occupied: Cells = 0) -> bool:
+        """Any-angle sight: no crossed cell blocks sight by terrain or holds a piece.
+
+        The end cells never block (the shooter and the target stand there).
+        """
+        index = self._index
+        blocked = occupied if type(occupied) is int else self.mask(occupied)  # noqa: E721
+        try:
+            crossed = self.line_table.between[index[a]][index[b]]
+        except KeyError as error:
+            raise ValueError(f"cell {error.args[0]} is off the {self.width}x{self.height} board {self.id!r}") from None
+        return not crossed & (self.sight_blocking_mask | blocked)
+
+    def is_straight_line(self, a: Cell, b: Cell, *, diagonal: bool = True) -> bool:
+        """Same row or column, or (with ``diagonal``) the same exact diagonal."""
+        return self.grid.is_straight_line(a, b, diagonal=diagonal)
+
+    def straight_line_of_sight(self, a: Cell, b: Cell, occupied: Cells = 0, *, diagonal: bool = True) -> bool:
+        """Epic Duels' ranged attack line: a straight line (row, column, exact diagonal) that nothing blocks."""
+        return self.grid.is_straight_line(a, b, diagonal=diagonal) and self.line_of_sight(a, b, occupied)

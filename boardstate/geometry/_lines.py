@@ -1,0 +1,51 @@
+"""The line table: for every pair of cells, which cells the line between them crosses.
+
+Built once per grid with shapely (an STRtree over the cell squares, one bulk
+query for all centre-to-centre segments), then read with plain ints: a query
+is one list lookup and one ``&``. Pieces are not in the table; the caller's
+occupancy mask is and-ed in at query time.
+"""
+
+from __future__ import annotations
+
+import attrs
+import shapely
+
+from ._grid import Grid
+
+CELL_INTERIOR_MEETS_LINE = "T********"
+"""DE-9IM pattern of ``cell.relate(segment)``: the cell's open interior meets the segment.
+
+A segment that only touches a cell's boundary (runs along an edge, or passes
+through a corner) does not match, so it does not cross that cell.
+"""
+
+
+@attrs.frozen
+class LineTable:
+    """``between[i][j]``: bitmask of the cells crossed by the segment from centre i to centre j.
+
+    The two end cells are never in the mask; ``between[i][j] == between[j][i]``.
+    """
+
+    between: tuple[tuple[int, ...], ...]
+
+
+def build_line_table(grid: Grid) -> LineTable:
+    """Ask shapely, in one bulk query, which cells each centre-to-centre segment crosses."""
+    cells = grid.cells()
+    count = len(cells)
+    tree = shapely.STRtree([grid.polygon(c) for c in cells])
+    squares = tree.geometries
+    pairs = [(i, j) for i in range(count) for j in range(i + 1, count)]
+    centres = [grid.centre(c) for c in cells]
+    segments = shapely.linestrings([[centres[i], centres[j]] for i, j in pairs])
+    segment_hits, cell_hits = tree.query(segments, predicate="intersects")
+    crossed = shapely.relate_pattern(squares[cell_hits], segments[segment_hits], CELL_INTERIOR_MEETS_LINE)
+    rows = [[0] * count for _ in range(count)]
+    for segment, cell, is_crossed in zip(segment_hits.tolist(), cell_hits.tolist(), crossed.tolist()):
+        i, j = pairs[segment]
+        if is_crossed and cell != i and cell != j:
+            rows[i][j] |= 1 << cell
+            rows[j][i] |= 1 << cell
+    return LineTable(between=tuple(tuple(row) for row in rows))
