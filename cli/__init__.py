@@ -1,2 +1,4 @@
-def main():
-    print("cli ok")
+"""The ``boardstate`` command (click)."""
+from .app import cli, main
+
+__all__ = ["cli", "main"]

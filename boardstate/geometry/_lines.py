@@ -38,11 +38,13 @@ def build_line_table(grid: Grid) -> LineTable:
     tree = shapely.STRtree([grid.polygon(c) for c in cells])
     squares = tree.geometries
     pairs = [(i, j) for i in range(count) for j in range(i + 1, count)]
+    rows = [[0] * count for _ in range(count)]
+    if not pairs:
+        return LineTable(between=tuple(tuple(row) for row in rows))
     centres = [grid.centre(c) for c in cells]
     segments = shapely.linestrings([[centres[i], centres[j]] for i, j in pairs])
     segment_hits, cell_hits = tree.query(segments, predicate="intersects")
     crossed = shapely.relate_pattern(squares[cell_hits], segments[segment_hits], CELL_INTERIOR_MEETS_LINE)
-    rows = [[0] * count for _ in range(count)]
     for segment, cell, is_crossed in zip(segment_hits.tolist(), cell_hits.tolist(), crossed.tolist()):
         i, j = pairs[segment]
         if is_crossed and cell != i and cell != j:

@@ -1,0 +1,108 @@
+"""Typed errors.  Every error a user can cause is a ``ValueError`` with a stable code.
+
+Three kinds mirror what can be wrong with a command (as in python-chess): it does not parse
+(``InvalidCommand``), it parses but the rules forbid it (``IllegalCommand``), or it could mean
+more than one thing (``AmbiguousCommand``).  Files and verification have their own branch.
+"""
+from __future__ import annotations
+
+
+class BoardstateError(ValueError):
+    """Base of every error boardstate raises on bad input.
+
+    ``code`` is stable (scripts may match on it), ``reason`` is one line for a person, ``rule``
+    points into the rulebook (or the engine's own rules) when there is one.
+    """
+
+    code = "error"
+
+    def __init__(self, reason: str, *, code: str | None = None, rule: str = "") -> None:
+        super().__init__(reason)
+        self.reason = reason
+        if code is not None:
+            self.code = code
+        self.rule = rule
+
+    def __str__(self) -> str:
+        return f"{self.reason} [{self.code}]" + (f" (rule: {self.rule})" if self.rule else "")
+
+
+class InvalidCommand(BoardstateError):
+    """The command text does not parse."""
+
+    code = "invalid"
+
+
+class IllegalCommand(BoardstateError):
+    """The command parses but the rules forbid it now."""
+
+    code = "illegal"
+
+
+class AmbiguousCommand(BoardstateError):
+    """The command could mean more than one legal move."""
+
+    code = "ambiguous"
+
+
+class OptionError(BoardstateError):
+    """A module option is unknown or has a bad value (bad usage, like InvalidCommand)."""
+
+    code = "bad-option"
+
+
+class GameFileError(BoardstateError):
+    """A file cannot be read as a boardstate game, view or move file."""
+
+    code = "bad-file"
+
+
+class TruncatedFile(GameFileError):
+    code = "truncated"
+
+
+class CorruptFile(GameFileError):
+    code = "corrupt"
+
+
+class ForeignFile(GameFileError):
+    """Not a boardstate file at all, or a file of another game."""
+
+    code = "foreign"
+
+
+class FutureVersion(GameFileError):
+    """Written by a newer format or module version than this installation reads."""
+
+    code = "future-version"
+
+
+class MoveRefused(BoardstateError):
+    """A move file does not fit this game's log (stale, foreign, fork, gap)."""
+
+    code = "move-refused"
+
+
+class VerificationFailed(BoardstateError):
+    """A record fails the referee's re-derivation.  Carries where and why."""
+
+    code = "verify-failed"
+
+    def __init__(self, reason: str, *, code: str | None = None, rule: str = "",
+                 seq: int = -1, actor: str = "", command: str = "") -> None:
+        super().__init__(reason, code=code, rule=rule)
+        self.seq = seq
+        self.actor = actor
+        self.command = command
+
+    def __str__(self) -> str:
+        who = f"record {self.seq}" + (f" by {self.actor}" if self.actor else "")
+        cmd = f" {self.command!r}" if self.command else ""
+        rule = f" (rule: {self.rule})" if self.rule else ""
+        return f"{who}{cmd}: {self.reason} [{self.code}]{rule}"
+
+
+class SecretUnavailable(BoardstateError):
+    """The rules needed a secret (an opening or the seed) this copy of the game does not hold."""
+
+    code = "secret-unavailable"

@@ -1,0 +1,273 @@
+"""File format v1: a msgpack header map, then a stream of records.  See docs/file-format.md.
+
+One format serves full logs, player views and move files.  Reading is defensive (size limits,
+one clear error per kind of damage); writing is atomic (temp file, fsync, rename).
+"""
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+import msgpack
+
+from ._errors import (BoardstateError, CorruptFile, ForeignFile, FutureVersion, GameFileError,
+                      TruncatedFile, VerificationFailed)
+from ._game import Game
+from ._header import FORMAT_NAME, FORMAT_VERSION, Header
+from ._records import HASH_SIZE, BodyDecoder, Record
+from ._registry import get_module
+
+MAX_FILE_BYTES = 512 * 1024 * 1024
+LIMITS = dict(max_str_len=1 << 20, max_bin_len=1 << 20, max_array_len=1 << 20,
+              max_map_len=1 << 12, max_ext_len=1 << 16)
+_STREAM_LIMITS = dict(LIMITS, max_bin_len=1 << 24, max_buffer_size=MAX_FILE_BYTES)
+
+
+# ---------------------------------------------------------------------------------- writing
+def encode_file(header: Header, records, *, openings_for="all") -> bytes:
+    """Header then records.  ``openings_for``: "all", a seat (a view), or None (no openings)."""
+    packer = msgpack.Packer(use_bin_type=True)
+    parts = [packer.pack(header.to_map())]
+    for rec in records:
+        parts.append(packer.pack([rec.body, rec.hash, _openings(rec, openings_for)]))
+    return b"".join(parts)
+
+
+def _openings(rec: Record, openings_for) -> list:
+    if openings_for is None:
+        return []
+    items = rec.openings()
+    if openings_for == "all":
+        return items
+    owned = _owned_commitments(rec, openings_for)
+    return [item for item in items if item[0] in owned]
+
+
+def _owned_commitments(rec: Record, seat: int) -> set:
+    from ._secrets import Secret
+
+    out = set()
+
+    def walk(value):
+        if isinstance(value, Secret):
+            if value.owned_by(seat):
+                out.add(value.commitment)
+        elif isinstance(value, tuple):
+            for v in value:
+                walk(v)
+
+    walk(rec.sealed)
+    for ev in rec.events:
+        walk(type(ev).__event_fields__(ev))
+    return out
+
+
+def atomic_write(path, data: bytes) -> None:
+    """Write ``data`` to ``path`` so that a crash leaves the old file or the new, never half."""
+    path = Path(path)
+    directory = path.parent if str(path.parent) else Path(".")
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
+    try:
+        dir_fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(dir_fd)
+    except OSError:
+        pass
+    finally:
+        os.close(dir_fd)
+
+
+def save_game(game: Game, path, *, viewer: int | None = None) -> None:
+    """The full log, or with ``viewer`` that player's view (no seed, others' secrets sealed)."""
+    header = game.header
+    if viewer is not None:
+        import attrs
+
+        header = attrs.evolve(header, seed=None, viewer=viewer)
+        data = encode_file(header, game.records, openings_for=viewer)
+    else:
+        data = encode_file(header, game.records)
+    atomic_write(path, data)
+
+
+def save_moves(game: Game, base_seq: int, path) -> int:
+    """A move file: the header naming the game and base hash, then the records after ``base_seq``.
+
+    No openings and no seed travel: the receiver re-derives what the seed gives, and sealed
+    choices stay sealed until their reveal record.
+    """
+    import attrs
+
+    base_hash = game.header.game_id if base_seq < 0 else game.records[base_seq].hash
+    header = attrs.evolve(game.header, kind="move", seed=None, viewer=None,
+                          base_seq=base_seq, base_hash=base_hash)
+    records = game.records[base_seq + 1:]
+    atomic_write(path, encode_file(header, records, openings_for=None))
+    return len(records)
+
+
+# ---------------------------------------------------------------------------------- reading
+class RawFile:
+    """A file split into its header and raw records, with every structural check done."""
+
+    def __init__(self, path, header: Header, records: list, module) -> None:
+        self.path = str(path)
+        self.header = header
+        self.records = records  # [(body, hash, openings)]
+        self.module = module
+
+    def decoder(self, game: Game) -> BodyDecoder:
+        try:
+            decoders = game.table.decoders(self.header.events)
+        except LookupError as exc:
+            raise CorruptFile(f"{self.path}: {exc}", code="unknown-event") from None
+        except OverflowError as exc:
+            raise FutureVersion(f"{self.path}: {exc}; upgrade the module "
+                                f"{self.header.module}") from None
+        return BodyDecoder(decoders, LIMITS)
+
+
+def read_raw(path) -> RawFile:
+    path = Path(path)
+    try:
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise GameFileError(f"{path}: file too large ({size} bytes; limit {MAX_FILE_BYTES})",
+                                code="too-large")
+        data = path.read_bytes()
+    except IsADirectoryError:
+        raise GameFileError(f"{path}: is a directory, not a game file", code="unreadable") from None
+    except FileNotFoundError:
+        raise GameFileError(f"{path}: no such file", code="unreadable") from None
+    except OSError as exc:
+        raise GameFileError(f"{path}: cannot read ({exc.strerror})", code="unreadable") from None
+    return parse_raw(data, str(path))
+
+
+def parse_raw(data: bytes, name: str = "<bytes>") -> RawFile:
+    if not data:
+        raise TruncatedFile(f"{name}: empty file")
+    # Cheap sniff: a boardstate file starts with a msgpack map whose first key is "format".
+    if data[0] & 0xF0 != 0x80 and data[0] not in (0xDE, 0xDF):
+        raise ForeignFile(f"{name}: not a boardstate file (no header map)")
+    unpacker = msgpack.Unpacker(raw=False, use_list=False, strict_map_key=True, **_STREAM_LIMITS)
+    unpacker.feed(data)
+    try:
+        header_map = unpacker.unpack()
+    except msgpack.OutOfData:
+        raise TruncatedFile(f"{name}: truncated inside the header") from None
+    except (ValueError, msgpack.UnpackException, msgpack.ExtraData) as exc:
+        raise ForeignFile(f"{name}: not a boardstate file ({exc})") from None
+    header, module = _parse_header(header_map, name)
+    records = []
+    while True:
+        try:
+            item = unpacker.unpack()
+        except msgpack.OutOfData:
+            if unpacker.tell() != len(data):
+                raise TruncatedFile(f"{name}: truncated after record {len(records) - 1} "
+                                    f"({len(data) - unpacker.tell()} bytes of a partial record)") from None
+            break
+        except (ValueError, msgpack.UnpackException) as exc:
+            raise CorruptFile(f"{name}: corrupt at record {len(records)} ({exc})") from None
+        if (not isinstance(item, tuple) or len(item) != 3 or not isinstance(item[0], bytes)
+                or not isinstance(item[1], bytes) or len(item[1]) != HASH_SIZE
+                or not isinstance(item[2], tuple)):
+            raise CorruptFile(f"{name}: corrupt at record {len(records)} (malformed record)")
+        records.append(item)
+    return RawFile(name, header, records, module)
+
+
+def _parse_header(m, name: str):
+    if not isinstance(m, dict) or m.get("format") != FORMAT_NAME:
+        raise ForeignFile(f"{name}: not a boardstate file")
+    version = m.get("version")
+    if not isinstance(version, int):
+        raise CorruptFile(f"{name}: header has no format version")
+    if version > FORMAT_VERSION:
+        raise FutureVersion(f"{name}: written in file format v{version}; this boardstate reads "
+                            f"up to v{FORMAT_VERSION} (upgrade boardstate)")
+    try:
+        module = get_module(m["module"])
+        events = tuple((str(n), int(v)) for n, v in m["events"])
+        base = m.get("base") or (-1, b"")
+        header = Header(
+            module=str(m["module"]), module_version=str(m["module_version"]),
+            data_digest=str(m["data_digest"]),
+            options=tuple((str(k), _thaw(v)) for k, v in m["options"]),
+            players=tuple(str(p) for p in m["players"]), created=str(m["created"]),
+            seed=m["seed"], seed_commitment=bytes(m["seed_commitment"]), events=events,
+            kind=str(m["kind"]), viewer=m["viewer"], base_seq=int(base[0]),
+            base_hash=bytes(base[1]))
+    except BoardstateError as exc:
+        raise GameFileError(f"{name}: {exc.reason}", code=exc.code) from None
+    except (KeyError, TypeError, ValueError) as exc:
+        raise CorruptFile(f"{name}: corrupt header ({exc!r})") from None
+    if header.kind not in ("game", "move"):
+        raise CorruptFile(f"{name}: unknown file kind {header.kind!r}")
+    if m.get("game") != header.game_id:
+        raise CorruptFile(f"{name}: the header's game id does not match its content")
+    if header.seed is not None:
+        from ._header import seed_commitment
+
+        if not isinstance(header.seed, bytes) or seed_commitment(header.seed) != header.seed_commitment:
+            raise CorruptFile(f"{name}: the seed does not match its commitment")
+    installed = module.spec
+    file_major = int(header.module_version.split(".")[0])
+    if file_major > installed.major:
+        raise FutureVersion(f"{name}: made with {header.module} {header.module_version}; installed "
+                            f"is {installed.version} (needs {header.module} >= {file_major}.0)")
+    return header, module
+
+
+def _thaw(value):
+    """msgpack gives tuples for arrays; option values stay tuples (hashable, immutable)."""
+    return value
+
+
+def load_game(path_or_raw) -> Game:
+    """Read our own file back: chain checked, events folded, rules not re-run (fast)."""
+    raw = path_or_raw if isinstance(path_or_raw, RawFile) else read_raw(path_or_raw)
+    if raw.header.kind != "game":
+        raise GameFileError(f"{raw.path}: this is a move file; apply it to a game with "
+                            f"'boardstate apply GAME {raw.path}'", code="not-a-game")
+    game = Game(raw.module, raw.header)
+    decoder = raw.decoder(game)
+    for i, (body, hash_, openings) in enumerate(raw.records):
+        try:
+            decoder.set_openings(openings)
+            game.load(decoder.fields(body), body, hash_, decoder)
+        except BoardstateError:
+            raise
+        except (ValueError, TypeError, KeyError, AttributeError) as exc:
+            raise CorruptFile(f"{raw.path}: corrupt at record {i} ({exc})") from None
+    return game
+
+
+def referee(game: Game, raw: RawFile, records=None) -> None:
+    """Re-derive ``records`` (default: all of ``raw``) onto ``game``; raises VerificationFailed."""
+    decoder = raw.decoder(game)
+    for body, hash_, openings in (raw.records if records is None else records):
+        seq = len(game.records)
+        try:
+            decoder.set_openings(openings)
+            fields = decoder.fields(body)
+        except (ValueError, TypeError) as exc:
+            raise VerificationFailed(f"the record does not decode ({exc})", code="corrupt",
+                                     seq=seq) from None
+        game.accept(fields, body, hash_, decoder)

@@ -1,0 +1,383 @@
+"""A game in play: header, log and live state, with the engine's checks in one place.
+
+Every way a record enters the log goes through here: a local command (``play``), an incoming
+record the referee re-derives (``accept``), or a record read back from our own file (``load``).
+The engine checks game over, whose turn, and sealed choices; the module checks its own rules.
+"""
+from __future__ import annotations
+
+import os
+
+import attrs
+
+from ._errors import (BoardstateError, IllegalCommand, InvalidCommand, SecretUnavailable,
+                      VerificationFailed)
+from ._events import EventTable
+from ._header import Header
+from ._records import NO_ACTOR, Kind, Record, chain, make_record
+from ._rng import Rng, SealedRng
+from ._secrets import Reveal, Secret, make_secret, reveal
+
+ENGINE_RULE = "boardstate engine"
+
+
+class SealedPhase:
+    """Simultaneous sealed choices: every seat commits; only then does anyone reveal.
+
+    Reveal order: the last seat to commit first (it may reveal in the same move file, since by
+    then every choice is committed), then the others in seat order.  The last reveal resolves.
+    """
+
+    __slots__ = ("seats", "commits", "revealed")
+
+    def __init__(self, seats: tuple[int, ...]) -> None:
+        self.seats = seats
+        self.commits: dict[int, Secret] = {}
+        self.revealed: dict[int, str] = {}
+
+    @property
+    def all_committed(self) -> bool:
+        return len(self.commits) == len(self.seats)
+
+    def waiting(self) -> tuple[int, ...]:
+        return tuple(s for s in self.seats if s not in self.commits)
+
+    def next_revealer(self) -> int:
+        last = next(reversed(self.commits))
+        if last not in self.revealed:
+            return last
+        return next(s for s in self.seats if s not in self.revealed)
+
+
+class Game:
+    """One game: ``records`` (the log), ``state`` (the fold of its events) and ``header``."""
+
+    def __init__(self, module, header: Header) -> None:
+        self.module = module
+        self.rules = module.rules
+        self.header = header
+        self.table = EventTable(module.spec.events)
+        self.records: list[Record] = []
+        self.state = self.rules.initial(header.options, header.players)
+        self.head_hash = header.game_id
+        self._phase: SealedPhase | None = None
+        self.rederived = 0  # records the referee re-derived in full (vs. checked on the chain)
+
+    # ------------------------------------------------------------------ creation
+    @classmethod
+    def new(cls, module, players, raw_options, seed: bytes | None = None,
+            created: str | None = None) -> "Game":
+        header = Header.for_new_game(module, players, raw_options, seed, created)
+        game = cls(module, header)
+        events = game.rules.start(game.state, game._rng(0))
+        game._append(make_record(game.table, game.head_hash, 0, Kind.SETUP, NO_ACTOR, "", None,
+                                 tuple(events)))
+        return game
+
+    # ------------------------------------------------------------------ queries
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self.header.players
+
+    @property
+    def seq(self) -> int:
+        """Sequence number of the next record."""
+        return len(self.records)
+
+    def seat(self, name: str) -> int:
+        try:
+            return self.header.players.index(name)
+        except ValueError:
+            raise InvalidCommand(f"no player {name!r} in this game (players: "
+                                 f"{', '.join(self.header.players)})", code="unknown-player") from None
+
+    def outcome(self):
+        return self.rules.outcome(self.state)
+
+    def phase(self) -> SealedPhase | None:
+        if self._phase is None and self.rules.outcome(self.state) is None \
+                and self.rules.simultaneous(self.state):
+            seats = tuple(self.rules.to_act(self.state))
+            if len(seats) >= 2:
+                self._phase = SealedPhase(seats)
+        return self._phase
+
+    def to_act(self) -> tuple[int, ...]:
+        if self.rules.outcome(self.state) is not None:
+            return ()
+        phase = self.phase()
+        if phase is None:
+            return tuple(self.rules.to_act(self.state))
+        if not phase.all_committed:
+            return phase.waiting()
+        return (phase.next_revealer(),)
+
+    def legal(self, seat: int) -> list[str]:
+        """The commands ``seat`` may give now, in notation (empty when it is not their turn)."""
+        if seat not in self.to_act():
+            return []
+        phase = self.phase()
+        if phase is not None and phase.all_committed:
+            return ["reveal"]
+        rules, state = self.rules, self.state
+        return [rules.notation(state, seat, c) for c in rules.legal(state, seat)]
+
+    def pending_choice(self, seat: int) -> str | None:
+        """The sealed choice ``seat`` has committed and this copy holds, if any."""
+        phase = self._phase
+        if phase is None or seat not in phase.commits:
+            return None
+        secret = phase.commits[seat]
+        return secret.value if secret.known else None
+
+    # ------------------------------------------------------------------ local play
+    def play(self, seat: int, text: str, *, entropy=os.urandom) -> list[Record]:
+        """Check ``text`` as ``seat``'s command and append its records (with automatic reveals)."""
+        self._check_turn(seat, text)
+        start = len(self.records)
+        phase = self.phase()
+        if phase is None:
+            command, events = self._decide_single(seat, text)
+            self._append(self._make(Kind.MOVE, seat, command, None, events))
+        elif not phase.all_committed:
+            command = self._canonical(seat, text)
+            salt = entropy(16)
+            secret = make_secret(command, salt, 1 << seat)
+            self._append(self._make(Kind.COMMIT, seat, "", secret, ()))
+        elif text.strip().lower() != "reveal":
+            raise IllegalCommand(f"{self.players[seat]} has committed a choice and must reveal it "
+                                 f"now (command 'reveal')", code="must-reveal", rule=ENGINE_RULE)
+        self.reveal_held()
+        return self.records[start:]
+
+    def reveal_held(self) -> list[Record]:
+        """Append the reveals that are due and whose openings this copy holds."""
+        start = len(self.records)
+        while True:
+            phase = self._phase
+            if phase is None or not phase.all_committed or self.outcome() is not None:
+                break
+            seat = phase.next_revealer()
+            secret = phase.commits[seat]
+            if not secret.known:
+                break
+            opening = reveal(secret)
+            self._append(self._make(Kind.REVEAL, seat, "", opening,
+                                    self._resolve_if_last(seat, opening.value)))
+        return self.records[start:]
+
+    # ------------------------------------------------------------------ the referee
+    def accept(self, fields: tuple, body: bytes, hash_: bytes, decoder) -> Record:
+        """Re-derive one incoming record; append it if it is exactly what the rules give."""
+        seq, kind, actor, command, sealed, raw_events = fields
+        label = self.players[actor] if 0 <= actor < len(self.players) else ""
+        shown = command or (sealed.value if isinstance(sealed, Reveal) else "")
+
+        def fail(reason, code, rule=ENGINE_RULE):
+            return VerificationFailed(reason, code=code, rule=rule, seq=seq, actor=label,
+                                      command=shown if isinstance(shown, str) else repr(shown))
+
+        if chain(self.head_hash, body) != hash_:
+            raise fail("hash chain broken: the record's hash does not match its content and the "
+                       "record before it", "bad-hash")
+        if seq != len(self.records):
+            raise fail(f"out of sequence: expected record {len(self.records)}", "bad-seq")
+        try:
+            record = self._rederive(seq, kind, actor, command, sealed)
+        except SecretUnavailable:
+            record = self._trust_chain(seq, kind, actor, command, sealed, raw_events, body,
+                                       hash_, decoder, fail)
+        except BoardstateError as exc:
+            raise fail(exc.reason, exc.code, exc.rule) from None
+        else:
+            if record.body != body:
+                raise fail(_difference(record, body, decoder), "not-derived")
+            self.rederived += 1
+        self._append(record)
+        return record
+
+    def _rederive(self, seq, kind, actor, command, sealed) -> Record:
+        if kind == Kind.SETUP:
+            if seq != 0:
+                raise VerificationFailed("a setup record after the start", code="bad-kind",
+                                         rule=ENGINE_RULE)
+            return self._make(Kind.SETUP, NO_ACTOR, "", None,
+                              tuple(self.rules.start(self.state, self._rng(seq))))
+        if seq == 0:
+            raise VerificationFailed("the first record must be the setup", code="bad-kind",
+                                     rule=ENGINE_RULE)
+        self._check_turn(actor, command)
+        phase = self.phase()
+        if kind == Kind.MOVE:
+            if phase is not None:
+                raise IllegalCommand("an open move during sealed choices", code="not-sealed",
+                                     rule=ENGINE_RULE)
+            command, events = self._decide_single(actor, command)
+            return self._make(Kind.MOVE, actor, command, None, events)
+        if phase is None:
+            raise IllegalCommand("a sealed record outside sealed choices", code="not-sealed",
+                                 rule=ENGINE_RULE)
+        if kind == Kind.COMMIT:
+            if phase.all_committed or not isinstance(sealed, Secret) \
+                    or sealed.owners != 1 << actor or command:
+                raise IllegalCommand("malformed commitment", code="bad-commit", rule=ENGINE_RULE)
+            if sealed.known:  # our own choice: hold it to the rules already
+                self._canonical(actor, sealed.value)
+            return self._make(Kind.COMMIT, actor, "", sealed, ())
+        if not phase.all_committed or not isinstance(sealed, Reveal) or command:
+            raise IllegalCommand("a reveal before every choice is committed", code="early-reveal",
+                                 rule=ENGINE_RULE)
+        if sealed.commitment != phase.commits[actor].commitment or not sealed.checks():
+            raise IllegalCommand("the reveal does not open the player's commitment",
+                                 code="bad-reveal", rule=ENGINE_RULE)
+        if not isinstance(sealed.value, str):
+            raise IllegalCommand("the revealed choice is not a command", code="bad-reveal",
+                                 rule=ENGINE_RULE)
+        return self._make(Kind.REVEAL, actor, "", sealed,
+                          self._resolve_if_last(actor, sealed.value))
+
+    def _trust_chain(self, seq, kind, actor, command, sealed, raw_events, body, hash_, decoder,
+                     fail) -> Record:
+        """A copy without the seed cannot re-run the dice: check what it can, keep the record."""
+        try:
+            events = decoder.events(raw_events)
+        except (ValueError, TypeError) as exc:
+            raise fail(f"undecodable events ({exc})", "corrupt") from None
+        for ev in events:
+            for field in type(ev).__event_fields__(ev):
+                if isinstance(field, Reveal) and not field.checks():
+                    raise fail("a revealed card does not match its commitment", "bad-reveal")
+        if kind == Kind.REVEAL and isinstance(sealed, Reveal):
+            if not sealed.checks():
+                raise fail("the reveal does not open the player's commitment", "bad-reveal")
+        return Record(seq, kind, actor, command, sealed, events, body, hash_)
+
+    # ------------------------------------------------------------------ loading our own file
+    def load(self, fields: tuple, body: bytes, hash_: bytes, decoder) -> Record:
+        """Append a record read from our own file: chain checked, events folded, no re-run."""
+        seq, kind, actor, command, sealed, raw_events = fields
+        if chain(self.head_hash, body) != hash_ or seq != len(self.records):
+            raise ValueError(f"record {seq}: hash chain broken")
+        if not (kind == Kind.SETUP) == (seq == 0) or not -1 <= actor < len(self.players):
+            raise ValueError(f"record {seq}: malformed")
+        record = Record(seq, kind, actor, command, sealed, decoder.events(raw_events), body, hash_)
+        if kind != Kind.SETUP:
+            phase = self.phase()
+            if (kind in (Kind.COMMIT, Kind.REVEAL)) != (phase is not None):
+                raise ValueError(f"record {seq}: sealed choice out of place")
+        self._append(record)
+        return record
+
+    # ------------------------------------------------------------------ internals
+    def _rng(self, seq: int):
+        seed = self.header.seed
+        return Rng(seed, b"record:%d" % seq) if seed is not None else SealedRng()
+
+    def _make(self, kind, actor, command, sealed, events) -> Record:
+        return make_record(self.table, self.head_hash, len(self.records), kind, actor, command,
+                           sealed, tuple(events))
+
+    def _check_turn(self, seat: int, text: str) -> None:
+        outcome = self.rules.outcome(self.state)
+        if outcome is not None:
+            raise IllegalCommand(f"the game is over ({outcome.reason})", code="game-over",
+                                 rule=ENGINE_RULE)
+        if not 0 <= seat < len(self.players):
+            raise IllegalCommand("no such seat", code="unknown-player", rule=ENGINE_RULE)
+        acting = self.to_act()
+        if seat not in acting:
+            phase = self._phase
+            if phase is not None and seat in phase.commits and not phase.all_committed:
+                why = f"{self.players[seat]} has already committed a choice this round"
+            else:
+                names = ", ".join(self.players[s] for s in acting) or "nobody"
+                why = f"it is not {self.players[seat]}'s turn (to act: {names})"
+            raise IllegalCommand(why, code="not-your-turn", rule=ENGINE_RULE)
+
+    def _canonical(self, seat: int, text: str) -> str:
+        """Parse and validate ``text`` for ``seat``; its canonical notation."""
+        rules, state = self.rules, self.state
+        command = rules.parse(state, seat, text)
+        rules.validate(state, seat, command)
+        return rules.notation(state, seat, command)
+
+    def _decide_single(self, seat: int, text: str):
+        rules, state = self.rules, self.state
+        command = rules.parse(state, seat, text)
+        rules.validate(state, seat, command)
+        events = rules.decide(state, ((seat, command),), self._rng(len(self.records)))
+        return rules.notation(state, seat, command), tuple(events)
+
+    def _resolve_if_last(self, seat: int, text: str) -> tuple:
+        phase = self._phase
+        rules, state = self.rules, self.state
+        command = rules.parse(state, seat, text)
+        rules.validate(state, seat, command)
+        if len(phase.revealed) + 1 < len(phase.seats):
+            return ()
+        moves = []
+        for s in phase.seats:
+            chosen = text if s == seat else phase.revealed[s]
+            moves.append((s, rules.parse(state, s, chosen)))
+        return tuple(rules.decide(state, tuple(moves), self._rng(len(self.records))))
+
+    def _append(self, record: Record) -> None:
+        kind = record.kind
+        if kind == Kind.COMMIT:
+            self._phase.commits[record.actor] = record.sealed
+        elif kind == Kind.REVEAL:
+            phase = self._phase
+            phase.revealed[record.actor] = record.sealed.value
+            if len(phase.revealed) == len(phase.seats):
+                self._phase = None
+        evolve = self.rules.evolve
+        state = self.state
+        for ev in record.events:
+            state = evolve(state, ev)
+        self.state = state
+        self.records.append(record)
+        self.head_hash = record.hash
+
+
+def _difference(record: Record, body: bytes, decoder) -> str:
+    """Say what differs between the recorded body and the one the rules give."""
+    try:
+        recorded = decoder.fields(body)
+    except ValueError:
+        return "the record does not decode"
+    if recorded[3] != record.command:
+        return f"the recorded command text differs from its canonical form {record.command!r}"
+    try:
+        events = decoder.events(recorded[5])
+    except (ValueError, TypeError):
+        return "the recorded events do not decode"
+    for i, (want, got) in enumerate(zip(record.events, events)):
+        if want != got and not _same_committed(want, got):
+            return (f"event {i + 1} differs from what the rules give: recorded "
+                    f"{_show(got)}, rules give {_show(want)}")
+    if len(record.events) != len(events):
+        return (f"the record holds {len(events)} events, the rules give "
+                f"{len(record.events)}")
+    return "the record differs from what the rules give"
+
+
+def _same_committed(a, b) -> bool:
+    return type(a) is type(b) and all(
+        _committed(x) == _committed(y)
+        for x, y in zip(type(a).__event_fields__(a), type(b).__event_fields__(b)))
+
+
+def _committed(value):
+    if isinstance(value, Secret):
+        return ("secret", value.commitment, value.owners)
+    if isinstance(value, tuple):
+        return tuple(_committed(v) for v in value)
+    return value
+
+
+def _show(ev) -> str:
+    name = type(ev).__event_name__
+    parts = []
+    for f, v in zip(attrs.fields(type(ev)), type(ev).__event_fields__(ev)):
+        parts.append(f"{f.name}={_committed(v)!r}"[:60])
+    return f"{name}({', '.join(parts)})"

@@ -1,0 +1,146 @@
+"""Records: one entry of the log, and its committed (hashed) encoding.
+
+A record's *body* is the msgpack array ``[seq, kind, actor, command, sealed, events]``; its hash
+is ``SHA-256(previous hash || body)``.  Secrets inside the body are extension types that carry
+only the commitment, so a full log and every player's view share one hash chain.  The openings
+this copy holds travel beside the body and are not hashed.
+"""
+from __future__ import annotations
+
+import hashlib
+from enum import IntEnum
+
+import attrs
+import msgpack
+
+from ._secrets import Reveal, Secret, commit
+
+EXT_SECRET = 1
+EXT_REVEAL = 2
+HASH_SIZE = 32
+SALT_SIZE = 16
+NO_ACTOR = -1
+
+
+class Kind(IntEnum):
+    SETUP = 0   # the engine starts the game (shuffles, deals)
+    MOVE = 1    # one seat's command and its consequences
+    COMMIT = 2  # a sealed choice: the commitment only
+    REVEAL = 3  # the opening of a sealed choice (the last one resolves the phase)
+
+
+@attrs.frozen(slots=True)
+class Record:
+    seq: int
+    kind: int
+    actor: int
+    command: str
+    sealed: Secret | Reveal | None
+    events: tuple
+    body: bytes
+    hash: bytes
+
+    def openings(self) -> list:
+        """``[commitment, salt, value]`` for every secret in this record whose value we hold."""
+        out = []
+        if isinstance(self.sealed, Secret) and self.sealed.known:
+            out.append([self.sealed.commitment, self.sealed.salt, self.sealed.value])
+        for ev in self.events:
+            for field in type(ev).__event_fields__(ev):
+                _collect_openings(field, out)
+        return out
+
+
+def _collect_openings(value, out: list) -> None:
+    if isinstance(value, Secret):
+        if value.known:
+            out.append([value.commitment, value.salt, value.value])
+    elif isinstance(value, tuple):
+        for item in value:
+            if isinstance(item, (Secret, tuple)):
+                _collect_openings(item, out)
+
+
+def _ext_default(obj):
+    if isinstance(obj, Secret):
+        return msgpack.ExtType(EXT_SECRET, bytes((obj.owners,)) + obj.commitment)
+    if isinstance(obj, Reveal):
+        return msgpack.ExtType(
+            EXT_REVEAL, obj.commitment + obj.salt + msgpack.packb(obj.value, use_bin_type=True))
+    raise TypeError(f"cannot encode {type(obj).__name__} in a record")
+
+
+_packer = msgpack.Packer(default=_ext_default, use_bin_type=True)
+
+
+def pack(obj) -> bytes:
+    """The canonical encoding (msgpack's smallest forms, bin for bytes, no maps in records)."""
+    return _packer.pack(obj)
+
+
+def chain(prev_hash: bytes, body: bytes) -> bytes:
+    return hashlib.sha256(prev_hash + body).digest()
+
+
+def make_record(table, prev_hash: bytes, seq: int, kind: int, actor: int, command: str,
+                sealed, events: tuple) -> Record:
+    encode = table.encode
+    body = pack([seq, int(kind), actor, command, sealed, [encode(e) for e in events]])
+    return Record(seq, int(kind), actor, command, sealed, tuple(events), body, chain(prev_hash, body))
+
+
+class BodyDecoder:
+    """Decodes record bodies of one file: ext types back to secrets, filling held openings."""
+
+    def __init__(self, decoders, limits: dict) -> None:
+        self.decoders = decoders
+        self.limits = limits
+        self.openings: dict[bytes, tuple] = {}
+
+    def _ext_hook(self, code: int, data: bytes):
+        if code == EXT_SECRET:
+            if len(data) != HASH_SIZE + 1:
+                raise ValueError("bad secret")
+            commitment = data[1:]
+            opening = self.openings.get(commitment)
+            if opening is None:
+                return Secret(commitment, data[0])
+            return Secret(commitment, data[0], opening[1], opening[0])
+        if code == EXT_REVEAL:
+            if len(data) < HASH_SIZE + SALT_SIZE + 1:
+                raise ValueError("bad reveal")
+            value = msgpack.unpackb(data[HASH_SIZE + SALT_SIZE:], use_list=False, raw=False,
+                                    **self.limits)
+            return Reveal(data[:HASH_SIZE], data[HASH_SIZE:HASH_SIZE + SALT_SIZE], value)
+        raise ValueError(f"unknown extension type {code}")
+
+    def set_openings(self, openings) -> None:
+        """Openings of the next body; each is checked against its commitment."""
+        self.openings = {}
+        for item in openings:
+            commitment, salt, value = item
+            if commit(value, salt) != commitment:
+                raise ValueError("an opening does not match its commitment")
+            self.openings[commitment] = (salt, value)
+
+    def fields(self, body: bytes) -> tuple:
+        """``(seq, kind, actor, command, sealed, raw_events)`` of a body."""
+        out = msgpack.unpackb(body, use_list=False, raw=False, ext_hook=self._ext_hook,
+                              **self.limits)
+        if (not isinstance(out, tuple) or len(out) != 6 or type(out[0]) is not int
+                or type(out[1]) is not int or type(out[2]) is not int
+                or not isinstance(out[3], str) or not isinstance(out[5], tuple)):
+            raise ValueError("malformed record body")
+        if out[1] not in (0, 1, 2, 3):
+            raise ValueError(f"unknown record kind {out[1]}")
+        return out
+
+    def events(self, raw_events: tuple) -> tuple:
+        decoders = self.decoders
+        out = []
+        for raw in raw_events:
+            if not isinstance(raw, tuple) or not raw or type(raw[0]) is not int \
+                    or not 0 <= raw[0] < len(decoders):
+                raise ValueError("malformed event")
+            out.append(decoders[raw[0]](raw[1:]))
+        return tuple(out)

@@ -1,0 +1,32 @@
+"""Installed game modules, found through the entry-point group ``boardstate.modules``."""
+from __future__ import annotations
+
+from functools import lru_cache
+from importlib.metadata import entry_points
+
+from ._errors import OptionError
+
+GROUP = "boardstate.modules"
+
+
+@lru_cache(maxsize=None)
+def installed_modules() -> dict:
+    """Module id -> Module, for every installed plugin (a plugin that fails to load is skipped)."""
+    found = {}
+    for ep in entry_points(group=GROUP):
+        try:
+            module = ep.load()
+        except Exception:  # a broken third-party plugin must not break the others
+            continue
+        found[module.spec.id] = module
+    return dict(sorted(found.items()))
+
+
+def get_module(module_id: str):
+    modules = installed_modules()
+    try:
+        return modules[module_id]
+    except KeyError:
+        known = ", ".join(modules) or "none"
+        raise OptionError(f"no installed module {module_id!r} (installed: {known})",
+                          code="unknown-module") from None

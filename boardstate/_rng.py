@@ -1,0 +1,80 @@
+"""Counter-based, portable randomness.
+
+Every draw is ``HMAC-SHA256(seed, stream || counter)``; integers come from the first eight bytes
+by rejection sampling, so the same seed gives the same game on every Python and platform.
+Python's ``random`` is never used for anything that a game record depends on.
+"""
+from __future__ import annotations
+
+import hashlib
+import hmac
+import struct
+
+from ._errors import SecretUnavailable
+from ._secrets import Secret, make_secret
+
+_U64 = 1 << 64
+_pack_counter = struct.Struct(">Q").pack
+
+
+class Rng:
+    """A stream of random numbers for one record (or one simulation).
+
+    ``stream`` names the use (the engine passes ``b"record:<seq>"``), so draws in one record never
+    shift the draws of another.
+    """
+
+    __slots__ = ("_key", "_stream", "_counter")
+
+    def __init__(self, seed: bytes, stream: bytes) -> None:
+        self._key = seed
+        self._stream = stream
+        self._counter = 0
+
+    def block(self) -> bytes:
+        """The next 32 pseudo-random bytes."""
+        msg = self._stream + _pack_counter(self._counter)
+        self._counter += 1
+        return hmac.digest(self._key, msg, hashlib.sha256)
+
+    def randbelow(self, n: int) -> int:
+        """Uniform integer in ``[0, n)``, by rejection sampling on 64-bit words."""
+        if n <= 0:
+            raise ValueError("randbelow needs n > 0")
+        limit = _U64 - (_U64 % n)
+        while True:
+            word = int.from_bytes(self.block()[:8], "big")
+            if word < limit:
+                return word % n
+
+    def shuffled(self, items) -> tuple:
+        """A Fisher–Yates shuffle of ``items`` (the input is not changed)."""
+        out = list(items)
+        for i in range(len(out) - 1, 0, -1):
+            j = self.randbelow(i + 1)
+            out[i], out[j] = out[j], out[i]
+        return tuple(out)
+
+    def salt(self) -> bytes:
+        return self.block()[:16]
+
+    def secret(self, value, owners: int = 0) -> Secret:
+        """A committed secret whose salt comes from this stream (so a replay re-derives it)."""
+        return make_secret(value, self.salt(), owners)
+
+
+class SealedRng(Rng):
+    """The randomness of a copy that does not hold the seed: any draw says so."""
+
+    def __init__(self) -> None:
+        super().__init__(b"", b"")
+
+    def block(self) -> bytes:
+        raise SecretUnavailable("this copy of the game does not hold the seed", code="no-seed")
+
+
+class FastRng(Rng):
+    """Randomness for simulations: same draws, but secrets skip the commitment hash."""
+
+    def secret(self, value, owners: int = 0) -> Secret:
+        return Secret(b"", owners, value, b"")

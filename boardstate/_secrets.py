@@ -1,0 +1,86 @@
+"""Secrets as salted commitments, and their reveals.
+
+A ``Secret`` stands in an event for a value some players may not know.  The log stores, for
+everyone, only ``commitment = SHA-256("boardstate-commit" || salt || msgpack(value))`` and the
+owner set; a copy that may know the value also holds the *opening* (salt and value).  A
+``Reveal`` carries value and salt in public so anyone can check it against the commitment.
+"""
+from __future__ import annotations
+
+import hashlib
+
+import attrs
+import msgpack
+
+_PREFIX = b"boardstate-commit"
+
+
+class _Unknown:
+    """The value of a secret this copy does not hold (a face-down card)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "UNKNOWN"
+
+    def __reduce__(self):
+        return "UNKNOWN"
+
+
+UNKNOWN = _Unknown()
+
+
+def commit(value, salt: bytes) -> bytes:
+    return hashlib.sha256(_PREFIX + salt + msgpack.packb(value, use_bin_type=True)).digest()
+
+
+@attrs.frozen(slots=True)
+class Secret:
+    """A committed value.  ``owners`` is a bit mask of the seats that may know it (0: nobody)."""
+
+    commitment: bytes
+    owners: int = 0
+    value: object = UNKNOWN
+    salt: bytes | None = None
+
+    @property
+    def known(self) -> bool:
+        return self.value is not UNKNOWN
+
+    def sealed(self) -> "Secret":
+        return Secret(self.commitment, self.owners)
+
+    def owned_by(self, seat: int) -> bool:
+        return bool(self.owners >> seat & 1)
+
+
+@attrs.frozen(slots=True)
+class Reveal:
+    """A public opening of an earlier commitment."""
+
+    commitment: bytes
+    salt: bytes
+    value: object
+
+    def checks(self) -> bool:
+        return commit(self.value, self.salt) == self.commitment
+
+
+def make_secret(value, salt: bytes, owners: int = 0) -> Secret:
+    return Secret(commit(value, salt), owners, value, salt)
+
+
+def reveal(secret: Secret) -> Reveal:
+    """Open ``secret`` in public.  Needs the opening: a sealed secret cannot be revealed."""
+    if secret.value is UNKNOWN:
+        from ._errors import SecretUnavailable
+
+        raise SecretUnavailable("this copy of the game does not hold that secret", code="no-opening")
+    return Reveal(secret.commitment, secret.salt, secret.value)
+
+
+def seats_mask(*seats: int) -> int:
+    mask = 0
+    for s in seats:
+        mask |= 1 << s
+    return mask

@@ -1,0 +1,48 @@
+"""One-line errors and the exit codes: 0 done, 1 rejected by the rules / verification failed,
+2 bad usage or unreadable input, 3 an internal error (a bug: please report it)."""
+from __future__ import annotations
+
+import functools
+import sys
+
+import click
+
+from boardstate import BoardstateError, IllegalCommand, MoveRefused, VerificationFailed
+
+RULES_REJECTED = 1
+BAD_INPUT = 2
+INTERNAL = 3
+
+
+def exit_code(exc: BoardstateError) -> int:
+    if isinstance(exc, (IllegalCommand, VerificationFailed, MoveRefused)):
+        return RULES_REJECTED
+    return BAD_INPUT
+
+
+def fail(message: str, code: int) -> None:
+    click.echo(f"boardstate: {message}", err=True)
+    sys.exit(code)
+
+
+def one_line_errors(func):
+    """Turn every error into one line on stderr and the documented exit status."""
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        try:
+            return func(*args, **kwargs)
+        except BoardstateError as exc:
+            label = {IllegalCommand: "illegal", VerificationFailed: "verification failed",
+                     MoveRefused: "refused"}.get(type(exc), "error")
+            fail(f"{label}: {exc}", exit_code(exc))
+        except (click.exceptions.Exit, click.ClickException, click.Abort, SystemExit):
+            raise
+        except KeyboardInterrupt:
+            fail("interrupted", 130)
+        except BrokenPipeError:
+            sys.exit(0)
+        except Exception as exc:  # a bug: still one line, never a traceback
+            fail(f"internal error: {type(exc).__name__}: {exc} (please report this)", INTERNAL)
+
+    return wrapper

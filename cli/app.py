@@ -1,0 +1,374 @@
+"""``boardstate``: create, play, exchange, replay and verify games."""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+import boardstate as bs
+from boardstate._records import Kind
+
+from ._errors import BAD_INPUT, RULES_REJECTED, fail, one_line_errors
+
+
+class _Group(click.Group):
+    """Usage errors exit 2 with one line (click's default prints a usage block)."""
+
+    def main(self, *args, **kwargs):
+        kwargs.setdefault("standalone_mode", True)
+        try:
+            return super().main(*args, standalone_mode=False, **{k: v for k, v in kwargs.items()
+                                                                  if k != "standalone_mode"})
+        except click.exceptions.NoArgsIsHelpError as exc:
+            click.echo(exc.ctx.get_help())
+            sys.exit(0)
+        except click.UsageError as exc:
+            hint = f" (try 'boardstate {exc.ctx.command_path.split(' ', 1)[1]} --help')" \
+                if exc.ctx and " " in exc.ctx.command_path else " (try 'boardstate --help')"
+            fail(f"usage: {exc.format_message()}{hint}", BAD_INPUT)
+        except click.ClickException as exc:
+            fail(exc.format_message(), exc.exit_code or BAD_INPUT)
+        except click.Abort:
+            fail("aborted", BAD_INPUT)
+        except click.exceptions.Exit as exc:
+            sys.exit(exc.exit_code)
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(bs.__version__, prog_name="boardstate")
+def cli():
+    """Play, record, replay and referee board and card games.
+
+    Exit status: 0 done, 1 rejected by the rules or verification failed, 2 bad usage or
+    unreadable input.
+    """
+
+
+def main() -> None:
+    cli.main(prog_name="boardstate")
+
+
+def _seat(game: bs.Game, name: str | None) -> int | None:
+    return None if name is None else game.seat(name)
+
+
+def _options(pairs) -> dict:
+    out = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise bs.OptionError(f"option {pair!r} is not KEY=VALUE", code="bad-option")
+        out[key.strip()] = value.strip()
+    return out
+
+
+# --------------------------------------------------------------------------------- modules
+@cli.command("modules")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@one_line_errors
+def modules_cmd(as_json):
+    """List the installed games, their editions and options."""
+    mods = bs.installed_modules()
+    if as_json:
+        click.echo(json.dumps([{
+            "id": m.spec.id, "name": m.spec.name, "version": m.spec.version,
+            "players": [m.spec.min_players, m.spec.max_players],
+            "options": [{"key": o.key, "default": o.default, "choices": list(o.choices),
+                         "help": o.help} for o in m.spec.options]} for m in mods.values()],
+            indent=2))
+        return
+    if not mods:
+        click.echo("no game modules installed")
+    for m in mods.values():
+        s = m.spec
+        click.echo(f"{s.id}  {s.name} {s.version}  ({s.min_players}-{s.max_players} players)")
+        if s.summary:
+            click.echo(f"    {s.summary}")
+        for o in s.options:
+            choices = f" [{' | '.join(o.choices)}]" if o.choices else ""
+            default = f" (default: {o.default})" if o.default is not None else ""
+            click.echo(f"    --option {o.key}=...{choices}{default}  {o.help}")
+
+
+# --------------------------------------------------------------------------------- new
+@cli.command()
+@click.argument("module")
+@click.option("--player", "players", multiple=True, required=True, help="A player (in seat order).")
+@click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="A module option.")
+@click.option("--seed", help="Seed text (default: random).  Open mode: it is in the file.")
+@click.option("-o", "--out", "out", required=True, type=click.Path(dir_okay=False),
+              help="The game file to write.")
+@one_line_errors
+def new(module, players, options, seed, out):
+    """Create a game file."""
+    mod = bs.get_module(module)
+    if Path(out).exists():
+        fail(f"error: {out} exists; not overwriting a game (remove it or choose another name)",
+             BAD_INPUT)
+    game = bs.Game.new(mod, players, _options(options),
+                       seed=None if seed is None else seed.encode())
+    bs.save_game(game, out)
+    acting = ", ".join(game.players[s] for s in game.to_act())
+    click.echo(f"created {out}: {mod.spec.name}, {', '.join(players)}; to act: {acting}")
+
+
+# --------------------------------------------------------------------------------- show / legal
+def _status(game: bs.Game, seat: int | None) -> str:
+    outcome = game.outcome()
+    if outcome is not None:
+        return _outcome_text(game, outcome)
+    lines = []
+    phase = game.phase()
+    acting = game.to_act()
+    if phase is not None:
+        done = [game.players[s] for s in phase.commits]
+        lines.append("Sealed choices: " + (", ".join(done) + " committed" if done else
+                                           "nobody has committed yet"))
+        mine = game.pending_choice(seat) if seat is not None else None
+        if mine:
+            lines.append(f"Your sealed choice: {mine}")
+    lines.append("To act: " + ", ".join(game.players[s] for s in acting))
+    return "\n".join(lines)
+
+
+def _outcome_text(game: bs.Game, outcome) -> str:
+    scores = ", ".join(f"{p} {s}" for p, s in zip(game.players, outcome.scores))
+    winners = " and ".join(game.players[w] for w in outcome.winners)
+    return f"Game over ({outcome.reason}). Scores: {scores}. Winner: {winners}"
+
+
+def _json_status(game: bs.Game, seat: int | None) -> dict:
+    outcome = game.outcome()
+    phase = game.phase()
+    data = {"records": game.seq, "to_act": [game.players[s] for s in game.to_act()],
+            "sealed": None, "outcome": None}
+    if phase is not None:
+        data["sealed"] = {"committed": [game.players[s] for s in phase.commits],
+                          "yours": game.pending_choice(seat) if seat is not None else None}
+    if outcome is not None:
+        data["outcome"] = {"scores": dict(zip(game.players, outcome.scores)),
+                           "winners": [game.players[w] for w in outcome.winners],
+                           "reason": outcome.reason}
+    return data
+
+
+def _view(game: bs.Game, state, seat: int | None):
+    rules = game.rules
+    if seat is None:
+        return rules.view(state, -1)
+    return rules.view(state, seat)
+
+
+@cli.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--as", "player", help="See the table as this player (default: a spectator).")
+@click.option("--json", "as_json", is_flag=True)
+@one_line_errors
+def show(file, player, as_json):
+    """Show the table as a player sees it."""
+    game = bs.load_game(file)
+    seat = _seat(game, player)
+    state = _view(game, game.state, seat)
+    if as_json:
+        data = game.rules.to_json(state, seat)
+        data["engine"] = _json_status(game, seat)
+        click.echo(json.dumps(data, indent=2))
+    else:
+        click.echo(game.rules.render(state, seat))
+        click.echo(_status(game, seat))
+
+
+@cli.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--as", "player", required=True, help="The player asking.")
+@click.option("--json", "as_json", is_flag=True)
+@one_line_errors
+def legal(file, player, as_json):
+    """List the commands a player may give now."""
+    game = bs.load_game(file)
+    seat = game.seat(player)
+    commands = game.legal(seat)
+    if as_json:
+        click.echo(json.dumps({"player": player, "commands": commands}))
+        return
+    if not commands:
+        acting = ", ".join(game.players[s] for s in game.to_act()) or "nobody (game over)"
+        click.echo(f"{player} has nothing to do now (to act: {acting})")
+    for c in commands:
+        click.echo(c)
+
+
+# --------------------------------------------------------------------------------- move / apply
+def _write_reply(game: bs.Game, base_seq: int, file: str, out: str | None, *, always: bool) -> None:
+    new = game.seq - 1 - base_seq
+    if new <= 0:
+        return
+    if out is None and not always:
+        return
+    path = out or str(Path(file).with_name(f"{Path(file).stem}.move{base_seq + 1}.msgpack"))
+    bs.save_moves(game, base_seq, path)
+    click.echo(f"wrote {path} ({new} record{'s' if new != 1 else ''}): send it to the other players")
+
+
+@cli.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("command")
+@click.option("--as", "player", required=True, help="The player making the move.")
+@click.option("--out", type=click.Path(dir_okay=False), help="Also write a move file to mail.")
+@one_line_errors
+def move(file, command, player, out):
+    """Check a command, append it to FILE, and (with --out) write the move file."""
+    game = bs.load_game(file)
+    seat = game.seat(player)
+    base = game.seq - 1
+    records = game.play(seat, command)
+    bs.save_game(game, file)
+    for rec in records:
+        click.echo(f"record {rec.seq}: {bs.describe(game, rec, seat)}")
+    _after(game, seat)
+    _write_reply(game, base, file, out, always=False)
+
+
+def _after(game: bs.Game, seat: int | None) -> None:
+    outcome = game.outcome()
+    if outcome is not None:
+        click.echo(_outcome_text(game, outcome))
+    else:
+        click.echo("to act: " + ", ".join(game.players[s] for s in game.to_act()))
+
+
+@cli.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("movefile", type=click.Path(dir_okay=False))
+@click.option("--out", type=click.Path(dir_okay=False),
+              help="Where to write your automatic reply (your due reveals), if any.")
+@one_line_errors
+def apply(file, movefile, out):
+    """Referee a move file's records and append them to FILE."""
+    game = bs.load_game(file)
+    move_raw = bs.read_raw(movefile)
+    records = bs.apply_moves(game, move_raw)
+    base = game.seq - 1
+    mine = game.reveal_held()
+    bs.save_game(game, file)
+    for rec in records + mine:
+        click.echo(f"record {rec.seq}: {bs.describe(game, rec, None if rec in mine else -1)}")
+    _after(game, None)
+    _write_reply(game, base, file, out, always=True)
+
+
+# --------------------------------------------------------------------------------- replay / verify
+@cli.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--to", "to", type=int, help="Show the table after record N and stop.")
+@click.option("--as", "player", help="As this player saw it (default: a spectator).")
+@one_line_errors
+def replay(file, to, player):
+    """Step through a game: Enter/n next, p back, j N jump, q quit.
+
+    Without a terminal (or with --to) it prints the steps and stops.
+    """
+    game = bs.load_game(file)
+    seat = _seat(game, player)
+    states = _states(game)
+    last = len(game.records) - 1
+    if to is not None:
+        if not 0 <= to <= last:
+            fail(f"error: --to {to} is out of range (records 0-{last})", BAD_INPUT)
+        _show_step(game, states, to, seat)
+        return
+    if not sys.stdin.isatty():
+        for i in range(last + 1):
+            _show_step(game, states, i, seat)
+            click.echo("")
+        return
+    i = 0
+    while True:
+        _show_step(game, states, i, seat)
+        answer = click.prompt(f"[{i}/{last}] n/p/j N/q", default="n", show_default=False).strip()
+        if answer in ("q", "quit"):
+            return
+        if answer in ("p", "b", "back"):
+            i = max(0, i - 1)
+        elif answer.startswith("j"):
+            try:
+                i = min(last, max(0, int(answer[1:].strip())))
+            except ValueError:
+                click.echo("say j N, e.g. j 12")
+        else:
+            i = min(last, i + 1)
+
+
+def _states(game: bs.Game) -> list:
+    rules = game.rules
+    state = rules.initial(game.header.options, game.header.players)
+    out = []
+    for rec in game.records:
+        for ev in rec.events:
+            state = rules.evolve(state, ev)
+        out.append(state)
+    return out
+
+
+def _show_step(game, states, i, seat) -> None:
+    rec = game.records[i]
+    click.echo(f"--- record {i}: {bs.describe(game, rec, seat if seat is not None else -1)}")
+    click.echo(game.rules.render(_view(game, states[i], seat), seat))
+
+
+@cli.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--json", "as_json", is_flag=True)
+@one_line_errors
+def verify(file, as_json):
+    """Re-check every record; explain the first that fails."""
+    verdict = bs.verify(file)
+    game = verdict.game
+    if as_json:
+        data = {"file": file, "ok": verdict.ok, "records": verdict.records,
+                "rederived": verdict.rederived, "outcome": None, "failure": None}
+        if verdict.outcome is not None:
+            data["outcome"] = {"scores": dict(zip(game.players, verdict.outcome.scores)),
+                               "winners": [game.players[w] for w in verdict.outcome.winners],
+                               "reason": verdict.outcome.reason}
+        if verdict.failure is not None:
+            f = verdict.failure
+            data["failure"] = {"record": f.seq, "actor": f.actor, "command": f.command,
+                               "code": f.code, "reason": f.reason, "rule": f.rule}
+        click.echo(json.dumps(data, indent=2))
+        if not verdict.ok:
+            sys.exit(RULES_REJECTED)
+        return
+    if not verdict.ok:
+        fail(f"verification failed: {verdict.failure}", RULES_REJECTED)
+    trusted = verdict.records - verdict.rederived
+    note = f" ({trusted} checked on the hash chain only: this copy has no seed)" if trusted else ""
+    status = _outcome_text(game, verdict.outcome) if verdict.outcome is not None else \
+        "game in progress; to act: " + ", ".join(game.players[s] for s in game.to_act())
+    click.echo(f"ok: {verdict.records} records re-derived and verified{note}. {status}")
+
+
+# --------------------------------------------------------------------------------- view
+@cli.command("view")
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--as", "player", required=True)
+@click.option("-o", "--out", required=True, type=click.Path(dir_okay=False))
+@one_line_errors
+def view_cmd(file, player, out):
+    """Write PLAYER's view of FILE: no seed, other players' secrets sealed."""
+    game = bs.load_game(file)
+    bs.save_game(game, out, viewer=game.seat(player))
+    click.echo(f"wrote {out}: {player}'s view of {file}")
+
+
+from .play import play as _play_cmd  # noqa: E402
+
+cli.add_command(_play_cmd)
+try:  # the board drawing command lives in its own file
+    from .board import board as _board_cmd  # noqa: E402
+except ImportError:  # pragma: no cover - only while the geometry package is absent
+    _board_cmd = None
+if _board_cmd is not None:
+    cli.add_command(_board_cmd)

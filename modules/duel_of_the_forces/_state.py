@@ -1,0 +1,174 @@
+"""The table of Duel of the Forces as an immutable value, the events, and ``evolve``.
+
+Hands are public knowledge in this game (every hero's eight cards are known and discards are face
+up), so a hand is a sorted tuple of card numbers: force 1-8, and 0 for R2-D2.  What is hidden is
+the order of the stock (secrets owned by nobody) and the bids (sealed by the engine).
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from boardstate import Reveal, Secret, event
+
+from ._cards import Cards
+
+R2 = 0
+NOT_BIDDING = -1
+
+# phases
+BID = 0
+R2_DECISION = 1
+OVER = 2
+
+
+class DuelState(NamedTuple):
+    """The whole table.  A NamedTuple: immutable, and ``_replace`` is cheap in the hot loop."""
+
+    players: tuple[str, ...]
+    edition: str
+    heroes: tuple[str, ...]          # hero id per seat
+    hands: tuple[tuple[int, ...], ...]
+    stock: tuple[Secret, ...]        # top first
+    villain: int | None              # index into the deck of the card up for grabs
+    captured: tuple[tuple[int, ...], ...]
+    full_tie: str                    # house rule for equal force and icons: set-aside | rebid
+    cards: Cards                     # the card set of this game (from the header's options)
+    phase: int = BID
+    bids: tuple[int, ...] = ()       # the last revealed bids (NOT_BIDDING for a seat that sat out)
+    r2_seat: int = -1                # the seat whose R2-D2 turned up ``r2_card``
+    r2_card: int | None = None
+    deferred: tuple[int, ...] = ()   # Parlett: bids to resolve after the R2-D2 decision
+    set_aside: tuple[int, ...] = ()  # villains nobody won (full tie, house rule)
+    end_reason: str = ""
+    rounds: int = 0
+
+    def replace(self, **changes) -> "DuelState":
+        return self._replace(**changes)
+
+
+@event("dotf.stock-shuffled")
+class StockShuffled:
+    cards: tuple  # of Secret: the stock, top first, each face down
+
+
+@event("dotf.villain-turned-up")
+class VillainTurnedUp:
+    card: Reveal  # the top stock card, opened in public
+
+
+@event("dotf.bids-revealed")
+class BidsRevealed:
+    cards: tuple  # per seat: the card played (0 = R2-D2) or -1 (did not bid)
+
+
+@event("dotf.captured")
+class Captured:
+    seat: int
+    card: int  # the villain or Vader taken (the one up for grabs)
+
+
+@event("dotf.card-discarded")
+class CardDiscarded:
+    seat: int
+    card: int
+
+
+@event("dotf.villain-set-aside")
+class VillainSetAside:
+    card: int  # nobody won it (full tie, house rule 'set-aside')
+
+
+@event("dotf.r2-turned-up")
+class R2TurnedUp:
+    seat: int
+    card: Reveal  # the top stock card, turned up by the seat's R2-D2
+
+
+@event("dotf.r2-resolved")
+class R2Resolved:
+    seat: int
+    recipient: int
+    keeps_r2: bool
+
+
+@event("dotf.final-take")
+class FinalTake:
+    seat: int
+    cards: tuple  # of Reveal: the stock cards taken, one per card left in hand
+
+
+@event("dotf.game-ended")
+class GameEnded:
+    reason: str
+
+
+EVENTS = (StockShuffled, VillainTurnedUp, BidsRevealed, Captured, CardDiscarded, VillainSetAside,
+          R2TurnedUp, R2Resolved, FinalTake, GameEnded)
+
+
+def _add(seq: tuple, seat: int, item) -> tuple:
+    return seq[:seat] + (seq[seat] + (item,),) + seq[seat + 1:]
+
+
+def _evolve_shuffled(s: DuelState, e: StockShuffled) -> DuelState:
+    return s.replace(stock=e.cards)
+
+
+def _evolve_turned_up(s: DuelState, e: VillainTurnedUp) -> DuelState:
+    return s.replace(stock=s.stock[1:], villain=e.card.value, bids=(), rounds=s.rounds + 1,
+                     phase=BID)
+
+
+def _evolve_bids(s: DuelState, e: BidsRevealed) -> DuelState:
+    return s.replace(bids=e.cards)
+
+
+def _evolve_captured(s: DuelState, e: Captured) -> DuelState:
+    return s.replace(captured=_add(s.captured, e.seat, e.card), villain=None)
+
+
+def _evolve_discarded(s: DuelState, e: CardDiscarded) -> DuelState:
+    hand = list(s.hands[e.seat])
+    hand.remove(e.card)
+    return s.replace(hands=s.hands[:e.seat] + (tuple(hand),) + s.hands[e.seat + 1:])
+
+
+def _evolve_set_aside(s: DuelState, e: VillainSetAside) -> DuelState:
+    return s.replace(villain=None, set_aside=s.set_aside + (e.card,))
+
+
+def _evolve_r2_up(s: DuelState, e: R2TurnedUp) -> DuelState:
+    return s.replace(stock=s.stock[1:], r2_seat=e.seat, r2_card=e.card.value, phase=R2_DECISION)
+
+
+def _evolve_r2_resolved(s: DuelState, e: R2Resolved) -> DuelState:
+    hands = s.hands
+    if not e.keeps_r2:
+        hand = list(hands[e.seat])
+        hand.remove(R2)
+        hands = hands[:e.seat] + (tuple(hand),) + hands[e.seat + 1:]
+    return s.replace(captured=_add(s.captured, e.recipient, s.r2_card), hands=hands,
+                     r2_seat=-1, r2_card=None, phase=BID)
+
+
+def _evolve_final_take(s: DuelState, e: FinalTake) -> DuelState:
+    taken = tuple(r.value for r in e.cards)
+    captured = s.captured[:e.seat] + (s.captured[e.seat] + taken,) + s.captured[e.seat + 1:]
+    hands = s.hands[:e.seat] + ((),) + s.hands[e.seat + 1:]
+    return s.replace(captured=captured, hands=hands, stock=s.stock[len(taken):])
+
+
+def _evolve_ended(s: DuelState, e: GameEnded) -> DuelState:
+    return s.replace(phase=OVER, end_reason=e.reason)
+
+
+_HANDLERS = {
+    StockShuffled: _evolve_shuffled, VillainTurnedUp: _evolve_turned_up,
+    BidsRevealed: _evolve_bids, Captured: _evolve_captured, CardDiscarded: _evolve_discarded,
+    VillainSetAside: _evolve_set_aside, R2TurnedUp: _evolve_r2_up,
+    R2Resolved: _evolve_r2_resolved, FinalTake: _evolve_final_take, GameEnded: _evolve_ended,
+}
+
+
+def evolve(state: DuelState, event) -> DuelState:
+    return _HANDLERS[type(event)](state, event)
