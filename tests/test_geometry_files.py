@@ -183,3 +183,8 @@ def test_catalog_reads_each_file_once_and_only_when_asked(tmp_path):
         catalog["broken"]
     with pytest.raises(KeyError):
         catalog["absent"]
+
+
+def test_one_line_map_string_is_located_too(tmp_path):
+    error = error_of(tmp_path, 'map = "..Q"\ntitle = "x"\n[terrain.floor]\nsymbol = "."\n')
+    assert (error.line, error.column) == (1, 10)

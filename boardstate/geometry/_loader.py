@@ -20,7 +20,8 @@ _TOP_KEYS = {"title", "grid", "map", "named_square_terrain", "sources", "terrain
 _TERRAIN_KEYS = {"symbol", "blocks", "fill", "about"}
 _TOML_POSITION = re.compile(r"\s*\(at (?:line (\d+), column (\d+)|end of document)\)$")
 _HEADER = re.compile(r"^[ \t]*\[", re.MULTILINE)
-_MAP_START = re.compile(r"^[ \t]*map[ \t]*=[ \t]*('''|\"\"\")", re.MULTILINE)
+_STRING_OPENERS = "|".join(re.escape(quote) for quote in ("'''", '"""', "'", '"'))
+_MAP_START = re.compile(rf"^[ \t]*map[ \t]*=[ \t]*({_STRING_OPENERS})", re.MULTILINE)
 
 
 class BoardError(ValueError):
