@@ -123,3 +123,10 @@ def test_distances():
 def test_every_start_square_can_move(board):
     for name, cell in board.named_squares.items():
         assert len(board.reachable(cell, 2, enemies=set(board.named_squares.values()) - {cell})) > 1, name
+
+
+def test_empty_cells_are_enterable_and_unoccupied():
+    board = small_board(".#~", "...")
+    assert board.empty_cells() == ((0, 0), (0, 1), (1, 1), (2, 1))
+    assert board.empty_cells({(1, 1)}) == ((0, 0), (0, 1), (2, 1))
+    assert len(GEONOSIS.empty_cells(GEONOSIS.named_squares.values())) == 70 - 13 - 12

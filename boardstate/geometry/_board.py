@@ -79,6 +79,10 @@ class Board:
         """On the board and on terrain a piece may stand on."""
         return self.grid.contains(cell) and not self.terrain_at(cell).blocks_movement
 
+    def empty_cells(self, occupied: Cells = 0) -> tuple[Cell, ...]:
+        """Cells a piece could be put on: enterable terrain, no piece (row by row)."""
+        return self.cells_of(self.walkable_mask & ~self._bits(occupied))
+
     @cached_property
     def named_squares(self) -> Mapping[str, Cell]:
         return MappingProxyType({square.name: square.cell for square in self.named})
