@@ -1,7 +1,7 @@
 """The line table: for every pair of cells, which cells the line between them crosses.
 
-Built once per grid with shapely (an STRtree over the cell squares, one bulk
-query for all centre-to-centre segments), then read with plain ints: a query
+Built once per grid with shapely (an STRtree over the prepared cell squares,
+one bulk query for all centre-to-centre segments), then read with plain ints: a query
 is one list lookup and one ``&``. Pieces are not in the table; the caller's
 occupancy mask is and-ed in at query time.
 """
@@ -37,6 +37,7 @@ def build_line_table(grid: Grid) -> LineTable:
     count = len(cells)
     tree = shapely.STRtree([grid.polygon(c) for c in cells])
     squares = tree.geometries
+    shapely.prepare(squares)
     pairs = [(i, j) for i in range(count) for j in range(i + 1, count)]
     rows = [[0] * count for _ in range(count)]
     if not pairs:
