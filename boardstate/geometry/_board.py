@@ -13,7 +13,7 @@ from types import MappingProxyType
 
 import attrs
 
-from ._grid import Cell, SquareGrid
+from ._grid import Cell, Grid
 from ._lines import LineTable, build_line_table
 from ._movement import reachable_ends, shortest_path
 
@@ -48,7 +48,7 @@ class Board:
 
     id: str
     title: str
-    grid: SquareGrid
+    grid: Grid
     terrain: tuple[Terrain, ...]
     named: tuple[NamedSquare, ...] = ()
     source: str = ""

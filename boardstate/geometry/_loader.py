@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ._board import Board, NamedSquare, Terrain
-from ._grid import Cell, SquareGrid
+from ._grid import SquareGrid
 
 BLOCKABLE = ("movement", "sight")
 _TOP_KEYS = {"title", "grid", "map", "named_square_terrain", "sources", "terrain", "named_squares"}
