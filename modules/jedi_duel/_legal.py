@@ -1,0 +1,105 @@
+"""Which commands a seat may give now: the one list that ``validate`` and the bots share.
+
+Commands are plain tuples (see ``_notation``); cards are ints, positions are 0-based.
+"""
+from __future__ import annotations
+
+from itertools import combinations
+
+from ._cards import (AREA_OF, AREAS, BLACK_JOKER, HIGH, IS_CLUB, IS_JOKER, IS_ROYAL, RANK,
+                     RED_JOKER)
+from ._combat import (can_channel, can_force_defend, in_stance_suit, may_fumble, shielded)
+from ._state import (ACTION, BLOW, DEFEND, HEAL, LOOK, NO_CARD, PUSH, RETURN, SENSE, SETUP,
+                     STANCE, JediState)
+
+TAKE = ("take",)
+
+
+def legal(s: JediState, seat: int) -> list:
+    if not s.queue or s.queue[0] != seat:
+        return []
+    phase = s.phase
+    if phase == SETUP or phase == STANCE:
+        return stances(s, seat)
+    if phase == ACTION:
+        return actions(s, seat)
+    if phase == DEFEND:
+        return defences(s, seat)
+    if phase == LOOK:
+        target = s.peek[0]
+        return [("swap", i, j) for i in range(len(s.hands[seat]))
+                for j in range(len(s.hands[target]))]
+    if phase == RETURN:
+        return [("return", pos) for pos in s.returnable]
+    return []
+
+
+def hand_values(s: JediState, seat: int) -> list[int]:
+    return [c.value for c in s.hands[seat]]
+
+
+def stances(s: JediState, seat: int) -> list:
+    out = []
+    for c in hand_values(s, seat):
+        if IS_JOKER[c]:
+            continue
+        if IS_CLUB[c]:
+            out.extend(("stance", c, a) for a in AREAS)
+        else:
+            out.append(("stance", c, AREA_OF[c]))
+    return out
+
+
+def opponents(s: JediState, seat: int) -> list[int]:
+    n = len(s.players)
+    return [(seat + k) % n for k in range(1, n) if s.fatigue[(seat + k) % n] > 0]
+
+
+def actions(s: JediState, seat: int) -> list:
+    hand = hand_values(s, seat)
+    others = opponents(s, seat)
+    open_targets = [t for t in others if not shielded(s, t, seat)]
+    has_stance = s.stance_area[seat] >= 0
+    channel = can_channel(s, seat)
+    out = []
+    royals = []
+    for c in hand:
+        if IS_JOKER[c]:
+            if channel:
+                out.extend(("attack", t, c, -1) for t in open_targets)
+        elif IS_ROYAL[c]:
+            royals.append(c)
+            if in_stance_suit(s, seat, c):
+                rank = RANK[c]
+                if rank == HEAL:
+                    out.append(("heal", c))
+                elif rank == PUSH:
+                    out.append(("push", c))
+                elif rank == SENSE:
+                    out.extend(("sense", t, c) for t in others if s.stance_area[t] != HIGH)
+        elif has_stance:
+            areas = AREAS if IS_CLUB[c] else (AREA_OF[c],)
+            out.extend(("attack", t, c, a) for t in open_targets for a in areas)
+    if channel:
+        out.extend(("lightning", combo) for combo in combinations(sorted(royals), 4))
+        if RED_JOKER in hand and BLACK_JOKER in hand:
+            out.append(("lightning", (RED_JOKER, BLACK_JOKER)))
+    out.extend(("discard", c) for c in hand)
+    return out
+
+
+def defences(s: JediState, seat: int) -> list:
+    kind, _card, _area, _speed, attacker_area = s.attack
+    hand = hand_values(s, seat)
+    out = [TAKE]
+    if kind == BLOW:
+        out.extend(("defend", c) for c in hand if IS_CLUB[c])
+    if can_force_defend(attacker_area):
+        fumble = may_fumble(s, seat, s.turn)
+        for c in hand:
+            if in_stance_suit(s, seat, c):
+                out.append(("force-defend", c, NO_CARD))
+                if fumble:
+                    out.extend(("force-defend", c, g) for g in hand
+                               if g != c and not IS_JOKER[g])
+    return out
