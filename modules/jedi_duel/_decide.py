@@ -3,12 +3,12 @@ from __future__ import annotations
 
 from boardstate import reveal, seats_mask
 
-from ._cards import DECK, HAND_SIZE, RANK
+from ._cards import DECK, HAND_SIZE
 from ._combat import (attack_speed, blow_damage, column_bottom, column_top, discard_gain,
                       fumble_area, lightning_targets, rested_fatigue)
 from ._flow import (Table, after_setup_stance, after_stance, check_survivors, draw, redraw,
                     settle, setup_queue)
-from ._state import (BLOW, DEFEND, HEAL, LOOK, NO_CARD, SETUP, Attacked, Awaiting, CardReturned,
+from ._state import (BLOW, DEFEND, HEAL, LOOK, NO_CARD, PUSH, SENSE, SETUP, Attacked, Awaiting, CardReturned,
                      CardsSwapped, DealerChosen, DeckShuffled, Defended, Discarded, FatigueSet,
                      Fumbled, HandSeen, JediState, LightningCast, PowerUsed, StancePlayed)
 
@@ -74,14 +74,14 @@ def _heal(t: Table, seat: int, command) -> None:
 
 def _push(t: Table, seat: int, command) -> None:
     pos, shown = _play(t.s, seat, command[1])
-    t.emit(PowerUsed(seat, RANK[command[1]], pos, shown, seat))
+    t.emit(PowerUsed(seat, PUSH, pos, shown, seat))
     redraw(t)
 
 
 def _sense(t: Table, seat: int, command) -> None:
     _, target, card = command
     pos, shown = _play(t.s, seat, card)
-    t.emit(PowerUsed(seat, RANK[card], pos, shown, target))
+    t.emit(PowerUsed(seat, SENSE, pos, shown, target))
     looker = seats_mask(seat)
     seen = tuple(t.rng.secret(c.value, looker) for c in t.s.hands[target])
     t.emit(HandSeen(seat, target, seen))

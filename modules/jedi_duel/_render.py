@@ -82,7 +82,7 @@ def _hand_text(cards) -> str:
 
 def render(s: JediState, seat: int | None) -> str:
     d = to_json(s, seat)
-    lines = [f"Jedi Duel - turn {d['turn']}"
+    lines = [f"Jedi Duel - turn {d['turn']}" + (f", dealer {d['dealer']}" if d["dealer"] else "")
              + (f", {d['active']} is playing" if d["active"] else "")
              + (f"; {d['to_act'][0]} to {d['step']}" if d["to_act"] else "")]
     top = d["discard"]["top"]

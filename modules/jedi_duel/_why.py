@@ -167,13 +167,22 @@ def _force_defend(s, seat, command):
     return None
 
 
-def _position(s, seat, command):
-    return ("no card at that position", "bad-position", "Playing the Game")
+def _swap(s, seat, command):
+    _, given, taken = command
+    mine, theirs = len(s.hands[seat]), len(s.hands[s.peek[0]]) if s.peek else 0
+    return (f"give one of your cards 1-{mine} for one of theirs 1-{theirs}", "bad-position",
+            "Force Power")
+
+
+def _return(s, seat, command):
+    allowed = ", ".join(str(p + 1) for p in s.returnable)
+    return (f"only one of the cards just drawn goes back (positions {allowed})", "bad-position",
+            "Stance")
 
 
 _CHECKS = {
     "stance": _stance, "attack": _attack, "heal": _power(HEAL, "Force Heal"),
     "push": _power(PUSH, "Force Push/Pull"), "sense": _power(SENSE, "Force Sense"),
     "lightning": _lightning, "discard": _discard, "defend": _defend,
-    "force-defend": _force_defend, "swap": _position, "return": _position,
+    "force-defend": _force_defend, "swap": _swap, "return": _return,
 }
