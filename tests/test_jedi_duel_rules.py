@@ -106,6 +106,14 @@ def test_setup_deals_five_and_everyone_but_the_dealers_left_shows_a_stance(n):
     assert len(s.deck) == 54 - 5 * n - (n - 1)
 
 
+# ------------------------------------------------------------------------------ Fatigue Playaid
+@pytest.mark.parametrize("fatigue,top,bottom", [(21, 21, 15), (15, 21, 15), (14, 14, 8),
+                                                (8, 14, 8), (7, 7, 1), (1, 7, 1)])
+def test_the_fatigue_playaid_has_three_columns_of_seven(fatigue, top, bottom):
+    """Fatigue Playaid: columns 21-15, 14-8 and 7-1."""
+    assert column_top(fatigue) == top and column_bottom(fatigue) == bottom
+
+
 # ------------------------------------------------------------------------------ Stance
 def test_a_new_stance_each_turn_and_the_old_one_is_discarded():
     """"1. Discard your current Stance. 2. Play a new Stance."  "You can keep the same Stance if

@@ -95,7 +95,7 @@ def defences(s: JediState, seat: int) -> list:
     if kind == BLOW:
         out.extend(("defend", c) for c in hand if IS_CLUB[c])
     if can_force_defend(attacker_area):
-        fumble = may_fumble(s, seat, s.turn)
+        fumble = may_fumble(s, seat, s.turn) and s.stance_card[s.turn] != NO_CARD
         for c in hand:
             if in_stance_suit(s, seat, c):
                 out.append(("force-defend", c, NO_CARD))

@@ -29,8 +29,16 @@ _SUIT_NAMES = ("Clubs", "Diamonds", "Hearts", "Spades")
 
 
 def refuse(s: JediState, seat: int, command) -> IllegalCommand:
-    verb = command[0]
     name = s.players[seat]
+    try:
+        return _explain(s, seat, command, name)
+    except (LookupError, TypeError, ValueError):  # not even shaped like a command
+        return IllegalCommand(f"{name} cannot give the command {command!r}", code="malformed",
+                              rule=RULE + "Playing the Game")
+
+
+def _explain(s: JediState, seat: int, command, name: str) -> IllegalCommand:
+    verb = command[0]
     if verb not in _PHASE_VERBS.get(s.phase, ()):
         return IllegalCommand(f"{name} must now {_PHASE_TEXT.get(s.phase, 'wait')}, not "
                               f"'{verb}'", code="wrong-step", rule=RULE + "Playing the Game")
