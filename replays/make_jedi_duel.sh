@@ -2,20 +2,21 @@
 # Make the Jedi Duel sample games (2, 4 and 6 players) with the project's own command line.
 #
 # Reproducible: fixed seeds and player names, and a fixed, simple policy that picks each move
-# from the commands `boardstate legal` lists: the boldest kind of command available (Force
-# Lightning, a Force Defence with a fumble, a Force Defence, Force Sense, an attack, a Club
-# defence, ...), and among those the one a counter-based index points at.
+# from the commands `boardstate legal` lists: the first kind of command available in this order
+# (Force Lightning; a Force Defence with a fumble; a Force Defence; take the attack or a Club
+# defence; an attack, a Force power or a discard; anything else), and among those the one a
+# counter-based index points at.
 # Needs jq.  Usage: replays/make_jedi_duel.sh [BOARDSTATE]   (default: .venv/bin/boardstate)
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
 BS=${1:-.venv/bin/boardstate}
-PREFERENCE='^lightning |^force-defend .* fumble |^force-defend |^sense |^attack |^defend |^swap |^heal |^push |^stance |^return |^discard |^take$'
+PREFERENCE='^lightning ;^force-defend .* fumble ;^force-defend ;^(take$|defend );^(attack|sense|heal|push|discard) ;.'
 
 pick() {  # pick STEP SALT: choose one command from the JSON list on stdin
     jq -r --arg prefs "$PREFERENCE" --argjson step "$1" --argjson salt "$2" '
         .commands as $all
-        | ([$prefs | split("|")[] as $p | [$all[] | select(test($p))] | select(length > 0)]
+        | ([$prefs | split(";")[] as $p | [$all[] | select(test($p))] | select(length > 0)]
            | first) as $best
         | $best[(($step * 40503 + $salt) % ($best | length))]'
 }

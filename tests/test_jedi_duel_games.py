@@ -6,6 +6,7 @@ its own, with its own seeds, so a failure points here first.
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -162,3 +163,15 @@ def test_verify_rejects_a_tampered_record(tmp_path):
     except bs.GameFileError:
         return
     assert not verdict.ok
+
+
+SAMPLES = Path(__file__).resolve().parent.parent / "replays"
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_the_sample_games_verify_to_their_end(players):
+    path = SAMPLES / f"jedi-duel-{players}p.msgpack"
+    verdict = bs.verify(path)
+    assert verdict.ok, verdict.failure
+    assert len(verdict.game.players) == players and verdict.outcome is not None
+    assert verdict.rederived == verdict.records

@@ -164,7 +164,9 @@ def test_an_attack_in_another_area_adds_the_defence_modifier_of_the_defenders_st
     Stance."  Ann (high) attacks low with 4S: 4 + 2 = 6 against Ben's high 9D + 5 = 14: 8 damage."""
     s = table(hands=[["4S", "5H", "6H", "7H"], ["2H"]], stances=[("8D", HIGH), ("9D", HIGH)],
               deck=FULL_DECK)
-    s = play(play(s, "ann", "attack ben 4S"), "ben", "take")
+    s = play(s, "ann", "attack ben 4S")
+    assert "speed 6 against a stance defence of 14 (8 damage if taken)" in RULES.render(s, 1)
+    s = play(s, "ben", "take")
     assert s.fatigue[1] == 21 - 8
 
 

@@ -8,7 +8,7 @@ from boardstate import UNKNOWN
 
 from . import _cards
 from ._cards import AREA_NAMES
-from ._combat import column
+from ._combat import blow_damage, column, stance_defence
 from ._state import (ACTION, BLOW, DEFEND, JOKER, LIGHTNING, LOOK, NO_CARD, OVER, RETURN, SETUP,
                      STANCE, JediState)
 
@@ -34,7 +34,10 @@ def _attack_json(s: JediState) -> dict | None:
     if kind != LIGHTNING:
         data["card"] = _cards.name(card)
     if kind == BLOW:
-        data.update(area=AREA_NAMES[area], speed=speed)
+        target = s.queue[0]
+        data.update(area=AREA_NAMES[area], speed=speed,
+                    defence=stance_defence(s, target, area),
+                    damage_if_taken=blow_damage(s, target, area, speed))
     return data
 
 
@@ -105,7 +108,9 @@ def render(s: JediState, seat: int | None) -> str:
     attack = d["attack"]
     if attack:
         if attack["kind"] == "blow":
-            what = f"attacks with {attack['card']} to the {attack['area']} area, speed {attack['speed']}"
+            what = (f"attacks with {attack['card']} to the {attack['area']} area, speed "
+                    f"{attack['speed']} against a stance defence of {attack['defence']} "
+                    f"({attack['damage_if_taken']} damage if taken)")
         elif attack["kind"] == "joker":
             what = f"plays the {attack['card']} Joker"
         else:

@@ -1,7 +1,7 @@
 """The Decider of Jedi Duel: options, the initial table, whose turn, checks, outcome, views."""
 from __future__ import annotations
 
-from boardstate import OptionError, Outcome
+from boardstate import IllegalCommand, OptionError, Outcome
 
 from . import _decide, _legal, _notation, _why
 from ._combat import START_FATIGUE
@@ -75,11 +75,11 @@ class JediRules:
 
     def validate(self, s: JediState, seat: int, command) -> None:
         if s.phase == OVER:
-            raise _why.IllegalCommand(f"the game is over ({s.end_reason})", code="game-over",
-                                      rule="Jedi Duel, Game End")
+            raise IllegalCommand(f"the game is over ({s.end_reason})", code="game-over",
+                                 rule="Jedi Duel, Game End")
         if not s.queue or s.queue[0] != seat:
-            raise _why.IllegalCommand(f"it is not {s.players[seat]}'s turn", code="not-your-turn",
-                                      rule="Jedi Duel, Playing the Game")
+            raise IllegalCommand(f"it is not {s.players[seat]}'s turn", code="not-your-turn",
+                                 rule="Jedi Duel, Playing the Game")
         if command not in _legal.legal(s, seat):
             raise _why.refuse(s, seat, command)
 
