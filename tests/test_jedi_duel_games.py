@@ -72,6 +72,10 @@ def test_a_view_file_holds_no_opening_of_another_players_card(tmp_path, n, seed)
         for secret in hidden:
             assert secret.salt not in data
         view = bs.load_game(path)
+        # A copy without the seed and the others' cards still checks what it can, and accepts.
+        verdict = bs.verify(path)
+        assert verdict.ok, verdict.failure
+        assert 0 < verdict.rederived < len(game.records)
         # The view folds to the player's knowledge: what the engine's view of the full state says.
         assert view.state == RULES.view(game.state, viewer)
 

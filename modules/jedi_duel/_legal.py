@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from itertools import combinations
 
+from boardstate import UNKNOWN, SecretUnavailable
+
 from ._cards import (AREA_OF, AREAS, BLACK_JOKER, HIGH, IS_CLUB, IS_JOKER, IS_ROYAL, RANK,
                      RED_JOKER)
 from ._combat import (can_channel, can_force_defend, in_stance_suit, may_fumble, shielded)
@@ -35,7 +37,12 @@ def legal(s: JediState, seat: int) -> list:
 
 
 def hand_values(s: JediState, seat: int) -> list[int]:
-    return [c.value for c in s.hands[seat]]
+    """The cards of ``seat``'s hand; a copy that holds them face down cannot judge the move."""
+    values = [c.value for c in s.hands[seat]]
+    if UNKNOWN in values:
+        raise SecretUnavailable(f"this copy of the game does not hold {s.players[seat]}'s hand",
+                                code="no-opening")
+    return values
 
 
 def stances(s: JediState, seat: int) -> list:

@@ -80,7 +80,9 @@ def to_json(s: JediState, seat: int | None) -> dict:
 
 
 def _hand_text(cards) -> str:
-    return " ".join(f"{i}:{c or '?'}" for i, c in enumerate(cards, 1)) or "(empty)"
+    if cards and not any(cards):
+        return f"{len(cards)} face-down card" + ("s" if len(cards) > 1 else "")
+    return " ".join(f"{i}:{c or 'face-down'}" for i, c in enumerate(cards, 1)) or "(empty)"
 
 
 def render(s: JediState, seat: int | None) -> str:
