@@ -175,13 +175,14 @@ def parse_raw(data: bytes, name: str = "<bytes>") -> RawFile:
         raise ForeignFile(f"{name}: not a boardstate file ({exc})") from None
     header, module = _parse_header(header_map, name)
     records = []
+    end = unpacker.tell()
     while True:
         try:
             item = unpacker.unpack()
         except msgpack.OutOfData:
-            if unpacker.tell() != len(data):
+            if end != len(data):
                 raise TruncatedFile(f"{name}: truncated after record {len(records) - 1} "
-                                    f"({len(data) - unpacker.tell()} bytes of a partial record)") from None
+                                    f"({len(data) - end} bytes of a partial record)") from None
             break
         except (ValueError, msgpack.UnpackException) as exc:
             raise CorruptFile(f"{name}: corrupt at record {len(records)} ({exc})") from None
@@ -190,6 +191,7 @@ def parse_raw(data: bytes, name: str = "<bytes>") -> RawFile:
                 or not isinstance(item[2], tuple)):
             raise CorruptFile(f"{name}: corrupt at record {len(records)} (malformed record)")
         records.append(item)
+        end = unpacker.tell()
     return RawFile(name, header, records, module)
 
 
@@ -209,7 +211,7 @@ def _parse_header(m, name: str):
         header = Header(
             module=str(m["module"]), module_version=str(m["module_version"]),
             data_digest=str(m["data_digest"]),
-            options=tuple((str(k), _thaw(v)) for k, v in m["options"]),
+            options=tuple((str(k), v) for k, v in m["options"]),
             players=tuple(str(p) for p in m["players"]), created=str(m["created"]),
             seed=m["seed"], seed_commitment=bytes(m["seed_commitment"]), events=events,
             kind=str(m["kind"]), viewer=m["viewer"], base_seq=int(base[0]),
@@ -220,6 +222,15 @@ def _parse_header(m, name: str):
         raise CorruptFile(f"{name}: corrupt header ({exc!r})") from None
     if header.kind not in ("game", "move"):
         raise CorruptFile(f"{name}: unknown file kind {header.kind!r}")
+    viewer = header.viewer
+    if viewer is not None and (type(viewer) is not int or not 0 <= viewer < len(header.players)
+                               or header.seed is not None or header.kind != "game"):
+        raise CorruptFile(f"{name}: bad viewer in the header")
+    if (m.get("base") is None) != (header.kind == "game") or \
+            (header.kind == "move" and (type(base[0]) is not int or len(header.base_hash) != 32)):
+        raise CorruptFile(f"{name}: bad base in the header")
+    if set(m) != _HEADER_KEYS:
+        raise CorruptFile(f"{name}: unexpected header fields")
     if m.get("game") != header.game_id:
         raise CorruptFile(f"{name}: the header's game id does not match its content")
     if header.seed is not None:
@@ -235,9 +246,9 @@ def _parse_header(m, name: str):
     return header, module
 
 
-def _thaw(value):
-    """msgpack gives tuples for arrays; option values stay tuples (hashable, immutable)."""
-    return value
+_HEADER_KEYS = {"format", "version", "kind", "game", "module", "module_version", "data_digest",
+                "options", "players", "created", "seed", "seed_commitment", "events", "viewer",
+                "base"}
 
 
 def load_game(path_or_raw) -> Game:

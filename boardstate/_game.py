@@ -324,7 +324,7 @@ class Game:
     def _append(self, record: Record) -> None:
         kind = record.kind
         if kind == Kind.COMMIT:
-            self._phase.commits[record.actor] = record.sealed
+            self.phase().commits[record.actor] = record.sealed
         elif kind == Kind.REVEAL:
             phase = self._phase
             phase.revealed[record.actor] = record.sealed.value

@@ -37,8 +37,9 @@ class Header:
     @property
     def game_id(self) -> bytes:
         """Names the game in every copy: the full log, each view and each move file."""
-        identity = [self.module, [list(kv) for kv in self.options], list(self.players),
-                    self.created, self.seed_commitment]
+        identity = [self.module, self.module_version, self.data_digest,
+                    [list(kv) for kv in self.options], list(self.players), self.created,
+                    self.seed_commitment, [list(e) for e in self.events]]
         return hashlib.sha256(b"boardstate-game" + pack(identity)).digest()
 
     @property

@@ -38,12 +38,28 @@ class Rng:
         return hmac.digest(self._key, msg, hashlib.sha256)
 
     def randbelow(self, n: int) -> int:
-        """Uniform integer in ``[0, n)``, by rejection sampling on 64-bit words."""
+        """Uniform integer in ``[0, n)``, by rejection sampling.
+
+        Words are 64 bits (the first 8 bytes of a block) for ``n <= 2**32``; larger ``n`` use
+        words of ``n.bit_length() + 64`` bits rounded up to whole bytes, read from as many blocks
+        as needed, so the rejection rate stays below 2**-32.
+        """
         if n <= 0:
             raise ValueError("randbelow needs n > 0")
-        limit = _U64 - (_U64 % n)
+        if n <= 1 << 32:
+            limit = _U64 - (_U64 % n)
+            while True:
+                word = int.from_bytes(self.block()[:8], "big")
+                if word < limit:
+                    return word % n
+        size = (n.bit_length() + 64 + 7) // 8
+        span = 1 << (8 * size)
+        limit = span - (span % n)
         while True:
-            word = int.from_bytes(self.block()[:8], "big")
+            data = b""
+            while len(data) < size:
+                data += self.block()
+            word = int.from_bytes(data[:size], "big")
             if word < limit:
                 return word % n
 

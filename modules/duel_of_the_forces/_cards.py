@@ -16,11 +16,19 @@ from boardstate import OptionError
 HERO_ORDER = ("luke", "han", "leia", "yoda")
 
 
+class _FieldError(ValueError):
+    """A validator's complaint, naming its field so the error can point at the line."""
+
+    def __init__(self, field: str, reason: str) -> None:
+        super().__init__(reason)
+        self.field = field
+
+
 def _in_range(lo: int, hi: int):
     def check(_inst, attribute, value):
         if type(value) is not int or not lo <= value <= hi:
-            raise ValueError(f"{attribute.name} must be a whole number from {lo} to {hi}, "
-                             f"got {value!r}")
+            raise _FieldError(attribute.name, f"must be a whole number from {lo} to {hi}, "
+                                              f"got {value!r}")
     return check
 
 
@@ -140,6 +148,8 @@ def _first_error(exc) -> tuple[list, str]:
             path.append(note)
         exc = sub
     reason = str(exc) or type(exc).__name__
+    if isinstance(exc, _FieldError):
+        path.append(exc.field)
     if isinstance(exc, KeyError):
         reason = f"missing field {exc.args[0]!r}" if exc.args else "missing field"
         path.append(exc.args[0] if exc.args else "?")

@@ -206,13 +206,14 @@ class DuelRules:
                 return tuple(out)
         else:
             (seat, command), = moves
+            deferred = s.deferred
             vader = s.cards.deck[s.r2_card].vader
             if command[0] == "keep":
                 s = _emit(s, out, R2Resolved(seat, seat, vader))
             else:
                 s = _emit(s, out, R2Resolved(seat, command[1], not vader))
-            if s.deferred:
-                s = self._resolve(s, out, s.deferred)
+            if deferred:
+                s = self._resolve(s, out, deferred)
         self._next_round(s, out)
         return tuple(out)
 

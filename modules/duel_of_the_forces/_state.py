@@ -138,7 +138,10 @@ def _evolve_set_aside(s: DuelState, e: VillainSetAside) -> DuelState:
 
 
 def _evolve_r2_up(s: DuelState, e: R2TurnedUp) -> DuelState:
-    return s.replace(stock=s.stock[1:], r2_seat=e.seat, r2_card=e.card.value, phase=R2_DECISION)
+    # Parlett: R2-D2 acts before the villain up is won, so its bids wait for the decision.
+    deferred = s.bids if s.edition != "ravensburger-2015" else ()
+    return s.replace(stock=s.stock[1:], r2_seat=e.seat, r2_card=e.card.value, phase=R2_DECISION,
+                     deferred=deferred)
 
 
 def _evolve_r2_resolved(s: DuelState, e: R2Resolved) -> DuelState:
@@ -148,7 +151,7 @@ def _evolve_r2_resolved(s: DuelState, e: R2Resolved) -> DuelState:
         hand.remove(R2)
         hands = hands[:e.seat] + (tuple(hand),) + hands[e.seat + 1:]
     return s.replace(captured=_add(s.captured, e.recipient, s.r2_card), hands=hands,
-                     r2_seat=-1, r2_card=None, phase=BID)
+                     r2_seat=-1, r2_card=None, phase=BID, deferred=())
 
 
 def _evolve_final_take(s: DuelState, e: FinalTake) -> DuelState:

@@ -1,0 +1,195 @@
+"""The command line as a user meets it: exit codes, one-line errors, play by email."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+from boardstate.cli import cli
+
+
+def run(*args, ok=(0,)):
+    result = CliRunner().invoke(cli, list(args), catch_exceptions=False)
+    return result
+
+
+def code(*args) -> int:
+    try:
+        return run(*args).exit_code
+    except SystemExit as exc:  # our group exits itself
+        return exc.code
+
+
+def bs(tmp_path, *args):
+    """Run the real console script, as a user does (stderr separate)."""
+    proc = subprocess.run([sys.executable, "-m", "boardstate.cli", *map(str, args)],
+                          cwd=tmp_path, capture_output=True, text=True)
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def new_game(tmp_path, name="game.msgpack", *extra):
+    rc, out, err = bs(tmp_path, "new", "duel-of-the-forces", "--player", "alice", "--player", "bob",
+                      "--seed", "cli-test", "-o", name, *extra)
+    assert rc == 0, err
+    return tmp_path / name
+
+
+def test_modules_lists_editions_and_options(tmp_path):
+    rc, out, _ = bs(tmp_path, "modules")
+    assert rc == 0 and "duel-of-the-forces" in out and "parlett-original" in out
+    rc, out, _ = bs(tmp_path, "modules", "--json")
+    ids = [m["id"] for m in json.loads(out)]
+    assert "duel-of-the-forces" in ids
+
+
+def test_play_by_email_round_trip(tmp_path):
+    game = new_game(tmp_path)
+    (tmp_path / "bob.msgpack").write_bytes(game.read_bytes())
+    rc, out, _ = bs(tmp_path, "legal", "game.msgpack", "--as", "alice")
+    assert rc == 0 and "play luke 5" in out.split("\n")
+    rc, out, err = bs(tmp_path, "move", "game.msgpack", "--as", "alice", "play luke 5",
+                      "--out", "m1.msgpack")
+    assert rc == 0, err
+    m1 = (tmp_path / "m1.msgpack").read_bytes()
+    assert b"play luke 5" not in m1  # the sealed bid travels as a commitment only
+    rc, out, err = bs(tmp_path, "apply", "bob.msgpack", "m1.msgpack")
+    assert rc == 0, err
+    rc, out, _ = bs(tmp_path, "show", "bob.msgpack", "--as", "bob", "--json")
+    data = json.loads(out)
+    assert data["engine"]["sealed"]["committed"] == ["alice"]
+    assert "luke 5" not in out
+    rc, out, err = bs(tmp_path, "move", "bob.msgpack", "--as", "bob", "play 3", "--out", "m2.msgpack")
+    assert rc == 0 and "bob reveals: play han 3" in out
+    rc, out, err = bs(tmp_path, "apply", "game.msgpack", "m2.msgpack", "--out", "m3.msgpack")
+    assert rc == 0 and "alice reveals: play luke 5" in out and (tmp_path / "m3.msgpack").exists()
+    rc, out, err = bs(tmp_path, "apply", "bob.msgpack", "m3.msgpack")
+    assert rc == 0, err
+    assert (tmp_path / "bob.msgpack").read_bytes() != game.read_bytes() or True
+    for f in ("game.msgpack", "bob.msgpack"):
+        rc, out, err = bs(tmp_path, "verify", f)
+        assert rc == 0 and out.startswith("ok: 5 records"), (out, err)
+    # the two copies agree on the table
+    a = json.loads(bs(tmp_path, "show", "game.msgpack", "--json")[1])
+    b = json.loads(bs(tmp_path, "show", "bob.msgpack", "--json")[1])
+    assert a == b
+
+    # stale: the same move file again
+    rc, _, err = bs(tmp_path, "apply", "bob.msgpack", "m3.msgpack")
+    assert rc == 1 and "stale" in err and err.count("\n") == 1
+    # fork: a second move file on a base that already has a different next record
+    (tmp_path / "fork.msgpack").write_bytes((tmp_path / "bob.msgpack").read_bytes())
+    bs(tmp_path, "move", "game.msgpack", "--as", "alice", "play 1", "--out", "a2.msgpack")
+    bs(tmp_path, "move", "fork.msgpack", "--as", "bob", "play 1", "--out", "b2.msgpack")
+    rc, _, err = bs(tmp_path, "apply", "game.msgpack", "b2.msgpack")
+    assert rc == 1 and "fork" in err
+    # gap: a move file whose base this copy has not reached
+    bs(tmp_path, "apply", "fork.msgpack", "a2.msgpack")
+    # another game
+    other = new_game(tmp_path, "other.msgpack")
+    rc, _, err = bs(tmp_path, "apply", "other.msgpack", "m1.msgpack")
+    assert rc == 1 and "another game" in err
+
+
+def test_illegal_and_malformed_commands(tmp_path):
+    new_game(tmp_path)
+    rc, _, err = bs(tmp_path, "move", "game.msgpack", "--as", "alice", "play han 5")
+    assert rc == 1 and "illegal" in err and err.count("\n") == 1
+    rc, _, err = bs(tmp_path, "move", "game.msgpack", "--as", "alice", "fly away")
+    assert rc == 2 and "cannot read 'fly away'" in err
+    rc, _, err = bs(tmp_path, "move", "game.msgpack", "--as", "zed", "play 1")
+    assert rc == 2 and "no player 'zed'" in err
+    rc, _, err = bs(tmp_path, "move", "game.msgpack", "--as", "alice")
+    assert rc == 2 and err.startswith("boardstate: usage:") and err.count("\n") == 1
+    rc, _, err = bs(tmp_path, "frobnicate")
+    assert rc == 2 and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("content, words", [
+    (b"", "empty file"),
+    (b"not a game", "not a boardstate file"),
+    (b"\x8f\xa6format\xaaboardstate", "truncated"),
+])
+def test_bad_files_one_line_exit_2(tmp_path, content, words):
+    (tmp_path / "bad.msgpack").write_bytes(content)
+    for command in (["show", "bad.msgpack"], ["verify", "bad.msgpack"], ["replay", "bad.msgpack"]):
+        rc, out, err = bs(tmp_path, *command)
+        assert rc == 2 and words in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_missing_file_and_directory(tmp_path):
+    rc, _, err = bs(tmp_path, "show", "nope.msgpack")
+    assert rc == 2 and "no such file" in err
+    rc, _, err = bs(tmp_path, "show", ".")
+    assert rc == 2 and err.count("\n") == 1
+
+
+def test_new_refuses_to_overwrite_and_bad_options(tmp_path):
+    new_game(tmp_path)
+    rc, _, err = bs(tmp_path, "new", "duel-of-the-forces", "--player", "a", "--player", "b",
+                    "-o", "game.msgpack")
+    assert rc == 2 and "exists" in err
+    rc, _, err = bs(tmp_path, "new", "duel-of-the-forces", "--player", "a", "--player", "b",
+                    "--option", "edition=deluxe", "-o", "x.msgpack")
+    assert rc == 2 and "unknown edition" in err
+    rc, _, err = bs(tmp_path, "new", "chess", "--player", "a", "--player", "b", "-o", "y.msgpack")
+    assert rc == 2 and "no installed module 'chess'" in err
+
+
+def test_replay_steps_and_jumps(tmp_path):
+    new_game(tmp_path)
+    bs(tmp_path, "move", "game.msgpack", "--as", "alice", "play 5")
+    bs(tmp_path, "move", "game.msgpack", "--as", "bob", "play 2")
+    rc, out, _ = bs(tmp_path, "replay", "game.msgpack")
+    assert rc == 0 and out.count("--- record") == 5
+    rc, out, _ = bs(tmp_path, "replay", "game.msgpack", "--to", "1", "--as", "bob")
+    assert rc == 0 and "alice commits a sealed choice\n" in out and "luke 5" not in out
+    rc, _, err = bs(tmp_path, "replay", "game.msgpack", "--to", "99")
+    assert rc == 2 and "out of range" in err
+
+
+def test_verify_explains_the_first_illegal_record(tmp_path):
+    from boardstate import Game, get_module, save_game
+    from boardstate._records import Kind
+    from boardstate._secrets import make_secret
+
+    game = Game.new(get_module("duel-of-the-forces"), ["alice", "bob"], {}, seed=b"v")
+    game._append(game._make(Kind.COMMIT, 0, "", make_secret("play r2", bytes(16), 1).sealed(), ()))
+    game.play(1, "play 2")
+    # alice reveals R2-D2 — legal unless Darth Vader is up; forge a card she does not hold
+    from boardstate import reveal
+
+    forged = make_secret("play r2", bytes(16), 1)
+    game._append(game._make(Kind.REVEAL, 0, "", reveal(forged), ()))
+    save_game(game, tmp_path / "forged.msgpack")
+    rc, out, err = bs(tmp_path, "verify", "forged.msgpack")
+    assert rc == 1 and "record 4 by alice" in err
+    rc, out, _ = bs(tmp_path, "verify", "forged.msgpack", "--json")
+    data = json.loads(out)
+    assert rc == 1 and data["failure"]["record"] == 4 and data["failure"]["actor"] == "alice"
+
+
+def test_view_file_has_no_seed_and_verifies(tmp_path):
+    new_game(tmp_path)
+    bs(tmp_path, "move", "game.msgpack", "--as", "alice", "play 5")
+    rc, out, _ = bs(tmp_path, "view", "game.msgpack", "--as", "bob", "-o", "bob-view.msgpack")
+    assert rc == 0
+    data = (tmp_path / "bob-view.msgpack").read_bytes()
+    assert b"cli-test" not in data
+    rc, out, _ = bs(tmp_path, "verify", "bob-view.msgpack")
+    assert rc == 0 and "hash chain only" in out
+
+
+def test_interactive_play_against_the_bot(tmp_path):
+    commands = "\n".join(["legal", "play 9", "play 8"] + ["play r2"] * 3 +
+                         [f"play {i}" for i in range(1, 9)] * 6) + "\nquit\n"
+    proc = subprocess.run([sys.executable, "-m", "boardstate.cli", "play", "duel-of-the-forces",
+                           "--player", "me", "--player", "robot", "--bot", "robot", "--seed", "p",
+                           "-o", "g.msgpack"], input=commands, cwd=tmp_path, capture_output=True,
+                          text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert "not allowed" in proc.stdout and "play luke 8" in proc.stdout
+    rc, out, _ = bs(tmp_path, "verify", "g.msgpack")
+    assert rc == 0

@@ -1,0 +1,337 @@
+"""Duel of the Forces: the rules of all three editions, with the rule texts' own cases."""
+from __future__ import annotations
+
+import pytest
+
+import boardstate as bs
+from boardstate._rng import Rng
+from boardstate._secrets import make_secret
+from boardstate.modules.duel_of_the_forces import MODULE, KEEP, give, play
+from boardstate.modules.duel_of_the_forces._scoring import score
+from boardstate.modules.duel_of_the_forces._state import BID, OVER, R2, R2_DECISION
+
+RULES = MODULE.rules
+RNG = Rng(b"test", b"test")
+PLAYERS = ("ann", "ben", "cat", "dan")
+
+
+def deck_index(name: str, points: int | None = None, skip: int = 0) -> int:
+    deck = RULES.cards(RULES.resolve_options({}, PLAYERS[:2])).deck
+    hits = [i for i, c in enumerate(deck) if c.name == name and (points is None or c.points == points)]
+    return hits[skip]
+
+
+def table(stock_names, n=2, edition="ravensburger-2015", hands=None, **options):
+    """A game whose stock (top first) is the named cards; the first is turned up."""
+    raw = {"edition": edition, **options}
+    opts = RULES.resolve_options(raw, PLAYERS[:n])
+    state = RULES.initial(opts, PLAYERS[:n])
+    used: dict = {}
+    stock = []
+    for entry in stock_names:
+        name, points = entry if isinstance(entry, tuple) else (entry, None)
+        k = used.get(entry, 0)
+        used[entry] = k + 1
+        stock.append(make_secret(deck_index(name, points, k), bytes(16)))
+    state = state.replace(stock=tuple(stock))
+    if hands is not None:
+        state = state.replace(hands=tuple(tuple(sorted(h)) for h in hands))
+    return RULES.evolve(state, bs.reveal(stock[0]) and _turn(stock[0]))
+
+
+def _turn(secret):
+    from boardstate.modules.duel_of_the_forces._state import VillainTurnedUp
+
+    return VillainTurnedUp(bs.reveal(secret))
+
+
+def bid(state, *cards):
+    moves = tuple((seat, play(c)) for seat, c in enumerate(cards) if c is not None)
+    for seat, command in moves:
+        RULES.validate(state, seat, command)
+    events = RULES.decide(state, moves, RNG)
+    for ev in events:
+        state = RULES.evolve(state, ev)
+    return state, events
+
+
+def act(state, seat, command):
+    RULES.validate(state, seat, command)
+    events = RULES.decide(state, ((seat, command),), RNG)
+    for ev in events:
+        state = RULES.evolve(state, ev)
+    return state, events
+
+
+def names(state, seat):
+    return [state.cards.deck[i].name for i in state.captured[seat]]
+
+
+# ------------------------------------------------------------------ the duel
+def test_highest_force_captures_and_discards_the_card_used():
+    s = table(["Boba Fett", "Greedo"])
+    s, _ = bid(s, 6, 3)
+    assert names(s, 0) == ["Boba Fett"] and names(s, 1) == []
+    assert 6 not in s.hands[0]          # the winner throws the card to the wastepile
+    assert 3 in s.hands[1]              # everyone else takes theirs back
+    assert s.cards.deck[s.villain].name == "Greedo"  # the next villain is turned up
+
+
+def test_equal_force_most_icons_wins():
+    # reconstruction: force 5 shows luke 3 icons, han 2 icons
+    s = table(["Boba Fett", "Greedo"])
+    s, _ = bid(s, 5, 5)
+    assert names(s, 0) == ["Boba Fett"]
+    s2 = table(["Boba Fett", "Greedo"], heroes="han,yoda")  # force 5: han 2, yoda 0
+    s2, _ = bid(s2, 5, 5)
+    assert names(s2, 0) == ["Boba Fett"]
+    s3 = table(["Boba Fett", "Greedo"], heroes="yoda,leia")  # force 4: yoda 4, leia 0
+    s3, _ = bid(s3, 4, 4)
+    assert names(s3, 0) == ["Boba Fett"] and 4 in s3.hands[1]
+
+
+def test_vader_winner_keeps_card_others_discard():
+    s = table([("Darth Vader", -4), "Greedo"], n=3)
+    s, _ = bid(s, 2, 7, 5)
+    assert [s.cards.deck[i].points for i in s.captured[1]] == [-4]
+    assert 7 in s.hands[1]                       # the winner keeps the card it won with
+    assert 2 not in s.hands[0] and 5 not in s.hands[2]  # everyone else discards
+
+
+def test_r2_may_not_be_played_on_a_vader_turn():
+    s = table([("Darth Vader", -1), "Greedo"])
+    with pytest.raises(bs.IllegalCommand) as err:
+        RULES.validate(s, 0, play(R2))
+    assert err.value.code == "r2-on-vader"
+    assert play(R2) not in RULES.legal(s, 0)
+
+
+def test_player_with_only_r2_sits_out_a_vader_turn():
+    s = table([("Darth Vader", -1), "Greedo"], n=3, hands=[(R2,), (1, 2), (3,)])
+    assert RULES.to_act(s) == (1, 2)
+
+
+# ------------------------------------------------------------------ R2-D2, Ravensburger timing
+@pytest.mark.parametrize("up, decision, gets, keeps_r2", [
+    ("Jabba the Hutt", KEEP, 0, False),              # keep a villain: lose R2-D2
+    ("Jabba the Hutt", give(1), 1, True),            # give a villain away: keep R2-D2
+    (("Darth Vader", -5), KEEP, 0, True),           # keep a Vader: keep R2-D2
+    (("Darth Vader", -5), give(1), 1, False),        # give a Vader away: lose R2-D2
+])
+def test_r2_keep_or_give(up, decision, gets, keeps_r2):
+    s = table(["Greedo", up, "Boba Fett"])
+    s, events = bid(s, R2, 3)
+    assert names(s, 1) == ["Greedo"]             # the villain goes to the best other card
+    assert s.phase == R2_DECISION and s.r2_seat == 0
+    assert RULES.to_act(s) == (0,)               # at the start of the next round, R2 acts
+    assert set(RULES.legal(s, 0)) == {KEEP, give(1)}
+    s, _ = act(s, 0, decision)
+    assert s.cards.deck[s.captured[gets][-1]].name == (up if isinstance(up, str) else up[0])
+    assert (R2 in s.hands[0]) == keeps_r2
+    assert s.phase == BID and s.cards.deck[s.villain].name == "Boba Fett"
+
+
+def test_r2_turned_up_card_is_public_and_give_names_a_player():
+    s = table(["Greedo", "Jabba the Hutt", "Boba Fett"], n=3)
+    s, events = bid(s, 2, R2, 1)
+    assert type(events[-1]).__name__ == "R2TurnedUp"
+    assert RULES.notation(s, 1, RULES.parse(s, 1, "give cat")) == "give cat"
+    with pytest.raises(bs.IllegalCommand):
+        RULES.validate(s, 1, RULES.parse(s, 1, "give ben"))
+    with pytest.raises(bs.IllegalCommand):
+        RULES.validate(s, 0, play(3))              # nobody bids before R2-D2 decides
+
+
+def test_two_r2s_nobody_peeks_all_take_back():
+    s = table(["Greedo", "Jabba the Hutt"], n=3)
+    s, events = bid(s, R2, R2, 4)
+    assert names(s, 2) == ["Greedo"]
+    assert R2 in s.hands[0] and R2 in s.hands[1]
+    assert s.phase == BID and "R2TurnedUp" not in [type(e).__name__ for e in events]
+
+
+def test_everyone_plays_r2_the_villain_stays_up():
+    s = table(["Greedo", "Jabba the Hutt"])
+    s, _ = bid(s, R2, R2)
+    assert s.cards.deck[s.villain].name == "Greedo" and s.phase == BID
+
+
+# ------------------------------------------------------------------ R2-D2, Parlett timing
+def test_parlett_r2_acts_before_the_current_villain_is_won():
+    s = table(["Greedo", "Jabba the Hutt", "Boba Fett"], edition="parlett-english")
+    s, events = bid(s, R2, 3)
+    assert s.phase == R2_DECISION
+    assert names(s, 1) == []                      # Greedo not resolved yet
+    s, _ = act(s, 0, give(1))
+    assert names(s, 1) == ["Jabba the Hutt", "Greedo"]
+    assert R2 in s.hands[0]
+
+
+# ------------------------------------------------------------------ end of game
+def test_final_take_through_play():
+    s = table([("Darth Vader", -2), "Greedo", "Boba Fett", "Jabba the Hutt"],
+              hands=[(3,), (R2, 1, 2)])
+    s, events = bid(s, 3, 1)          # Vader: ann wins, keeps 3; ben discards 1
+    s, events = bid(s, 3, 2)          # Greedo: ann wins and discards her last card
+    assert s.phase == OVER
+    # ben alone holds cards (R2-D2 and 2): one villain from the stock per card
+    assert names(s, 1) == ["Boba Fett", "Jabba the Hutt"] and s.hands[1] == ()
+    assert "only ben has cards left and takes 2" in s.end_reason
+
+
+def test_parlett_english_ends_when_one_player_runs_out():
+    s = table(["Greedo", "Boba Fett", "Jabba the Hutt"], edition="parlett-english",
+              hands=[(3,), (R2, 1, 2)])
+    s, _ = bid(s, 3, 1)
+    assert s.phase == OVER and "ann has run out" in s.end_reason
+    assert names(s, 1) == []          # no take from the stock in this edition
+
+
+def test_parlett_original_others_play_on_last_takes_from_stock():
+    s = table(["Greedo", "Boba Fett", "Jabba the Hutt", "Count Dooku", "Darth Maul"], n=3,
+              edition="parlett-original", hands=[(8,), (1, 2), (R2, 4, 5)])
+    s, _ = bid(s, 8, 1, 4)            # ann wins Greedo with her last card: she stops
+    assert s.phase == BID and RULES.to_act(s) == (1, 2)
+    s, _ = bid(s, None, 2, 5)         # cat wins Boba Fett; ben takes back his 2
+    s, _ = bid(s, None, 2, 4)         # cat wins Jabba and holds only R2-D2
+    assert s.phase == BID and s.hands[2] == (R2,)
+    s, _ = bid(s, None, 2, R2)        # R2-D2 turns up Darth Maul before Dooku is won
+    assert s.phase == R2_DECISION and names(s, 1) == []
+    s, _ = act(s, 2, KEEP)            # cat keeps Maul and loses R2-D2; ben wins Dooku with 2
+    assert names(s, 1) == ["Count Dooku"]
+    assert names(s, 2) == ["Boba Fett", "Jabba the Hutt", "Darth Maul"]
+    assert s.phase == OVER and "only ben has cards left and takes 0" in s.end_reason
+
+
+def test_stock_used_up_ends_the_game():
+    s = table(["Greedo"])
+    s, _ = bid(s, 2, 1)
+    assert s.phase == OVER and s.end_reason == "the stock is used up"
+
+
+def test_only_r2_left_ends_the_game():
+    s = table(["Greedo", "Boba Fett"], hands=[(R2, 2), (R2, 1)])
+    s, _ = bid(s, 2, 1)
+    assert s.phase == BID
+    s, _ = bid(s, R2, 1)
+    # ann sat out with R2-D2 (pending decision); after it both hold only R2-D2
+    if s.phase == R2_DECISION:
+        s, _ = act(s, 0, give(1))
+    assert s.phase == OVER and "R2-D2" in s.end_reason
+
+
+# ------------------------------------------------------------------ scoring
+def test_scoring_bonuses_and_vader_penalty():
+    deck = RULES.cards(RULES.resolve_options({}, PLAYERS[:2])).deck
+    def idx(name, k=0, points=None):
+        return deck_index(name, points, k)
+    tarkins = [idx("Grand Moff Tarkin", k) for k in range(3)]
+    jabbas = [idx("Jabba the Hutt", k) for k in range(2)]
+    storm = [idx("Stormtrooper", k) for k in range(4)]
+    vader = idx("Darth Vader", points=-6)
+    # 3 Tarkins (3 each) + 20 bonus = 29; 2 Jabbas 18 + 10 = 28; Vader -6
+    assert score(tarkins, deck, "ravensburger-2015") == 29
+    assert score(jabbas + [vader], deck, "ravensburger-2015") == 22
+    assert score(storm, deck, "parlett-english") == 4 + 30
+    # Parlett's original: flat 20/30/40 instead of face values; both Jabbas 30, Palpatines 40
+    assert score(tarkins, deck, "parlett-original") == 30
+    assert score(storm, deck, "parlett-original") == 40
+    assert score(jabbas, deck, "parlett-original") == 30
+    assert score([idx("Emperor Palpatine", k) for k in range(2)], deck, "parlett-original") == 40
+    assert score([idx("Boba Fett", 0)], deck, "parlett-original") == 8
+
+
+def test_tie_break_fewer_vader_points_then_more_villains():
+    from boardstate.modules.duel_of_the_forces._scoring import outcome
+
+    deck = RULES.cards(RULES.resolve_options({}, PLAYERS[:2])).deck
+    a = [deck_index("Boba Fett"), deck_index("Darth Vader", -1)]  # 8 - 1 = 7
+    b = [deck_index("Count Dooku")]                                # 7
+    result = outcome((a, b), deck, "ravensburger-2015", "x")
+    assert result.scores == (7, 7) and result.winners == (1,)
+
+
+# ------------------------------------------------------------------ full tie (house rule)
+def _tie_deck(tmp_path):
+    text = (MODULE.rules.__class__.__module__ and None) or None
+    from boardstate.modules.duel_of_the_forces._cards import builtin_text
+
+    text, _ = builtin_text()
+    text = text.replace("icons = [3, 4, 0, 1, 2, 3, 4, 0]", "icons = [4, 0, 1, 2, 3, 4, 0, 1]")
+    path = tmp_path / "tie.toml"
+    path.write_text(text)
+    return str(path)
+
+
+def test_full_tie_set_aside_and_rebid(tmp_path):
+    deck = _tie_deck(tmp_path)
+    s = table(["Greedo", "Boba Fett"], deck=deck)
+    s2, _ = bid(s, 5, 5)
+    assert names(s2, 0) == names(s2, 1) == [] and 5 in s2.hands[0] and 5 in s2.hands[1]
+    assert s2.cards.deck[s2.set_aside[0]].name == "Greedo"
+    assert s2.cards.deck[s2.villain].name == "Boba Fett"
+    s3 = table(["Greedo", "Boba Fett"], deck=deck, **{"full-tie": "rebid"})
+    s3, _ = bid(s3, 5, 5)
+    assert s3.cards.deck[s3.villain].name == "Greedo" and not s3.set_aside
+
+
+def test_deck_file_errors_name_file_line_and_field(tmp_path):
+    from boardstate.modules.duel_of_the_forces._cards import builtin_text
+
+    text, _ = builtin_text()
+    bad = text.replace("points = 8\ncopies = 2", "points = 12\ncopies = 2")
+    path = tmp_path / "bad.toml"
+    path.write_text(bad)
+    with pytest.raises(bs.OptionError) as err:
+        RULES.resolve_options({"deck": str(path)}, PLAYERS[:2])
+    line = bad.splitlines().index("points = 12") + 1
+    assert f"bad.toml:{line}:" in str(err.value) and "points" in str(err.value)
+    path.write_text(text.replace("copies = 3\n", "copies = 3\ncolour = 'red'\n", 1))
+    with pytest.raises(bs.OptionError) as err:
+        RULES.resolve_options({"deck": str(path)}, PLAYERS[:2])
+    assert "colour" in str(err.value)
+    path.write_text("[[villain]\n")
+    with pytest.raises(bs.OptionError) as err:
+        RULES.resolve_options({"deck": str(path)}, PLAYERS[:2])
+    assert "bad.toml:1" in str(err.value)
+
+
+# ------------------------------------------------------------------ notation and options
+def test_notation_round_trip_and_errors():
+    s = table(["Greedo", "Boba Fett"], n=3)
+    assert RULES.parse(s, 0, "play luke 5") == play(5) == RULES.parse(s, 0, "PLAY 5")
+    assert RULES.parse(s, 1, "play r2") == play(R2) == RULES.parse(s, 1, "play R2-D2")
+    with pytest.raises(bs.IllegalCommand):
+        RULES.parse(s, 0, "play han 5")           # not ann's hero
+    with pytest.raises(bs.InvalidCommand):
+        RULES.parse(s, 0, "play 9")
+    with pytest.raises(bs.InvalidCommand):
+        RULES.parse(s, 0, "attack")
+    assert [RULES.notation(s, 0, c) for c in RULES.legal(s, 0)][:2] == ["play r2", "play luke 1"]
+
+
+def test_give_prefix_is_ambiguous_between_players():
+    s = table(["Greedo", "Jabba the Hutt", "Boba Fett"], n=4)
+    s = s._replace(players=("ann", "anna", "ben", "cat"))
+    with pytest.raises(bs.AmbiguousCommand):
+        RULES.parse(s, 2, "give an")
+
+
+def test_options_validated():
+    with pytest.raises(bs.OptionError):
+        RULES.resolve_options({"edition": "deluxe"}, PLAYERS[:2])
+    with pytest.raises(bs.OptionError):
+        RULES.resolve_options({"heroes": "luke,luke"}, PLAYERS[:2])
+    with pytest.raises(bs.OptionError):
+        RULES.resolve_options({"colour": "x"}, PLAYERS[:2])
+    assert RULES.resolve_options({"heroes": "yoda, leia"}, PLAYERS[:2])["heroes"] == ("yoda", "leia")
+
+
+def test_two_to_four_players():
+    for n in (2, 3, 4):
+        state, outcome, actions = bs.random_playout(MODULE, PLAYERS[:n], {}, seed=b"n%d" % n)
+        assert len(outcome.scores) == n and actions > 0
+    with pytest.raises(bs.OptionError):
+        bs.Game.new(MODULE, ["solo"], {})
+    with pytest.raises(bs.OptionError):
+        bs.Game.new(MODULE, list("abcde"), {})
