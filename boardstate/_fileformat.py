@@ -21,7 +21,7 @@ from ._registry import get_module
 MAX_FILE_BYTES = 512 * 1024 * 1024
 LIMITS = dict(max_str_len=1 << 20, max_bin_len=1 << 20, max_array_len=1 << 20,
               max_map_len=1 << 12, max_ext_len=1 << 16)
-_STREAM_LIMITS = dict(LIMITS, max_bin_len=1 << 24, max_buffer_size=MAX_FILE_BYTES)
+_STREAM_LIMITS = dict(LIMITS, max_bin_len=1 << 24, max_buffer_size=1 << 25)
 
 
 # ---------------------------------------------------------------------------------- writing
@@ -134,13 +134,59 @@ def save_moves(game: Game, base_seq: int, path) -> int:
 
 # ---------------------------------------------------------------------------------- reading
 class RawFile:
-    """A file split into its header and raw records, with every structural check done."""
+    """A file split into its header and raw records ``(body, hash, openings)``.
 
-    def __init__(self, path, header: Header, records: list, module) -> None:
-        self.path = str(path)
+    Records are read lazily from a stream: ``iter_records()`` once (memory stays flat, as
+    ``verify`` needs), or ``records`` to hold them all.
+    """
+
+    def __init__(self, name: str, header: Header, module, unpacker, size: int, close=None) -> None:
+        self.path = name
         self.header = header
-        self.records = records  # [(body, hash, openings)]
         self.module = module
+        self._unpacker = unpacker
+        self._size = size
+        self._close = close
+        self._list: list | None = None
+
+    @property
+    def records(self) -> list:
+        if self._list is None:
+            self._list = list(self.iter_records())
+        return self._list
+
+    def iter_records(self):
+        if self._list is not None:
+            yield from self._list
+            return
+        unpacker, name = self._unpacker, self.path
+        if unpacker is None:
+            raise RuntimeError("the records of this file were already read")
+        self._unpacker = None
+        count = 0
+        end = unpacker.tell()
+        try:
+            while True:
+                try:
+                    item = unpacker.unpack()
+                except msgpack.OutOfData:
+                    if end != self._size:
+                        raise TruncatedFile(
+                            f"{name}: truncated after record {count - 1} ({self._size - end} "
+                            f"bytes of a partial record)") from None
+                    return
+                except (ValueError, msgpack.UnpackException) as exc:
+                    raise CorruptFile(f"{name}: corrupt at record {count} ({exc})") from None
+                if (type(item) is not tuple or len(item) != 3 or type(item[0]) is not bytes
+                        or type(item[1]) is not bytes or len(item[1]) != HASH_SIZE
+                        or type(item[2]) is not tuple):
+                    raise CorruptFile(f"{name}: corrupt at record {count} (malformed record)")
+                yield item
+                count += 1
+                end = unpacker.tell()
+        finally:
+            if self._close is not None:
+                self._close()
 
     def decoder(self, game: Game) -> BodyDecoder:
         try:
@@ -154,30 +200,43 @@ class RawFile:
 
 
 def read_raw(path) -> RawFile:
+    """Open a file and read its header; the records stream from the open file."""
     path = Path(path)
     try:
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise GameFileError(f"{path}: file too large ({size} bytes; limit {MAX_FILE_BYTES})",
-                                code="too-large")
-        data = path.read_bytes()
+        f = open(path, "rb")
     except IsADirectoryError:
         raise GameFileError(f"{path}: is a directory, not a game file", code="unreadable") from None
     except FileNotFoundError:
         raise GameFileError(f"{path}: no such file", code="unreadable") from None
     except OSError as exc:
         raise GameFileError(f"{path}: cannot read ({exc.strerror})", code="unreadable") from None
-    return parse_raw(data, str(path))
+    try:
+        size = os.fstat(f.fileno()).st_size
+        if size > MAX_FILE_BYTES:
+            raise GameFileError(f"{path}: file too large ({size} bytes; limit {MAX_FILE_BYTES})",
+                                code="too-large")
+        return _open_stream(f, size, str(path), f.read(1), f.close)
+    except BaseException:
+        f.close()
+        raise
 
 
 def parse_raw(data: bytes, name: str = "<bytes>") -> RawFile:
-    if not data:
+    """The same as ``read_raw`` for bytes in memory."""
+    import io
+
+    return _open_stream(io.BytesIO(data), len(data), name, data[:1], None)
+
+
+def _open_stream(f, size: int, name: str, first: bytes, close) -> RawFile:
+    if not first:
         raise TruncatedFile(f"{name}: empty file")
-    # Cheap sniff: a boardstate file starts with a msgpack map whose first key is "format".
-    if data[0] & 0xF0 != 0x80 and data[0] not in (0xDE, 0xDF):
+    # A boardstate file starts with a msgpack map (the header).
+    if first[0] & 0xF0 != 0x80 and first[0] not in (0xDE, 0xDF):
         raise ForeignFile(f"{name}: not a boardstate file (no header map)")
-    unpacker = msgpack.Unpacker(raw=False, use_list=False, strict_map_key=True, **_STREAM_LIMITS)
-    unpacker.feed(data)
+    f.seek(0)
+    unpacker = msgpack.Unpacker(f, raw=False, use_list=False, strict_map_key=True,
+                                read_size=1 << 16, **_STREAM_LIMITS)
     try:
         header_map = unpacker.unpack()
     except msgpack.OutOfData:
@@ -185,25 +244,7 @@ def parse_raw(data: bytes, name: str = "<bytes>") -> RawFile:
     except (ValueError, msgpack.UnpackException, msgpack.ExtraData) as exc:
         raise ForeignFile(f"{name}: not a boardstate file ({exc})") from None
     header, module = _parse_header(header_map, name)
-    records = []
-    end = unpacker.tell()
-    while True:
-        try:
-            item = unpacker.unpack()
-        except msgpack.OutOfData:
-            if end != len(data):
-                raise TruncatedFile(f"{name}: truncated after record {len(records) - 1} "
-                                    f"({len(data) - end} bytes of a partial record)") from None
-            break
-        except (ValueError, msgpack.UnpackException) as exc:
-            raise CorruptFile(f"{name}: corrupt at record {len(records)} ({exc})") from None
-        if (not isinstance(item, tuple) or len(item) != 3 or not isinstance(item[0], bytes)
-                or not isinstance(item[1], bytes) or len(item[1]) != HASH_SIZE
-                or not isinstance(item[2], tuple)):
-            raise CorruptFile(f"{name}: corrupt at record {len(records)} (malformed record)")
-        records.append(item)
-        end = unpacker.tell()
-    return RawFile(name, header, records, module)
+    return RawFile(name, header, module, unpacker, size, close)
 
 
 def _parse_header(m, name: str):
@@ -270,7 +311,7 @@ def load_game(path_or_raw) -> Game:
                             f"'boardstate apply GAME {raw.path}'", code="not-a-game")
     game = Game(raw.module, raw.header)
     decoder = raw.decoder(game)
-    for i, (body, hash_, openings) in enumerate(raw.records):
+    for i, (body, hash_, openings) in enumerate(raw.iter_records()):
         try:
             decoder.set_openings(openings)
             game.load(decoder.fields(body), body, hash_, decoder)
@@ -284,7 +325,7 @@ def load_game(path_or_raw) -> Game:
 def referee(game: Game, raw: RawFile, records=None) -> None:
     """Re-derive ``records`` (default: all of ``raw``) onto ``game``; raises VerificationFailed."""
     decoder = raw.decoder(game)
-    for body, hash_, openings in (raw.records if records is None else records):
+    for body, hash_, openings in (raw.iter_records() if records is None else records):
         seq = len(game.records)
         try:
             decoder.set_openings(openings)

@@ -52,8 +52,9 @@ class SealedPhase:
 class Game:
     """One game: ``records`` (the log), ``state`` (the fold of its events) and ``header``."""
 
-    def __init__(self, module, header: Header) -> None:
+    def __init__(self, module, header: Header, *, keep_records: bool = True) -> None:
         self.module = module
+        self.keep_records = keep_records  # False: the referee streams, memory stays flat
         self.rules = module.rules
         self.header = header
         self.table = EventTable(module.spec.events)
@@ -62,6 +63,7 @@ class Game:
         self.head_hash = header.game_id
         self._phase: SealedPhase | None = None
         self.rederived = 0  # records the referee re-derived in full (vs. checked on the chain)
+        self._count = 0
 
     # ------------------------------------------------------------------ creation
     @classmethod
@@ -82,7 +84,7 @@ class Game:
     @property
     def seq(self) -> int:
         """Sequence number of the next record."""
-        return len(self.records)
+        return self._count
 
     def seat(self, name: str) -> int:
         try:
@@ -134,7 +136,7 @@ class Game:
     def play(self, seat: int, text: str, *, entropy=os.urandom) -> list[Record]:
         """Check ``text`` as ``seat``'s command and append its records (with automatic reveals)."""
         self._check_turn(seat, text)
-        start = len(self.records)
+        start = self._count
         phase = self.phase()
         if phase is None:
             command, events = self._decide_single(seat, text)
@@ -152,7 +154,7 @@ class Game:
 
     def reveal_held(self) -> list[Record]:
         """Append the reveals that are due and whose openings this copy holds."""
-        start = len(self.records)
+        start = self._count
         while True:
             phase = self._phase
             if phase is None or not phase.all_committed or self.outcome() is not None:
@@ -180,8 +182,8 @@ class Game:
         if chain(self.head_hash, body) != hash_:
             raise fail("hash chain broken: the record's hash does not match its content and the "
                        "record before it", "bad-hash")
-        if seq != len(self.records):
-            raise fail(f"out of sequence: expected record {len(self.records)}", "bad-seq")
+        if seq != self._count:
+            raise fail(f"out of sequence: expected record {self._count}", "bad-seq")
         try:
             record = self._rederive(seq, kind, actor, command, sealed)
         except SecretUnavailable:
@@ -256,7 +258,7 @@ class Game:
     def load(self, fields: tuple, body: bytes, hash_: bytes, decoder) -> Record:
         """Append a record read from our own file: chain checked, events folded, no re-run."""
         seq, kind, actor, command, sealed, raw_events = fields
-        if chain(self.head_hash, body) != hash_ or seq != len(self.records):
+        if chain(self.head_hash, body) != hash_ or seq != self._count:
             raise ValueError(f"record {seq}: hash chain broken")
         if not (kind == Kind.SETUP) == (seq == 0) or not -1 <= actor < len(self.players):
             raise ValueError(f"record {seq}: malformed")
@@ -274,7 +276,7 @@ class Game:
         return Rng(seed, b"record:%d" % seq) if seed is not None else SealedRng()
 
     def _make(self, kind, actor, command, sealed, events) -> Record:
-        return make_record(self.table, self.head_hash, len(self.records), kind, actor, command,
+        return make_record(self.table, self.head_hash, self._count, kind, actor, command,
                            sealed, tuple(events))
 
     def _check_turn(self, seat: int, text: str) -> None:
@@ -305,7 +307,7 @@ class Game:
         rules, state = self.rules, self.state
         command = rules.parse(state, seat, text)
         rules.validate(state, seat, command)
-        events = rules.decide(state, ((seat, command),), self._rng(len(self.records)))
+        events = rules.decide(state, ((seat, command),), self._rng(self._count))
         return rules.notation(state, seat, command), tuple(events)
 
     def _resolve_if_last(self, seat: int, text: str) -> tuple:
@@ -319,7 +321,7 @@ class Game:
         for s in phase.seats:
             chosen = text if s == seat else phase.revealed[s]
             moves.append((s, rules.parse(state, s, chosen)))
-        return tuple(rules.decide(state, tuple(moves), self._rng(len(self.records))))
+        return tuple(rules.decide(state, tuple(moves), self._rng(self._count)))
 
     def _append(self, record: Record) -> None:
         kind = record.kind
@@ -335,7 +337,9 @@ class Game:
         for ev in record.events:
             state = evolve(state, ev)
         self.state = state
-        self.records.append(record)
+        if self.keep_records:
+            self.records.append(record)
+        self._count += 1
         self.head_hash = record.hash
 
 

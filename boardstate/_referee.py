@@ -25,22 +25,26 @@ class Verdict:
         return self.failure is None
 
 
-def verify(path_or_raw) -> Verdict:
-    """Re-derive every record of a game file under the installed rules."""
+def verify(path_or_raw, *, keep_records: bool = True) -> Verdict:
+    """Re-derive every record of a game file under the installed rules.
+
+    With ``keep_records=False`` the records stream through and memory stays flat in the length
+    of the log (``Verdict.game`` then holds the final state but no records).
+    """
     raw = path_or_raw if isinstance(path_or_raw, RawFile) else read_raw(path_or_raw)
     if raw.header.kind != "game":
         raise GameFileError(f"{raw.path}: a move file cannot be verified alone; apply it to its "
                             f"game with 'boardstate apply GAME {raw.path}'", code="not-a-game")
-    game = Game(raw.module, raw.header)
+    game = Game(raw.module, raw.header, keep_records=keep_records)
     failure = None
     try:
         referee(game, raw)
     except VerificationFailed as exc:
         failure = exc
-    if failure is None and not raw.records:
+    if failure is None and game.seq == 0:
         failure = VerificationFailed("the file holds no records (not even the setup)",
                                      code="empty-log", seq=0)
-    return Verdict(raw.path, len(raw.records), game.rederived,
+    return Verdict(raw.path, game.seq + (failure is not None), game.rederived,
                    game.outcome() if failure is None else None, failure, game)
 
 
