@@ -28,12 +28,13 @@ class SealedPhase:
     then every choice is committed), then the others in seat order.  The last reveal resolves.
     """
 
-    __slots__ = ("seats", "commits", "revealed")
+    __slots__ = ("seats", "commits", "revealed", "parsed")
 
     def __init__(self, seats: tuple[int, ...]) -> None:
         self.seats = seats
         self.commits: dict[int, Secret] = {}
         self.revealed: dict[int, str] = {}
+        self.parsed: dict[int, object] = {}  # seat -> the revealed command, parsed once
 
     @property
     def all_committed(self) -> bool:
@@ -64,6 +65,8 @@ class Game:
         self._phase: SealedPhase | None = None
         self.rederived = 0  # records the referee re-derived in full (vs. checked on the chain)
         self._count = 0
+        self._incoming_hash: bytes | None = None
+        self._facts_of = self._facts_cache = None
 
     # ------------------------------------------------------------------ creation
     @classmethod
@@ -93,23 +96,35 @@ class Game:
             raise InvalidCommand(f"no player {name!r} in this game (players: "
                                  f"{', '.join(self.header.players)})", code="unknown-player") from None
 
+    def _facts(self) -> tuple:
+        """``(outcome, module to_act, simultaneous)`` of the current state, computed once."""
+        state = self.state
+        if self._facts_of is not state:
+            rules = self.rules
+            outcome = rules.outcome(state)
+            acting = () if outcome is not None else tuple(rules.to_act(state))
+            self._facts_cache = (outcome, acting,
+                                 outcome is None and rules.simultaneous(state))
+            self._facts_of = state
+        return self._facts_cache
+
     def outcome(self):
-        return self.rules.outcome(self.state)
+        return self._facts()[0]
 
     def phase(self) -> SealedPhase | None:
-        if self._phase is None and self.rules.outcome(self.state) is None \
-                and self.rules.simultaneous(self.state):
-            seats = tuple(self.rules.to_act(self.state))
-            if len(seats) >= 2:
-                self._phase = SealedPhase(seats)
+        if self._phase is None:
+            outcome, acting, simultaneous = self._facts()
+            if simultaneous and len(acting) >= 2:
+                self._phase = SealedPhase(acting)
         return self._phase
 
     def to_act(self) -> tuple[int, ...]:
-        if self.rules.outcome(self.state) is not None:
+        outcome, acting, _ = self._facts()
+        if outcome is not None:
             return ()
         phase = self.phase()
         if phase is None:
-            return tuple(self.rules.to_act(self.state))
+            return acting
         if not phase.all_committed:
             return phase.waiting()
         return (phase.next_revealer(),)
@@ -172,10 +187,10 @@ class Game:
     def accept(self, fields: tuple, body: bytes, hash_: bytes, decoder) -> Record:
         """Re-derive one incoming record; append it if it is exactly what the rules give."""
         seq, kind, actor, command, sealed, raw_events = fields
-        label = self.players[actor] if 0 <= actor < len(self.players) else ""
-        shown = command or (sealed.value if isinstance(sealed, Reveal) else "")
 
         def fail(reason, code, rule=ENGINE_RULE):
+            label = self.players[actor] if 0 <= actor < len(self.players) else ""
+            shown = command or (sealed.value if isinstance(sealed, Reveal) else "")
             return VerificationFailed(reason, code=code, rule=rule, seq=seq, actor=label,
                                       command=shown if isinstance(shown, str) else repr(shown))
 
@@ -184,17 +199,22 @@ class Game:
                        "record before it", "bad-hash")
         if seq != self._count:
             raise fail(f"out of sequence: expected record {self._count}", "bad-seq")
+        self._incoming_hash = hash_  # if the rules give this very body, this is its hash
         try:
             record = self._rederive(seq, kind, actor, command, sealed)
+            rederived = True
         except SecretUnavailable:
             record = self._trust_chain(seq, kind, actor, command, sealed, raw_events, body,
                                        hash_, decoder, fail)
+            rederived = False
         except BoardstateError as exc:
             raise fail(exc.reason, exc.code, exc.rule) from None
-        else:
+        finally:
+            self._incoming_hash = None
+        if rederived:
             if record.body != body:
                 raise fail(_difference(record, body, decoder), "not-derived")
-            self.rederived += 1
+            self.rederived += 1  # same body on the same chain: the hash checked above is its hash
         self._append(record)
         return record
 
@@ -223,8 +243,6 @@ class Game:
             if phase.all_committed or not isinstance(sealed, Secret) \
                     or sealed.owners != 1 << actor or command:
                 raise IllegalCommand("malformed commitment", code="bad-commit", rule=ENGINE_RULE)
-            if sealed.known:  # our own choice: hold it to the rules already
-                self._canonical(actor, sealed.value)
             return self._make(Kind.COMMIT, actor, "", sealed, ())
         if not phase.all_committed or not isinstance(sealed, Reveal) or command:
             raise IllegalCommand("a reveal before every choice is committed", code="early-reveal",
@@ -277,10 +295,10 @@ class Game:
 
     def _make(self, kind, actor, command, sealed, events) -> Record:
         return make_record(self.table, self.head_hash, self._count, kind, actor, command,
-                           sealed, tuple(events))
+                           sealed, tuple(events), self._incoming_hash)
 
     def _check_turn(self, seat: int, text: str) -> None:
-        outcome = self.rules.outcome(self.state)
+        outcome = self.outcome()
         if outcome is not None:
             raise IllegalCommand(f"the game is over ({outcome.reason})", code="game-over",
                                  rule=ENGINE_RULE)
@@ -317,11 +335,12 @@ class Game:
         rules.validate(state, seat, command)
         if len(phase.revealed) + 1 < len(phase.seats):
             return ()
-        moves = []
-        for s in phase.seats:
-            chosen = text if s == seat else phase.revealed[s]
-            moves.append((s, rules.parse(state, s, chosen)))
-        return tuple(rules.decide(state, tuple(moves), self._rng(self._count)))
+        for s, chosen in phase.revealed.items():  # (a copy read from file parses them here)
+            if s not in phase.parsed:
+                phase.parsed[s] = rules.parse(state, s, chosen)
+        phase.parsed[seat] = command
+        moves = tuple((s, phase.parsed[s]) for s in phase.seats)
+        return tuple(rules.decide(state, moves, self._rng(self._count)))
 
     def _append(self, record: Record) -> None:
         kind = record.kind

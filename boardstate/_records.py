@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import hashlib
 from enum import IntEnum
+from typing import NamedTuple
 
-import attrs
 import msgpack
 
 from ._secrets import Reveal, Secret, commit
@@ -29,8 +29,9 @@ class Kind(IntEnum):
     REVEAL = 3  # the opening of a sealed choice (the last one resolves the phase)
 
 
-@attrs.frozen(slots=True)
-class Record:
+class Record(NamedTuple):
+    """One record (a NamedTuple: immutable, and cheap to build in the referee's loop)."""
+
     seq: int
     kind: int
     actor: int
@@ -83,10 +84,12 @@ def chain(prev_hash: bytes, body: bytes) -> bytes:
 
 
 def make_record(table, prev_hash: bytes, seq: int, kind: int, actor: int, command: str,
-                sealed, events: tuple) -> Record:
+                sealed, events: tuple, hash_: bytes | None = None) -> Record:
+    """Encode a record.  ``hash_``: the referee's already-checked hash for this very body."""
     encode = table.encode
     body = pack([seq, int(kind), actor, command, sealed, [encode(e) for e in events]])
-    return Record(seq, int(kind), actor, command, sealed, tuple(events), body, chain(prev_hash, body))
+    return Record(seq, int(kind), actor, command, sealed, tuple(events), body,
+                  hash_ if hash_ is not None else chain(prev_hash, body))
 
 
 class BodyDecoder:
