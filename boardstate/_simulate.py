@@ -21,12 +21,17 @@ def random_playout(module, players, raw_options=None, seed: bytes = b"", bot_see
         state = evolve(state, ev)
     pick = random.Random(bot_seed).choice
     legal, to_act, decide, outcome = rules.legal, rules.to_act, rules.decide, rules.outcome
+    # A module may offer decide_evolve: the events and the state after them, folded once.
+    decide_evolve = getattr(rules, "decide_evolve", None)
     actions = 0
     while (result := outcome(state)) is None:
         moves = tuple((seat, pick(legal(state, seat))) for seat in to_act(state))
         actions += len(moves)
-        for ev in decide(state, moves, rng):
-            state = evolve(state, ev)
+        if decide_evolve is not None:
+            state = decide_evolve(state, moves, rng)[1]
+        else:
+            for ev in decide(state, moves, rng):
+                state = evolve(state, ev)
         if actions > max_actions:
             raise RuntimeError("the game did not end")
     return state, result, actions

@@ -189,6 +189,10 @@ class DuelRules:
 
     # ------------------------------------------------------------------ decide
     def decide(self, s: DuelState, moves, rng) -> tuple:
+        return self.decide_evolve(s, moves, rng)[0]
+
+    def decide_evolve(self, s: DuelState, moves, rng) -> tuple:
+        """``(events, state after them)``: decide folds as it goes, so the fast path reuses it."""
         out: list = []
         if s.phase == BID:
             cards = [NOT_BIDDING] * len(s.players)
@@ -198,12 +202,12 @@ class DuelRules:
             r2s = [i for i, c in enumerate(cards) if c == R2]
             sole_r2 = r2s[0] if len(r2s) == 1 else -1
             if sole_r2 >= 0 and s.edition != "ravensburger-2015" and s.stock:
-                _emit(s, out, R2TurnedUp(sole_r2, reveal(s.stock[0])))
-                return tuple(out)
+                s = _emit(s, out, R2TurnedUp(sole_r2, reveal(s.stock[0])))
+                return tuple(out), s
             s = self._resolve(s, out, s.bids)
             if sole_r2 >= 0 and s.stock:
-                _emit(s, out, R2TurnedUp(sole_r2, reveal(s.stock[0])))
-                return tuple(out)
+                s = _emit(s, out, R2TurnedUp(sole_r2, reveal(s.stock[0])))
+                return tuple(out), s
         else:
             (seat, command), = moves
             deferred = s.deferred
@@ -214,8 +218,8 @@ class DuelRules:
                 s = _emit(s, out, R2Resolved(seat, command[1], not vader))
             if deferred:
                 s = self._resolve(s, out, deferred)
-        self._next_round(s, out)
-        return tuple(out)
+        s = self._next_round(s, out)
+        return tuple(out), s
 
     def _resolve(self, s: DuelState, out: list, cards: tuple) -> DuelState:
         """The duel for the villain up: highest force, then most icons, wins."""
@@ -241,33 +245,28 @@ class DuelRules:
             s = _emit(s, out, CardDiscarded(winner, cards[winner]))
         return s
 
-    def _next_round(self, s: DuelState, out: list) -> None:
+    def _next_round(self, s: DuelState, out: list) -> DuelState:
         """End checks, then turn up the next villain (unless one is still up)."""
         holders = [i for i, h in enumerate(s.hands) if h]
         if s.edition == "parlett-english":
             empty = [i for i, h in enumerate(s.hands) if not h]
             if empty:
-                _emit(s, out, GameEnded(f"{s.players[empty[0]]} has run out of rebel cards"))
-                return
+                return _emit(s, out, GameEnded(f"{s.players[empty[0]]} has run out of rebel cards"))
         elif len(holders) == 1:
             seat = holders[0]
             take = tuple(reveal(c) for c in s.stock[:len(s.hands[seat])])
             s = _emit(s, out, FinalTake(seat, take))
-            _emit(s, out, GameEnded(f"only {s.players[seat]} has cards left and takes "
-                                    f"{len(take)} from the stock"))
-            return
+            return _emit(s, out, GameEnded(f"only {s.players[seat]} has cards left and takes "
+                                           f"{len(take)} from the stock"))
         if not holders:
-            _emit(s, out, GameEnded("no player has cards left"))
-            return
+            return _emit(s, out, GameEnded("no player has cards left"))
         if all(s.hands[i] == (R2,) for i in holders):
-            _emit(s, out, GameEnded("only R2-D2 cards are left in hand"))
-            return
+            return _emit(s, out, GameEnded("only R2-D2 cards are left in hand"))
         if s.villain is not None:
-            return  # nobody took it: bid again for the same villain
+            return s  # nobody took it: bid again for the same villain
         if not s.stock:
-            _emit(s, out, GameEnded("the stock is used up"))
-            return
-        _emit(s, out, VillainTurnedUp(reveal(s.stock[0])))
+            return _emit(s, out, GameEnded("the stock is used up"))
+        return _emit(s, out, VillainTurnedUp(reveal(s.stock[0])))
 
     # ------------------------------------------------------------------ the rest of the Decider
     def evolve(self, s: DuelState, event) -> DuelState:
