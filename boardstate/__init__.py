@@ -7,6 +7,7 @@ a *module* (a declarative spec plus Decider-style rules) found through the entry
 from ._errors import (AmbiguousCommand, BoardstateError, CorruptFile, ForeignFile, FutureVersion,
                       GameFileError, IllegalCommand, InvalidCommand, MoveRefused, OptionError,
                       SecretUnavailable, TruncatedFile, VerificationFailed)
+from ._datafile import FieldError, read_data_file, resolve_player, structure_toml
 from ._events import event
 from ._module import GameSpec, Module, Option, Outcome, Rules
 from ._rng import FastRng, Rng
@@ -15,11 +16,11 @@ from ._secrets import UNKNOWN, Reveal, Secret, reveal, seats_mask
 __version__ = "0.1.0"
 
 __all__ = [
-    "AmbiguousCommand", "BoardstateError", "CorruptFile", "FastRng", "ForeignFile",
+    "AmbiguousCommand", "BoardstateError", "CorruptFile", "FastRng", "FieldError", "ForeignFile",
     "FutureVersion", "GameFileError", "GameSpec", "IllegalCommand", "InvalidCommand", "Module",
     "MoveRefused", "Option", "OptionError", "Outcome", "Reveal", "Rng", "Rules", "Secret",
-    "SecretUnavailable", "TruncatedFile", "UNKNOWN", "VerificationFailed", "event", "reveal",
-    "seats_mask",
+    "SecretUnavailable", "TruncatedFile", "UNKNOWN", "VerificationFailed", "event",
+    "read_data_file", "resolve_player", "reveal", "seats_mask", "structure_toml",
 ]
 
 # The game, its files and the referee (imported last: they build on the pieces above).

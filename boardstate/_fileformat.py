@@ -37,30 +37,7 @@ def encode_file(header: Header, records, *, openings_for="all") -> bytes:
 def _openings(rec: Record, openings_for) -> list:
     if openings_for is None:
         return []
-    items = rec.openings()
-    if openings_for == "all":
-        return items
-    owned = _owned_commitments(rec, openings_for)
-    return [item for item in items if item[0] in owned]
-
-
-def _owned_commitments(rec: Record, seat: int) -> set:
-    from ._secrets import Secret
-
-    out = set()
-
-    def walk(value):
-        if isinstance(value, Secret):
-            if value.owned_by(seat):
-                out.add(value.commitment)
-        elif isinstance(value, tuple):
-            for v in value:
-                walk(v)
-
-    walk(rec.sealed)
-    for ev in rec.events:
-        walk(type(ev).__event_fields__(ev))
-    return out
+    return rec.openings(None if openings_for == "all" else openings_for)
 
 
 def atomic_write(path, data: bytes) -> None:

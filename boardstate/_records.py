@@ -41,25 +41,27 @@ class Record(NamedTuple):
     body: bytes
     hash: bytes
 
-    def openings(self) -> list:
-        """``[commitment, salt, value]`` for every secret in this record whose value we hold."""
-        out = []
-        if isinstance(self.sealed, Secret) and self.sealed.known:
-            out.append([self.sealed.commitment, self.sealed.salt, self.sealed.value])
+    def openings(self, seat: int | None = None) -> list:
+        """Openings aligned with the record's secrets in body order: ``[salt, value]`` for each
+        secret this copy holds (and ``seat``, if given, may know), nil for the others; trailing
+        nils dropped.  Positional, so the commitment is not stored twice."""
+        out: list = []
+        _collect_openings(self.sealed, out, seat)
         for ev in self.events:
-            for field in type(ev).__event_fields__(ev):
-                _collect_openings(field, out)
+            _collect_openings(type(ev).__event_fields__(ev), out, seat)
+        while out and out[-1] is None:
+            out.pop()
         return out
 
 
-def _collect_openings(value, out: list) -> None:
+def _collect_openings(value, out: list, seat) -> None:
     if isinstance(value, Secret):
-        if value.known:
-            out.append([value.commitment, value.salt, value.value])
+        held = value.known and (seat is None or value.owned_by(seat))
+        out.append([value.salt, value.value] if held else None)
     elif isinstance(value, tuple):
         for item in value:
             if isinstance(item, (Secret, tuple)):
-                _collect_openings(item, out)
+                _collect_openings(item, out, seat)
 
 
 def _ext_default(obj):
@@ -98,16 +100,23 @@ class BodyDecoder:
     def __init__(self, decoders, limits: dict) -> None:
         self.decoders = decoders
         self.limits = limits
-        self.openings: dict[bytes, tuple] = {}
+        self.openings: tuple = ()
+        self._next = 0  # index of the next secret in the body being decoded
 
     def _ext_hook(self, code: int, data: bytes):
         if code == EXT_SECRET:
             if len(data) != HASH_SIZE + 1:
                 raise ValueError("bad secret")
             commitment = data[1:]
-            opening = self.openings.get(commitment)
+            index = self._next
+            self._next = index + 1
+            openings = self.openings
+            opening = openings[index] if index < len(openings) else None
             if opening is None:
                 return Secret(commitment, data[0])
+            if type(opening) is not tuple or len(opening) != 2 or type(opening[0]) is not bytes \
+                    or commit(opening[1], opening[0]) != commitment:
+                raise ValueError("an opening does not match its commitment")
             return Secret(commitment, data[0], opening[1], opening[0])
         if code == EXT_REVEAL:
             if len(data) < HASH_SIZE + SALT_SIZE + 1:
@@ -118,18 +127,16 @@ class BodyDecoder:
         raise ValueError(f"unknown extension type {code}")
 
     def set_openings(self, openings) -> None:
-        """Openings of the next body; each is checked against its commitment."""
-        self.openings = {}
-        for item in openings:
-            commitment, salt, value = item
-            if commit(value, salt) != commitment:
-                raise ValueError("an opening does not match its commitment")
-            self.openings[commitment] = (salt, value)
+        """Openings of the next body, aligned with its secrets (checked as they are decoded)."""
+        self.openings = openings
+        self._next = 0
 
     def fields(self, body: bytes) -> tuple:
         """``(seq, kind, actor, command, sealed, raw_events)`` of a body."""
         out = msgpack.unpackb(body, use_list=False, raw=False, ext_hook=self._ext_hook,
                               **self.limits)
+        if self._next < len(self.openings):
+            raise ValueError("more openings than secrets")
         if (not isinstance(out, tuple) or len(out) != 6 or type(out[0]) is not int
                 or type(out[1]) is not int or type(out[2]) is not int
                 or not isinstance(out[3], str) or not isinstance(out[5], tuple)):

@@ -363,12 +363,8 @@ def view_cmd(file, player, out):
     click.echo(f"wrote {out}: {player}'s view of {file}")
 
 
+from .board import board as _board_cmd  # noqa: E402
 from .play import play as _play_cmd  # noqa: E402
 
 cli.add_command(_play_cmd)
-try:  # the board drawing command lives in its own file
-    from .board import board as _board_cmd  # noqa: E402
-except ImportError:  # pragma: no cover - only while the geometry package is absent
-    _board_cmd = None
-if _board_cmd is not None:
-    cli.add_command(_board_cmd)
+cli.add_command(_board_cmd)

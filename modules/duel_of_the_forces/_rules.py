@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from boardstate import (AmbiguousCommand, IllegalCommand, InvalidCommand, OptionError, Outcome,
+from boardstate import (IllegalCommand, InvalidCommand, OptionError, Outcome, resolve_player,
                         reveal)
 
 from . import _scoring
@@ -163,7 +163,7 @@ class DuelRules:
         if verb == "keep" and not args:
             return KEEP
         if verb == "give" and len(args) == 1:
-            return ("give", _player(s, args[0], text))
+            return ("give", resolve_player(s.players, args[0], text))
         raise InvalidCommand(f"cannot read {text.strip()!r} (commands: play HERO FORCE, play r2, "
                              f"keep, give PLAYER)", code="syntax")
 
@@ -284,19 +284,6 @@ class DuelRules:
 def _emit(s: DuelState, out: list, event) -> DuelState:
     out.append(event)
     return evolve(s, event)
-
-
-def _player(s: DuelState, name: str, text: str) -> int:
-    matches = [i for i, p in enumerate(s.players) if p.lower() == name.lower()]
-    if not matches:
-        matches = [i for i, p in enumerate(s.players) if p.lower().startswith(name.lower())]
-    if len(matches) == 1:
-        return matches[0]
-    if not matches:
-        raise InvalidCommand(f"no player {name!r} in {text.strip()!r} (players: "
-                             f"{', '.join(s.players)})", code="unknown-player")
-    raise AmbiguousCommand(f"{name!r} in {text.strip()!r} could be "
-                           f"{' or '.join(s.players[i] for i in matches)}", code="ambiguous-player")
 
 
 def _hand_text(s: DuelState, seat: int) -> str:

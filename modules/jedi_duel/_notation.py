@@ -5,7 +5,7 @@ positions (``swap 2 4``, ``return 6``), so the log never tells the table which c
 """
 from __future__ import annotations
 
-from boardstate import UNKNOWN, AmbiguousCommand, InvalidCommand
+from boardstate import UNKNOWN, AmbiguousCommand, InvalidCommand, resolve_player
 
 from . import _cards
 from ._cards import AREA_NAMES, BLACK_JOKER, IS_CLUB, JOKER_WORD, RED_JOKER
@@ -106,20 +106,6 @@ def _area(word: str, text: str) -> int:
     return a
 
 
-def _player(s: JediState, word: str, text: str) -> int:
-    w = word.lower()
-    hits = [i for i, p in enumerate(s.players) if p.lower() == w]
-    if not hits:
-        hits = [i for i, p in enumerate(s.players) if p.lower().startswith(w)]
-    if len(hits) == 1:
-        return hits[0]
-    if not hits:
-        raise InvalidCommand(f"no player {word!r} in {text!r} (players: "
-                             f"{', '.join(s.players)})", code="unknown-player")
-    raise AmbiguousCommand(f"{word!r} in {text!r} could be "
-                           f"{' or '.join(s.players[i] for i in hits)}", code="ambiguous-player")
-
-
 def _sole_opponent(s: JediState, seat: int, text: str) -> int:
     others = [i for i in s.seats if i != seat and s.fatigue[i] > 0]
     if len(others) == 1:
@@ -148,7 +134,7 @@ def _parse_attack(s, seat, args, text):
                                               is not None):
         target, rest = _sole_opponent(s, seat, text), args
     else:
-        target, rest = _player(s, args[0], text), args[1:]
+        target, rest = resolve_player(s.players, args[0], text), args[1:]
     if not rest or len(rest) > 2:
         raise _bad(text, usage)
     card = _card(s, seat, rest[0], text)
@@ -178,7 +164,7 @@ def _parse_sense(s, seat, args, text):
         return ("sense", _sole_opponent(s, seat, text), _card(s, seat, args[0], text))
     if len(args) != 2:
         raise _bad(text, "sense PLAYER KING")
-    return ("sense", _player(s, args[0], text), _card(s, seat, args[1], text))
+    return ("sense", resolve_player(s.players, args[0], text), _card(s, seat, args[1], text))
 
 
 def _parse_lightning(s, seat, args, text):

@@ -1,0 +1,146 @@
+"""Module data files (TOML) structured with cattrs into attrs classes.
+
+A mistake in a data file is reported as one line naming the file, the line and the field
+(``deck.toml:22: villain[2].points: must be a whole number from 1 to 10, got 12``), whatever
+module the file belongs to.
+"""
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+
+import cattrs
+
+from ._errors import OptionError
+
+
+class FieldError(ValueError):
+    """Raise from a validator or structure hook; ``field`` (if given) extends the error's path."""
+
+    def __init__(self, reason: str, field: str | None = None) -> None:
+        super().__init__(reason)
+        self.field = field
+
+
+def read_data_file(path, what: str, code: str) -> str:
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise OptionError(f"{path}: cannot read the {what} ({exc.strerror})", code=code) from None
+    except UnicodeDecodeError:
+        raise OptionError(f"{path}:1: the {what} is not UTF-8 text", code=code) from None
+
+
+def structure_toml(text: str, source: str, cls, converter: cattrs.Converter, code: str):
+    """Parse TOML ``text`` and structure it into ``cls``, or raise a located ``OptionError``."""
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        line = re.search(r"line (\d+)", str(exc))
+        where = f"{source}:{line.group(1)}" if line else source
+        raise OptionError(f"{where}: not valid TOML ({exc})", code=code) from None
+    try:
+        return converter.structure(raw, cls)
+    except Exception as exc:  # cattrs groups every field error; report the first
+        path, reason = first_error(exc)
+        raise located(text, source, path, reason, code) from None
+
+
+def located(text: str, source: str, path: list, reason: str, code: str) -> OptionError:
+    """An OptionError for the field at ``path`` (e.g. ``["villain", 2, "points"]``)."""
+    return OptionError(f"{source}:{line_of(text, path)}: {dotted(path)}: {reason}", code=code)
+
+
+def first_error(exc) -> tuple[list, str]:
+    """Walk a cattrs exception group down its first branch: (field path, reason)."""
+    path: list = []
+    while True:
+        for note in getattr(exc, "__notes__", ()):
+            step = _note_step(note)
+            if step is not None:
+                path.append(step)
+                break
+        subs = getattr(exc, "exceptions", None)
+        if not subs:
+            break
+        exc = subs[0]
+    if isinstance(exc, KeyError):
+        name = exc.args[0] if exc.args else "?"
+        return path + [name], "missing field"
+    extra = getattr(exc, "extra_fields", None)
+    if extra:
+        return path + [sorted(extra)[0]], f"unknown field(s) {', '.join(sorted(extra))}"
+    if isinstance(exc, FieldError) and exc.field is not None:
+        path.append(exc.field)
+    return path, str(exc) or type(exc).__name__
+
+
+def _note_step(note):
+    name = getattr(note, "name", None)
+    if isinstance(name, str):
+        return name
+    index = getattr(note, "index", None)
+    if index is not None:
+        return index
+    m = re.search(r"@ key '?([^' ]+)'?", str(note))
+    return m.group(1) if m else None
+
+
+def dotted(path) -> str:
+    out = ""
+    for step in path:
+        out += f"[{step}]" if isinstance(step, int) else (f".{step}" if out else str(step))
+    return out or "(file)"
+
+
+def line_of(text: str, path) -> int:
+    """The 1-based line where ``path`` is written: its key, else its table header, else 1."""
+    places: dict[str, int] = {}
+    arrays: dict[str, int] = {}
+    current = ""
+    for i, line in enumerate(text.splitlines()):
+        stripped = line.split("#", 1)[0].strip()
+        m = re.fullmatch(r"\[\[\s*([^\]]+?)\s*\]\]", stripped)
+        if m:
+            name = _norm(m.group(1))
+            index = arrays.get(name, -1) + 1
+            arrays[name] = index
+            current = f"{name}[{index}]"
+            places.setdefault(current, i)
+            continue
+        m = re.fullmatch(r"\[\s*([^\]]+?)\s*\]", stripped)
+        if m:
+            current = _norm(m.group(1))
+            places.setdefault(current, i)
+            continue
+        m = re.match(r"([A-Za-z0-9_\-\"]+(?:\s*\.\s*[A-Za-z0-9_\-\"]+)*)\s*=", stripped)
+        if m:
+            key = _norm(m.group(1))
+            places.setdefault(f"{current}.{key}" if current else key, i)
+    for depth in range(len(path), 0, -1):
+        here = dotted(path[:depth])
+        if here in places:
+            return places[here] + 1
+    return 1
+
+
+def _norm(name: str) -> str:
+    return re.sub(r"\s*\.\s*", ".", name).replace('"', "")
+
+
+def resolve_player(players, word: str, text: str) -> int:
+    """The seat a player's name (or a unique prefix of it) names in a typed command."""
+    from ._errors import AmbiguousCommand, InvalidCommand
+
+    w = word.lower()
+    hits = [i for i, p in enumerate(players) if p.lower() == w]
+    if not hits:
+        hits = [i for i, p in enumerate(players) if p.lower().startswith(w)]
+    if len(hits) == 1:
+        return hits[0]
+    if not hits:
+        raise InvalidCommand(f"no player {word!r} in {text.strip()!r} (players: "
+                             f"{', '.join(players)})", code="unknown-player")
+    raise AmbiguousCommand(f"{word!r} in {text.strip()!r} could be "
+                           f"{' or '.join(players[i] for i in hits)}", code="ambiguous-player")
