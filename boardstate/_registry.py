@@ -9,16 +9,23 @@ from ._errors import OptionError
 GROUP = "boardstate.modules"
 
 
+BROKEN: dict[str, str] = {}  # entry-point name -> why it did not load
+
+
 @lru_cache(maxsize=None)
 def installed_modules() -> dict:
-    """Module id -> Module, for every installed plugin (a plugin that fails to load is skipped)."""
+    """Module id -> Module, for every installed plugin.
+
+    A plugin that fails to load is left out (a broken third-party game must not break the
+    others) and noted in ``BROKEN``, which ``boardstate modules`` reports.
+    """
     found = {}
     for ep in entry_points(group=GROUP):
         try:
             module = ep.load()
-        except Exception:  # a broken third-party plugin must not break the others
-            continue
-        found[module.spec.id] = module
+            found[module.spec.id] = module
+        except Exception as exc:
+            BROKEN[ep.name] = f"{type(exc).__name__}: {exc}"
     return dict(sorted(found.items()))
 
 

@@ -71,6 +71,10 @@ def _options(pairs) -> dict:
 def modules_cmd(as_json):
     """List the installed games, their editions and options."""
     mods = bs.installed_modules()
+    from boardstate._registry import BROKEN
+
+    for name, why in BROKEN.items():
+        click.echo(f"boardstate: warning: module {name!r} did not load ({why})", err=True)
     if as_json:
         click.echo(json.dumps([{
             "id": m.spec.id, "name": m.spec.name, "version": m.spec.version,
@@ -264,8 +268,10 @@ def apply(file, movefile, out):
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--to", "to", type=int, help="Show the table after record N and stop.")
 @click.option("--as", "player", help="As this player saw it (default: a spectator).")
+@click.option("--step/--no-step", default=None,
+              help="Prompt between steps (default: only when input is a terminal).")
 @one_line_errors
-def replay(file, to, player):
+def replay(file, to, player, step):
     """Step through a game: Enter/n next, p back, j N jump, q quit.
 
     Without a terminal (or with --to) it prints the steps and stops.
@@ -279,7 +285,7 @@ def replay(file, to, player):
             fail(f"error: --to {to} is out of range (records 0-{last})", BAD_INPUT)
         _show_step(game, states, to, seat)
         return
-    if not sys.stdin.isatty():
+    if not (sys.stdin.isatty() if step is None else step):
         for i in range(last + 1):
             _show_step(game, states, i, seat)
             click.echo("")
@@ -287,7 +293,11 @@ def replay(file, to, player):
     i = 0
     while True:
         _show_step(game, states, i, seat)
-        answer = click.prompt(f"[{i}/{last}] n/p/j N/q", default="n", show_default=False).strip()
+        try:
+            answer = click.prompt(f"[{i}/{last}] n/p/j N/q", default="n",
+                                  show_default=False).strip()
+        except click.Abort:  # end of input
+            return
         if answer in ("q", "quit"):
             return
         if answer in ("p", "b", "back"):

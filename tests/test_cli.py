@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 
@@ -148,6 +149,19 @@ def test_replay_steps_and_jumps(tmp_path):
     assert rc == 0 and "alice commits a sealed choice\n" in out and "luke 5" not in out
     rc, _, err = bs(tmp_path, "replay", "game.msgpack", "--to", "99")
     assert rc == 2 and "out of range" in err
+
+
+def test_replay_prompt_forward_back_jump(tmp_path):
+    new_game(tmp_path)
+    bs(tmp_path, "move", "game.msgpack", "--as", "alice", "play 5")
+    bs(tmp_path, "move", "game.msgpack", "--as", "bob", "play 2")
+    proc = subprocess.run([sys.executable, "-m", "boardstate.cli", "replay", "game.msgpack",
+                           "--step"], input="n\nn\np\nj 4\nj x\nq\n", cwd=tmp_path,
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    shown = re.findall(r"--- record (\d+)", proc.stdout)
+    assert shown == ["0", "1", "2", "1", "4", "4"]
+    assert "say j N" in proc.stdout
 
 
 def test_verify_explains_the_first_illegal_record(tmp_path):
