@@ -164,6 +164,9 @@ class Game:
         elif text.strip().lower() != "reveal":
             raise IllegalCommand(f"{self.players[seat]} has committed a choice and must reveal it "
                                  f"now (command 'reveal')", code="must-reveal", rule=ENGINE_RULE)
+        elif not phase.commits[seat].known:
+            raise SecretUnavailable(f"this copy does not hold {self.players[seat]}'s sealed choice: "
+                                    f"reveal it from the copy it was made on", code="no-opening")
         self.reveal_held()
         return self.records[start:]
 
