@@ -14,7 +14,7 @@ from ._errors import (BoardstateError, IllegalCommand, InvalidCommand, SecretUna
                       VerificationFailed)
 from ._events import EventTable
 from ._header import Header
-from ._records import NO_ACTOR, Kind, Record, chain, make_record
+from ._records import NO_ACTOR, Kind, Record, chain, make_record, pack
 from ._rng import Rng, SealedRng
 from ._secrets import Reveal, Secret, make_secret, reveal
 
@@ -28,17 +28,18 @@ class SealedPhase:
     then every choice is committed), then the others in seat order.  The last reveal resolves.
     """
 
-    __slots__ = ("seats", "commits", "revealed", "parsed")
+    __slots__ = ("seats", "size", "commits", "revealed", "parsed")
 
     def __init__(self, seats: tuple[int, ...]) -> None:
         self.seats = seats
+        self.size = len(seats)
         self.commits: dict[int, Secret] = {}
         self.revealed: dict[int, str] = {}
         self.parsed: dict[int, object] = {}  # seat -> the revealed command, parsed once
 
     @property
     def all_committed(self) -> bool:
-        return len(self.commits) == len(self.seats)
+        return len(self.commits) == self.size
 
     def waiting(self) -> tuple[int, ...]:
         return tuple(s for s in self.seats if s not in self.commits)
@@ -202,6 +203,15 @@ class Game:
                        "record before it", "bad-hash")
         if seq != self._count:
             raise fail(f"out of sequence: expected record {self._count}", "bad-seq")
+        if kind == Kind.COMMIT and self._plain_commit(actor, command, sealed, raw_events):
+            # The commonest record has nothing to re-run: a well-formed commitment by a seat
+            # that still has to choose.  Only its canonical encoding is left to check.
+            record = Record(seq, kind, actor, "", sealed, (), body, hash_)
+            if pack([seq, Kind.COMMIT, actor, "", sealed, ()]) != body:
+                raise fail("the record is not in canonical form", "not-derived")
+            self.rederived += 1
+            self._append(record)
+            return record
         self._incoming_hash = hash_  # if the rules give this very body, this is its hash
         try:
             record = self._rederive(seq, kind, actor, command, sealed)
@@ -220,6 +230,12 @@ class Game:
             self.rederived += 1  # same body on the same chain: the hash checked above is its hash
         self._append(record)
         return record
+
+    def _plain_commit(self, actor, command, sealed, raw_events) -> bool:
+        phase = self._phase or self.phase()
+        return (phase is not None and not phase.all_committed and actor not in phase.commits
+                and actor in phase.seats and type(sealed) is Secret and sealed.owners == 1 << actor
+                and not command and not raw_events)
 
     def _rederive(self, seq, kind, actor, command, sealed) -> Record:
         if kind == Kind.SETUP:
@@ -301,6 +317,8 @@ class Game:
                            sealed, tuple(events), self._incoming_hash)
 
     def _check_turn(self, seat: int, text: str) -> None:
+        if seat in self.to_act():
+            return
         outcome = self.outcome()
         if outcome is not None:
             raise IllegalCommand(f"the game is over ({outcome.reason})", code="game-over",
@@ -336,12 +354,12 @@ class Game:
         rules, state = self.rules, self.state
         command = rules.parse(state, seat, text)
         rules.validate(state, seat, command)
-        if len(phase.revealed) + 1 < len(phase.seats):
+        phase.parsed[seat] = command
+        if len(phase.revealed) + 1 < phase.size:
             return ()
         for s, chosen in phase.revealed.items():  # (a copy read from file parses them here)
             if s not in phase.parsed:
                 phase.parsed[s] = rules.parse(state, s, chosen)
-        phase.parsed[seat] = command
         moves = tuple((s, phase.parsed[s]) for s in phase.seats)
         return tuple(rules.decide(state, moves, self._rng(self._count)))
 
@@ -352,7 +370,7 @@ class Game:
         elif kind == Kind.REVEAL:
             phase = self._phase
             phase.revealed[record.actor] = record.sealed.value
-            if len(phase.revealed) == len(phase.seats):
+            if len(phase.revealed) == phase.size:
                 self._phase = None
         evolve = self.rules.evolve
         state = self.state

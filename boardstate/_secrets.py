@@ -30,8 +30,11 @@ class _Unknown:
 UNKNOWN = _Unknown()
 
 
+_pack = msgpack.Packer(use_bin_type=True).pack
+
+
 def commit(value, salt: bytes) -> bytes:
-    return hashlib.sha256(_PREFIX + salt + msgpack.packb(value, use_bin_type=True)).digest()
+    return hashlib.sha256(_PREFIX + salt + _pack(value)).digest()
 
 
 @attrs.frozen(slots=True)

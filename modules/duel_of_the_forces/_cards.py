@@ -57,10 +57,10 @@ class Card:
     name: str
     points: int
     original_pair: int | None = None
+    vader: bool = attrs.field(init=False, eq=False, repr=False)  # a Darth Vader: points < 0
 
-    @property
-    def vader(self) -> bool:
-        return self.points < 0
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "vader", self.points < 0)
 
 
 @attrs.frozen
