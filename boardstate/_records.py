@@ -68,12 +68,12 @@ def _ext_default(obj):
     if isinstance(obj, Secret):
         return msgpack.ExtType(EXT_SECRET, bytes((obj.owners,)) + obj.commitment)
     if isinstance(obj, Reveal):
-        return msgpack.ExtType(
-            EXT_REVEAL, obj.commitment + obj.salt + msgpack.packb(obj.value, use_bin_type=True))
+        return msgpack.ExtType(EXT_REVEAL, obj.commitment + obj.salt + _pack_value(obj.value))
     raise TypeError(f"cannot encode {type(obj).__name__} in a record")
 
 
 _packer = msgpack.Packer(default=_ext_default, use_bin_type=True)
+_pack_value = msgpack.Packer(use_bin_type=True).pack  # a second packer: _packer is busy then
 
 
 def pack(obj) -> bytes:
@@ -99,9 +99,31 @@ class BodyDecoder:
 
     def __init__(self, decoders, limits: dict) -> None:
         self.decoders = decoders
-        self.limits = limits
         self.openings: tuple = ()
         self._next = 0  # index of the next secret in the body being decoded
+        self._limits = limits
+        self._reset()
+
+    def _reset(self) -> None:
+        # Reused unpackers: building one per body costs more than decoding a small body.
+        self._bodies = msgpack.Unpacker(use_list=False, raw=False, ext_hook=self._ext_hook,
+                                        **self._limits)
+        self._values = msgpack.Unpacker(use_list=False, raw=False, **self._limits)
+
+    def _one(self, unpacker, data: bytes):
+        """Exactly one msgpack object from ``data`` (ValueError for less or more)."""
+        start = unpacker.tell()
+        unpacker.feed(data)
+        try:
+            out = unpacker.unpack()
+            if unpacker.tell() - start != len(data):
+                raise ValueError("extra data after the object")
+        except BaseException as exc:
+            self._reset()  # never leave a half-read object in a reused buffer
+            if isinstance(exc, msgpack.OutOfData):
+                raise ValueError("truncated data") from None
+            raise
+        return out
 
     def _ext_hook(self, code: int, data: bytes):
         if code == EXT_SECRET:
@@ -121,8 +143,7 @@ class BodyDecoder:
         if code == EXT_REVEAL:
             if len(data) < HASH_SIZE + SALT_SIZE + 1:
                 raise ValueError("bad reveal")
-            value = msgpack.unpackb(data[HASH_SIZE + SALT_SIZE:], use_list=False, raw=False,
-                                    **self.limits)
+            value = self._one(self._values, data[HASH_SIZE + SALT_SIZE:])
             return Reveal(data[:HASH_SIZE], data[HASH_SIZE:HASH_SIZE + SALT_SIZE], value)
         raise ValueError(f"unknown extension type {code}")
 
@@ -133,8 +154,7 @@ class BodyDecoder:
 
     def fields(self, body: bytes) -> tuple:
         """``(seq, kind, actor, command, sealed, raw_events)`` of a body."""
-        out = msgpack.unpackb(body, use_list=False, raw=False, ext_hook=self._ext_hook,
-                              **self.limits)
+        out = self._one(self._bodies, body)
         if self._next < len(self.openings):
             raise ValueError("more openings than secrets")
         if (not isinstance(out, tuple) or len(out) != 6 or type(out[0]) is not int

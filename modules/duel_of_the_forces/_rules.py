@@ -96,8 +96,8 @@ class DuelRules:
     def to_act(self, s: DuelState) -> tuple:
         if s.phase == BID:
             if s.cards.deck[s.villain].vader:
-                return tuple(i for i, h in enumerate(s.hands) if h and h[-1] != R2)
-            return tuple(i for i, h in enumerate(s.hands) if h)
+                return tuple([i for i, h in enumerate(s.hands) if h and h[-1] != R2])
+            return tuple([i for i, h in enumerate(s.hands) if h])
         if s.phase == R2_DECISION:
             return (s.r2_seat,)
         return ()
