@@ -42,8 +42,11 @@ def best_of(fn, repeat=3) -> float:
 
 
 def as_json(value):
-    if isinstance(value, Secret):
-        return {"commitment": value.commitment.hex(), "owners": value.owners}
+    if isinstance(value, Secret):  # with its opening when held, as the msgpack file has it
+        out = {"commitment": value.commitment.hex(), "owners": value.owners}
+        if value.known:
+            out.update(salt=value.salt.hex(), value=as_json(value.value))
+        return out
     if isinstance(value, Reveal):
         return {"commitment": value.commitment.hex(), "salt": value.salt.hex(),
                 "value": as_json(value.value)}
