@@ -150,10 +150,10 @@ class BodyDecoder:
     def set_openings(self, openings) -> None:
         """Openings of the next body, aligned with its secrets (checked as they are decoded)."""
         self.openings = openings
-        self._next = 0
 
     def fields(self, body: bytes) -> tuple:
         """``(seq, kind, actor, command, sealed, raw_events)`` of a body."""
+        self._next = 0
         out = self._one(self._bodies, body)
         if self._next < len(self.openings):
             raise ValueError("more openings than secrets")

@@ -257,8 +257,10 @@ def apply(file, movefile, out):
     base = game.seq - 1
     mine = game.reveal_held()
     bs.save_game(game, file)
-    for rec in records + mine:
-        click.echo(f"record {rec.seq}: {bs.describe(game, rec, None if rec in mine else -1)}")
+    for rec in records:
+        click.echo(f"record {rec.seq}: {bs.describe(game, rec, -1)}")
+    for rec in mine:  # our own reveals, due now that every choice is committed
+        click.echo(f"record {rec.seq}: {bs.describe(game, rec)}")
     _after(game, None)
     _write_reply(game, base, file, out, always=True)
 

@@ -243,3 +243,5 @@ def test_tampered_records_with_recomputed_hashes_are_rejected(module):
     verdict = bs.verify(parse_raw(encode_file(game.header, forged), "<forged>"))
     assert not verdict.ok
     assert verdict.failure.seq == index
+    assert verdict.failure.code == "not-derived"
+    assert "differ" in verdict.failure.reason or "holds" in verdict.failure.reason
