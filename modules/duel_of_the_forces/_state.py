@@ -43,7 +43,14 @@ class DuelState(NamedTuple):
     rounds: int = 0
 
     def replace(self, **changes) -> "DuelState":
-        return self._replace(**changes)
+        """``_replace`` without its per-field generator: this runs several times per duel."""
+        values = list(self)
+        for name, value in changes.items():
+            values[_INDEX[name]] = value
+        return tuple.__new__(DuelState, values)
+
+
+_INDEX = {name: i for i, name in enumerate(DuelState._fields)}
 
 
 @event("dotf.stock-shuffled")
