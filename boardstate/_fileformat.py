@@ -290,8 +290,7 @@ def load_game(path_or_raw) -> Game:
     decoder = raw.decoder(game)
     for i, (body, hash_, openings) in enumerate(raw.iter_records()):
         try:
-            decoder.set_openings(openings)
-            game.load(decoder.fields(body), body, hash_, decoder)
+            game.load(decoder.fields(body, openings), body, hash_, decoder)
         except BoardstateError:
             raise
         except (ValueError, TypeError, KeyError, AttributeError) as exc:
@@ -305,8 +304,7 @@ def referee(game: Game, raw: RawFile, records=None) -> None:
     for body, hash_, openings in (raw.iter_records() if records is None else records):
         seq = len(game.records)
         try:
-            decoder.set_openings(openings)
-            fields = decoder.fields(body)
+            fields = decoder.fields(body, openings)
         except (ValueError, TypeError) as exc:
             raise VerificationFailed(f"the record does not decode ({exc})", code="corrupt",
                                      seq=seq) from None

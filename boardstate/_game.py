@@ -67,6 +67,7 @@ class Game:
         self.rederived = 0  # records the referee re-derived in full (vs. checked on the chain)
         self._count = 0
         self._incoming_hash: bytes | None = None
+        self._folded: tuple | None = None  # (events, state after them) from decide_evolve
         self._facts_of = self._facts_cache = None
 
     # ------------------------------------------------------------------ creation
@@ -191,24 +192,17 @@ class Game:
     def accept(self, fields: tuple, body: bytes, hash_: bytes, decoder) -> Record:
         """Re-derive one incoming record; append it if it is exactly what the rules give."""
         seq, kind, actor, command, sealed, raw_events = fields
-
-        def fail(reason, code, rule=ENGINE_RULE):
-            label = self.players[actor] if 0 <= actor < len(self.players) else ""
-            shown = command or (sealed.value if isinstance(sealed, Reveal) else "")
-            return VerificationFailed(reason, code=code, rule=rule, seq=seq, actor=label,
-                                      command=shown if isinstance(shown, str) else repr(shown))
-
         if chain(self.head_hash, body) != hash_:
-            raise fail("hash chain broken: the record's hash does not match its content and the "
+            raise self._failure(fields, "hash chain broken: the record's hash does not match its content and the "
                        "record before it", "bad-hash")
         if seq != self._count:
-            raise fail(f"out of sequence: expected record {self._count}", "bad-seq")
+            raise self._failure(fields, f"out of sequence: expected record {self._count}", "bad-seq")
         if kind == Kind.COMMIT and self._plain_commit(actor, command, sealed, raw_events):
             # The commonest record has nothing to re-run: a well-formed commitment by a seat
             # that still has to choose.  Only its canonical encoding is left to check.
             record = Record(seq, kind, actor, "", sealed, (), body, hash_)
             if pack([seq, Kind.COMMIT, actor, "", sealed, ()]) != body:
-                raise fail("the record is not in canonical form", "not-derived")
+                raise self._failure(fields, "the record is not in canonical form", "not-derived")
             self.rederived += 1
             self._append(record)
             return record
@@ -218,18 +212,28 @@ class Game:
             rederived = True
         except SecretUnavailable:
             record = self._trust_chain(seq, kind, actor, command, sealed, raw_events, body,
-                                       hash_, decoder, fail)
+                                       hash_, decoder,
+                                       lambda reason, code: self._failure(fields, reason, code))
             rederived = False
         except BoardstateError as exc:
-            raise fail(exc.reason, exc.code, exc.rule) from None
+            raise self._failure(fields, exc.reason, exc.code, exc.rule) from None
         finally:
             self._incoming_hash = None
+        if not rederived:
+            self._folded = None
         if rederived:
             if record.body != body:
-                raise fail(_difference(record, body, decoder), "not-derived")
+                raise self._failure(fields, _difference(record, body, decoder), "not-derived")
             self.rederived += 1  # same body on the same chain: the hash checked above is its hash
         self._append(record)
         return record
+
+    def _failure(self, fields, reason, code, rule=ENGINE_RULE) -> VerificationFailed:
+        seq, kind, actor, command, sealed, raw_events = fields
+        label = self.players[actor] if 0 <= actor < len(self.players) else ""
+        shown = command or (sealed.value if isinstance(sealed, Reveal) else "")
+        return VerificationFailed(reason, code=code, rule=rule, seq=seq, actor=label,
+                                  command=shown if isinstance(shown, str) else repr(shown))
 
     def _plain_commit(self, actor, command, sealed, raw_events) -> bool:
         phase = self._phase or self.phase()
@@ -346,8 +350,8 @@ class Game:
         rules, state = self.rules, self.state
         command = rules.parse(state, seat, text)
         rules.validate(state, seat, command)
-        events = rules.decide(state, ((seat, command),), self._rng(self._count))
-        return rules.notation(state, seat, command), tuple(events)
+        events = self._decide(((seat, command),))
+        return rules.notation(state, seat, command), events
 
     def _resolve_if_last(self, seat: int, text: str) -> tuple:
         phase = self._phase
@@ -361,7 +365,20 @@ class Game:
             if s not in phase.parsed:
                 phase.parsed[s] = rules.parse(state, s, chosen)
         moves = tuple((s, phase.parsed[s]) for s in phase.seats)
-        return tuple(rules.decide(state, moves, self._rng(self._count)))
+        return self._decide(moves)
+
+    def _decide(self, moves) -> tuple:
+        """The module's events for ``moves``.  A module that offers ``decide_evolve`` also gives
+        the state after them; ``_append`` then uses it instead of folding the same events again
+        (the conformance suite holds the two equal)."""
+        rng = self._rng(self._count)
+        decide_evolve = getattr(self.rules, "decide_evolve", None)
+        if decide_evolve is None:
+            return tuple(self.rules.decide(self.state, moves, rng))
+        events, state = decide_evolve(self.state, moves, rng)
+        events = tuple(events)
+        self._folded = (events, state)
+        return events
 
     def _append(self, record: Record) -> None:
         kind = record.kind
@@ -372,11 +389,15 @@ class Game:
             phase.revealed[record.actor] = record.sealed.value
             if len(phase.revealed) == phase.size:
                 self._phase = None
-        evolve = self.rules.evolve
-        state = self.state
-        for ev in record.events:
-            state = evolve(state, ev)
-        self.state = state
+        folded, self._folded = self._folded, None
+        if folded is not None and folded[0] is record.events:
+            self.state = folded[1]
+        else:
+            evolve = self.rules.evolve
+            state = self.state
+            for ev in record.events:
+                state = evolve(state, ev)
+            self.state = state
         if self.keep_records:
             self.records.append(record)
         self._count += 1

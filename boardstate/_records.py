@@ -64,11 +64,17 @@ def _collect_openings(value, out: list, seat) -> None:
                 _collect_openings(item, out, seat)
 
 
+def _ext(code: int, data: bytes):
+    # msgpack.ExtType is a namedtuple whose __new__ re-checks its arguments in Python; ours are
+    # right by construction, and this runs once per record in the referee's loop.
+    return tuple.__new__(msgpack.ExtType, (code, data))
+
+
 def _ext_default(obj):
-    if isinstance(obj, Secret):
-        return msgpack.ExtType(EXT_SECRET, bytes((obj.owners,)) + obj.commitment)
-    if isinstance(obj, Reveal):
-        return msgpack.ExtType(EXT_REVEAL, obj.commitment + obj.salt + _pack_value(obj.value))
+    if type(obj) is Secret:
+        return _ext(EXT_SECRET, bytes((obj.owners,)) + obj.commitment)
+    if type(obj) is Reveal:
+        return _ext(EXT_REVEAL, obj.commitment + obj.salt + _pack_value(obj.value))
     raise TypeError(f"cannot encode {type(obj).__name__} in a record")
 
 
@@ -147,12 +153,10 @@ class BodyDecoder:
             return Reveal(data[:HASH_SIZE], data[HASH_SIZE:HASH_SIZE + SALT_SIZE], value)
         raise ValueError(f"unknown extension type {code}")
 
-    def set_openings(self, openings) -> None:
-        """Openings of the next body, aligned with its secrets (checked as they are decoded)."""
+    def fields(self, body: bytes, openings=()) -> tuple:
+        """``(seq, kind, actor, command, sealed, raw_events)`` of a body; ``openings`` are
+        aligned with its secrets and checked against their commitments as they are decoded."""
         self.openings = openings
-
-    def fields(self, body: bytes) -> tuple:
-        """``(seq, kind, actor, command, sealed, raw_events)`` of a body."""
         self._next = 0
         out = self._one(self._bodies, body)
         if self._next < len(self.openings):

@@ -95,7 +95,15 @@ def test_decide_accepts_every_listed_single_move(module):
         for seat in game.to_act():
             for text in game.legal(seat):
                 command = game.rules.parse(game.state, seat, text)
-                game.rules.decide(game.state, ((seat, command),), game._rng(game.seq))
+                moves = ((seat, command),)
+                events = game.rules.decide(game.state, moves, game._rng(game.seq))
+                decide_evolve = getattr(game.rules, "decide_evolve", None)
+                if decide_evolve is not None:  # its state is the fold of its events
+                    both, state = decide_evolve(game.state, moves, game._rng(game.seq))
+                    folded = game.state
+                    for ev in events:
+                        folded = game.rules.evolve(folded, ev)
+                    assert tuple(both) == tuple(events) and state == folded
                 runs += 1
 
     for seed in range(30):

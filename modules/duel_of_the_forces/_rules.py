@@ -45,6 +45,7 @@ class DuelRules:
 
     def __init__(self) -> None:
         self._cards_cache: dict = {}
+        self._bids: dict = {}  # (hero, text) -> the parsed bid
 
     # ------------------------------------------------------------------ options and setup
     def resolve_options(self, raw, players) -> dict:
@@ -153,6 +154,17 @@ class DuelRules:
         return "keep"
 
     def parse(self, s: DuelState, seat: int, text: str):
+        # A bid's meaning depends only on the text and the bidder's hero: remember it (the
+        # referee parses every revealed bid of a long log).
+        key = (s.heroes[seat], text)
+        command = self._bids.get(key)
+        if command is None:
+            command = self._parse(s, seat, text)
+            if command[0] == "play" and len(self._bids) < 4096:
+                self._bids[key] = command
+        return command
+
+    def _parse(self, s: DuelState, seat: int, text: str):
         words = text.strip().split()
         if not words:
             raise InvalidCommand("empty command (try: play HERO FORCE, play r2, keep, give PLAYER)",
