@@ -153,7 +153,8 @@ class RawFile:
                             f"bytes of a partial record)") from None
                     return
                 except (ValueError, msgpack.UnpackException) as exc:
-                    raise CorruptFile(f"{name}: corrupt at record {count} ({exc})") from None
+                    why = str(exc) or type(exc).__name__  # StackError: nested too deeply
+                    raise CorruptFile(f"{name}: corrupt at record {count} ({why})") from None
                 if (type(item) is not tuple or len(item) != 3 or type(item[0]) is not bytes
                         or type(item[1]) is not bytes or len(item[1]) != HASH_SIZE
                         or type(item[2]) is not tuple):
