@@ -141,6 +141,18 @@ class Game:
         rules, state = self.rules, self.state
         return [rules.notation(state, seat, c) for c in rules.legal(state, seat)]
 
+    def is_legal(self, seat: int, text: str) -> bool:
+        """Would ``text`` be accepted from ``seat`` now?  (Checks without deciding anything.)"""
+        try:
+            self._check_turn(seat, text)
+            phase = self.phase()
+            if phase is not None and phase.all_committed:
+                return text.strip().lower() == "reveal"
+            self._canonical(seat, text)
+        except BoardstateError:
+            return False
+        return True
+
     def pending_choice(self, seat: int) -> str | None:
         """The sealed choice ``seat`` has committed and this copy holds, if any."""
         phase = self._phase
