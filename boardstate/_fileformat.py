@@ -80,16 +80,21 @@ def _mode_for(path: Path) -> int:
         return 0o666 & ~umask
 
 
-def save_game(game: Game, path, *, viewer: int | None = None) -> None:
-    """The full log, or with ``viewer`` that player's view (no seed, others' secrets sealed)."""
+def save_game(game: Game, path, *, viewer: int | None = None, settled: bool = False) -> None:
+    """The full log, or with ``viewer`` that player's view (no seed, others' secrets sealed).
+
+    ``settled``: leave out the records of a sealed phase still collecting choices, so that no
+    unrevealed choice reaches the disk (hot seat: the players share the file).
+    """
     header = game.header
+    records = game.records[:game.settled()] if settled else game.records
     if viewer is not None:
         import attrs
 
         header = attrs.evolve(header, seed=None, viewer=viewer)
-        data = encode_file(header, game.records, openings_for=viewer)
+        data = encode_file(header, records, openings_for=viewer)
     else:
-        data = encode_file(header, game.records)
+        data = encode_file(header, records)
     atomic_write(path, data)
 
 

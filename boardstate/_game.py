@@ -28,10 +28,11 @@ class SealedPhase:
     then every choice is committed), then the others in seat order.  The last reveal resolves.
     """
 
-    __slots__ = ("seats", "size", "commits", "revealed", "parsed")
+    __slots__ = ("seats", "size", "commits", "revealed", "parsed", "start")
 
-    def __init__(self, seats: tuple[int, ...]) -> None:
+    def __init__(self, seats: tuple[int, ...], start: int) -> None:
         self.seats = seats
+        self.start = start  # the sequence number of the phase's first record
         self.size = len(seats)
         self.commits: dict[int, Secret] = {}
         self.revealed: dict[int, str] = {}
@@ -117,7 +118,7 @@ class Game:
         if self._phase is None:
             outcome, acting, simultaneous = self._facts()
             if simultaneous and len(acting) >= 2:
-                self._phase = SealedPhase(acting)
+                self._phase = SealedPhase(acting, self._count)
         return self._phase
 
     def to_act(self) -> tuple[int, ...]:
@@ -152,6 +153,11 @@ class Game:
         except BoardstateError:
             return False
         return True
+
+    def settled(self) -> int:
+        """How many records hold no unrevealed sealed choice (all of them outside a phase)."""
+        phase = self._phase
+        return self._count if phase is None or not phase.commits else phase.start
 
     def pending_choice(self, seat: int) -> str | None:
         """The sealed choice ``seat`` has committed and this copy holds, if any."""

@@ -22,8 +22,9 @@ from ._errors import BAD_INPUT, fail, one_line_errors
 def play(module, players, bots, options, seed, out):
     """Play at the terminal: each human types commands at their prompt.
 
-    Type 'legal' for the allowed commands, 'show' for the table, 'quit' to stop (the game file
-    keeps everything so far).  Sealed choices are not shown to the next player.
+    Type 'legal' for the allowed commands, 'show' for the table, 'quit' to stop.  Sealed choices
+    are shown to nobody and never written to the file before everyone has chosen: the file keeps
+    every finished round, and a round stopped half-way is chosen again.
     """
     from .app import _options, _outcome_text
 
@@ -38,7 +39,7 @@ def play(module, players, bots, options, seed, out):
     bot_rng = random.Random(seed)
     bot_seats = {game.seat(b) for b in bots}
     if out:
-        bs.save_game(game, out)
+        bs.save_game(game, out, settled=True)
     while game.outcome() is None:
         seat = game.to_act()[0]
         name = game.players[seat]
@@ -65,6 +66,6 @@ def play(module, players, bots, options, seed, out):
         for rec in records:
             click.echo(f"  {bs.describe(game, rec, -1)}")
         if out:
-            bs.save_game(game, out)
+            bs.save_game(game, out, settled=True)
     click.echo(game.rules.render(game.rules.view(game.state, -1), None))
     click.echo(_outcome_text(game, game.outcome()))

@@ -196,6 +196,19 @@ def test_view_file_has_no_seed_and_verifies(tmp_path):
     assert rc == 0 and "hash chain only" in out
 
 
+def test_hot_seat_never_writes_an_unrevealed_bid(tmp_path):
+    proc = subprocess.run([sys.executable, "-m", "boardstate.cli", "play", "duel-of-the-forces",
+                           "--player", "ann", "--player", "ben", "--seed", "hs", "-o", "g.msgpack"],
+                          input="play 5\nquit\n", cwd=tmp_path, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    data = (tmp_path / "g.msgpack").read_bytes()
+    assert b"play luke 5" not in data
+    rc, out, _ = bs(tmp_path, "show", "g.msgpack", "--json")
+    assert json.loads(out)["engine"]["sealed"]["committed"] == []  # the round is chosen again
+    rc, out, err = bs(tmp_path, "move", "g.msgpack", "--as", "ann", "play 4")
+    assert rc == 0, err
+
+
 def test_interactive_play_against_the_bot(tmp_path):
     commands = "\n".join(["legal", "play 9", "play 8"] + ["play r2"] * 3 +
                          [f"play {i}" for i in range(1, 9)] * 6) + "\nquit\n"
