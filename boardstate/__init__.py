@@ -27,9 +27,10 @@ __all__ = [
 from ._fileformat import atomic_write, load_game, read_raw, save_game, save_moves  # noqa: E402
 from ._game import Game  # noqa: E402
 from ._referee import Verdict, apply_moves, describe, verify  # noqa: E402
+from ._records import Record, sealed_values  # noqa: E402
 from ._registry import get_module, installed_modules  # noqa: E402
 from ._simulate import random_playout  # noqa: E402
 
-__all__ += ["Game", "Verdict", "apply_moves", "atomic_write", "describe", "get_module",
+__all__ += ["Game", "Record", "Verdict", "sealed_values", "apply_moves", "atomic_write", "describe", "get_module",
             "installed_modules", "load_game", "random_playout", "read_raw", "save_game",
             "save_moves", "verify"]

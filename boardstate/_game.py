@@ -14,7 +14,7 @@ from ._errors import (BoardstateError, IllegalCommand, InvalidCommand, SecretUna
                       VerificationFailed)
 from ._events import EventTable
 from ._header import Header
-from ._records import NO_ACTOR, Kind, Record, chain, make_record, pack
+from ._records import NO_ACTOR, Kind, Record, chain, make_record, pack, sealed_values
 from ._rng import Rng, SealedRng
 from ._secrets import Reveal, Secret, make_secret, reveal
 
@@ -304,14 +304,11 @@ class Game:
             events = decoder.events(raw_events)
         except (ValueError, TypeError) as exc:
             raise fail(f"undecodable events ({exc})", "corrupt") from None
-        for ev in events:
-            for field in type(ev).__event_fields__(ev):
-                if isinstance(field, Reveal) and not field.checks():
-                    raise fail("a revealed card does not match its commitment", "bad-reveal")
-        if kind == Kind.REVEAL and isinstance(sealed, Reveal):
-            if not sealed.checks():
-                raise fail("the reveal does not open the player's commitment", "bad-reveal")
-        return Record(seq, kind, actor, command, sealed, events, body, hash_)
+        record = Record(seq, kind, actor, command, sealed, events, body, hash_)
+        for value in sealed_values(record):
+            if type(value) is Reveal and not value.checks():
+                raise fail("a revealed value does not match its commitment", "bad-reveal")
+        return record
 
     # ------------------------------------------------------------------ loading our own file
     def load(self, fields: tuple, body: bytes, hash_: bytes, decoder) -> Record:

@@ -45,23 +45,27 @@ class Record(NamedTuple):
         """Openings aligned with the record's secrets in body order: ``[salt, value]`` for each
         secret this copy holds (and ``seat``, if given, may know), nil for the others; trailing
         nils dropped.  Positional, so the commitment is not stored twice."""
-        out: list = []
-        _collect_openings(self.sealed, out, seat)
-        for ev in self.events:
-            _collect_openings(type(ev).__event_fields__(ev), out, seat)
+        out = [[v.salt, v.value] if v.known and (seat is None or v.owned_by(seat)) else None
+               for v in sealed_values(self) if type(v) is Secret]
         while out and out[-1] is None:
             out.pop()
         return out
 
 
-def _collect_openings(value, out: list, seat) -> None:
-    if isinstance(value, Secret):
-        held = value.known and (seat is None or value.owned_by(seat))
-        out.append([value.salt, value.value] if held else None)
-    elif isinstance(value, tuple):
+def sealed_values(record):
+    """Every ``Secret`` and ``Reveal`` in a record, in body order (the order openings follow)."""
+    yield from _walk(record.sealed)
+    for ev in record.events:
+        yield from _walk(type(ev).__event_fields__(ev))
+
+
+def _walk(value):
+    kind = type(value)
+    if kind is Secret or kind is Reveal:
+        yield value
+    elif kind is tuple:
         for item in value:
-            if isinstance(item, (Secret, tuple)):
-                _collect_openings(item, out, seat)
+            yield from _walk(item)
 
 
 def _ext(code: int, data: bytes):

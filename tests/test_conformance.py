@@ -133,20 +133,12 @@ def test_save_load_fold_equals_live_state(module):
 def _secrets_and_reveals(records):
     secrets: dict[bytes, Secret] = {}
     revealed: set[bytes] = set()
-
-    def walk(value):
-        if isinstance(value, Secret):
-            secrets[value.commitment] = value
-        elif isinstance(value, Reveal):
-            revealed.add(value.commitment)
-        elif isinstance(value, tuple):
-            for v in value:
-                walk(v)
-
     for rec in records:
-        walk(rec.sealed)
-        for ev in rec.events:
-            walk(type(ev).__event_fields__(ev))
+        for value in bs.sealed_values(rec):
+            if isinstance(value, Secret):
+                secrets[value.commitment] = value
+            else:
+                revealed.add(value.commitment)
     return secrets, revealed
 
 

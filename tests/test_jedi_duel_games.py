@@ -28,22 +28,6 @@ def play_random(players, seed: int, options=None, limit: int = 5000) -> bs.Game:
     raise AssertionError("the game did not end")
 
 
-def _secrets(value):
-    if isinstance(value, Secret):
-        yield value
-    elif isinstance(value, tuple):
-        for v in value:
-            yield from _secrets(v)
-
-
-def _reveals(value):
-    if isinstance(value, Reveal):
-        yield value
-    elif isinstance(value, tuple):
-        for v in value:
-            yield from _reveals(v)
-
-
 @pytest.mark.parametrize("n,seed", [(2, 1), (3, 2), (4, 3), (5, 4), (6, 5), (2, 6), (6, 7)])
 def test_a_random_game_saves_loads_and_verifies(tmp_path, n, seed):
     game = play_random([f"p{i}" for i in range(n)], seed)
@@ -59,15 +43,15 @@ def test_a_random_game_saves_loads_and_verifies(tmp_path, n, seed):
 @pytest.mark.parametrize("n,seed", [(2, 11), (4, 12), (6, 13)])
 def test_a_view_file_holds_no_opening_of_another_players_card(tmp_path, n, seed):
     game = play_random([f"p{i}" for i in range(n)], seed)
-    revealed = {r.commitment for rec in game.records for ev in rec.events
-                for r in _reveals(type(ev).__event_fields__(ev))}
+    revealed = {r.commitment for rec in game.records for r in bs.sealed_values(rec)
+                if isinstance(r, Reveal)}
     for viewer in range(n):
         path = tmp_path / f"view{viewer}.msgpack"
         bs.save_game(game, path, viewer=viewer)
         data = path.read_bytes()
-        hidden = [s for rec in game.records for ev in rec.events
-                  for s in _secrets(type(ev).__event_fields__(ev))
-                  if not s.owned_by(viewer) and s.commitment not in revealed]
+        hidden = [s for rec in game.records for s in bs.sealed_values(rec)
+                  if isinstance(s, Secret) and not s.owned_by(viewer)
+                  and s.commitment not in revealed]
         assert hidden
         for secret in hidden:
             assert secret.salt not in data
