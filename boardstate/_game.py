@@ -269,8 +269,21 @@ class Game:
         if seq == 0:
             raise VerificationFailed("the first record must be the setup", code="bad-kind",
                                      rule=ENGINE_RULE)
-        self._check_turn(actor, command)
         phase = self.phase()
+        if kind == Kind.REVEAL and phase is not None and phase.all_committed \
+                and actor == phase.next_revealer():
+            # The turn is the phase's own order; the reveal must open this seat's commitment.
+            if type(sealed) is not Reveal or command:
+                raise IllegalCommand("malformed reveal", code="bad-reveal", rule=ENGINE_RULE)
+            if sealed.commitment != phase.commits[actor].commitment or not sealed.checks():
+                raise IllegalCommand("the reveal does not open the player's commitment",
+                                     code="bad-reveal", rule=ENGINE_RULE)
+            if type(sealed.value) is not str:
+                raise IllegalCommand("the revealed choice is not a command", code="bad-reveal",
+                                     rule=ENGINE_RULE)
+            return self._make(Kind.REVEAL, actor, "", sealed,
+                              self._resolve_if_last(actor, sealed.value))
+        self._check_turn(actor, command)
         if kind == Kind.MOVE:
             if phase is not None:
                 raise IllegalCommand("an open move during sealed choices", code="not-sealed",
@@ -280,22 +293,13 @@ class Game:
         if phase is None:
             raise IllegalCommand("a sealed record outside sealed choices", code="not-sealed",
                                  rule=ENGINE_RULE)
-        if kind == Kind.COMMIT:
-            if phase.all_committed or not isinstance(sealed, Secret) \
-                    or sealed.owners != 1 << actor or command:
-                raise IllegalCommand("malformed commitment", code="bad-commit", rule=ENGINE_RULE)
+        if kind == Kind.COMMIT and not phase.all_committed and isinstance(sealed, Secret) \
+                and sealed.owners == 1 << actor and not command:
             return self._make(Kind.COMMIT, actor, "", sealed, ())
-        if not phase.all_committed or not isinstance(sealed, Reveal) or command:
-            raise IllegalCommand("a reveal before every choice is committed", code="early-reveal",
-                                 rule=ENGINE_RULE)
-        if sealed.commitment != phase.commits[actor].commitment or not sealed.checks():
-            raise IllegalCommand("the reveal does not open the player's commitment",
-                                 code="bad-reveal", rule=ENGINE_RULE)
-        if not isinstance(sealed.value, str):
-            raise IllegalCommand("the revealed choice is not a command", code="bad-reveal",
-                                 rule=ENGINE_RULE)
-        return self._make(Kind.REVEAL, actor, "", sealed,
-                          self._resolve_if_last(actor, sealed.value))
+        if kind == Kind.COMMIT:
+            raise IllegalCommand("malformed commitment", code="bad-commit", rule=ENGINE_RULE)
+        raise IllegalCommand("a reveal before every choice is committed", code="early-reveal",
+                             rule=ENGINE_RULE)
 
     def _trust_chain(self, seq, kind, actor, command, sealed, raw_events, body, hash_, decoder,
                      fail) -> Record:

@@ -116,6 +116,10 @@ class DuelRules:
         return []
 
     def validate(self, s: DuelState, seat: int, command) -> None:
+        if s.phase == BID and command[0] == "play":
+            card = command[1]
+            if card in s.hands[seat] and (card != R2 or not s.cards.deck[s.villain].vader):
+                return  # the common case: holding a card it may bid makes the seat a bidder
         ref = _REF[s.edition]
         if s.phase == OVER:
             raise IllegalCommand("the game is over", code="game-over", rule=ref["end"])
