@@ -36,39 +36,66 @@ def duel_of_the_forces(players: int, seconds: float) -> dict:
             "seconds": elapsed, "actions_per_s": actions / elapsed, "games": games}
 
 
+def interleaved(contestants, seconds: float, rounds: int = 6) -> list[dict]:
+    """Run every contestant for ``seconds / rounds`` at a time, taking turns, and add up: a slow
+    spell of a shared machine then falls on all of them alike."""
+    totals: dict[str, dict] = {}
+    for _ in range(rounds):
+        for measure in contestants:
+            for r in measure(seconds / rounds):
+                t = totals.setdefault(r["name"], dict(r, actions=0, seconds=0.0, games=0,
+                                                       chance_actions=0))
+                t["actions"] += r["actions"]
+                t["seconds"] += r["seconds"]
+                t["games"] += r["games"]
+                t["chance_actions"] += r.get("chance_actions", 0)
+    for t in totals.values():
+        t["actions_per_s"] = t["actions"] / t["seconds"]
+        t["actions_incl_chance_per_s"] = (t["actions"] + t["chance_actions"]) / t["seconds"]
+    return list(totals.values())
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=4.0)
+    parser.add_argument("--seconds", type=float, default=4.0,
+                        help="seconds per contestant, in slices that take turns")
     args = parser.parse_args()
     s = args.seconds
-    rows = [duel_of_the_forces(n, s) for n in (2, 3, 4)]
+    contestants = [lambda t, n=n: [duel_of_the_forces(n, t)] for n in (2, 3, 4)]
     try:
         import bench_jedi_duel
 
-        for r in bench_jedi_duel.measure(3 * s):
-            rows.append({"name": f"boardstate Jedi Duel, {r['players']} players",
-                         "actions": r["actions"], "seconds": r["seconds"],
-                         "actions_per_s": r["actions_per_s"], "games": r["games"]})
+        def jedi(t):
+            return [{"name": f"boardstate Jedi Duel, {r['players']} players",
+                     "actions": r["actions"], "seconds": r["seconds"], "games": r["games"]}
+                    for r in bench_jedi_duel.measure(3 * t)]
+
+        contestants.append(jedi)
     except ImportError as exc:
         print(f"(Jedi Duel not measured: {exc})")
-    peers = []
+    peers = 0
     try:
         import openspiel_random as osr
 
-        peers = [osr.goofspiel_cpp_actions_per_s(s), osr.python_kuhn_actions_per_s(s)]
+        osr._require()
+        contestants += [lambda t: [osr.goofspiel_cpp_actions_per_s(t)],
+                        lambda t: [osr.python_kuhn_actions_per_s(t)]]
+        peers = 2
     except Exception as exc:  # the peer is optional: say why it is missing
         print(f"(OpenSpiel not measured: {exc})")
+    results = interleaved(contestants, s)
+    rows, peer_rows = results[:len(results) - peers], results[len(results) - peers:]
     print(f"Python {platform.python_version()}, {platform.machine()}, same run\n")
     print("| game | actions/s | games | actions incl. chance/s |")
     print("|---|---:|---:|---:|")
     for r in rows:
         print(f"| {r['name']} | {r['actions_per_s']:,.0f} | {r['games']} | (no chance nodes) |")
-    for p in peers:
-        print(f"| OpenSpiel {p['name']} | {p['actions_per_s']:,.0f} | {p['games']} | "
+    for p in peer_rows:
+        print(f"| {p['name']} | {p['actions_per_s']:,.0f} | {p['games']} | "
               f"{p['actions_incl_chance_per_s']:,.0f} |")
-    if peers:
+    if peer_rows:
         dotf2 = rows[0]["actions_per_s"]
-        goof, kuhn = peers
+        goof, kuhn = peer_rows
         print(f"\nDuel of the Forces (2 players) / OpenSpiel C++ Goofspiel: "
               f"{dotf2 / goof['actions_per_s']:.2f}")
         print(f"Duel of the Forces (2 players) / OpenSpiel Python Kuhn poker: "
