@@ -14,7 +14,7 @@ from ._errors import (BoardstateError, IllegalCommand, InvalidCommand, SecretUna
                       VerificationFailed)
 from ._events import EventTable
 from ._header import Header
-from ._records import NO_ACTOR, Kind, Record, chain, make_record, pack, sealed_values
+from ._records import NO_ACTOR, Kind, Record, chain, make_record, sealed_values
 from ._rng import Rng, SealedRng
 from ._secrets import Reveal, Secret, make_secret, reveal
 
@@ -217,16 +217,22 @@ class Game:
             raise self._failure(fields, f"out of sequence: expected record {self._count}", "bad-seq")
         if kind == Kind.COMMIT and self._plain_commit(actor, command, sealed, raw_events):
             # The commonest record has nothing to re-run: a well-formed commitment by a seat
-            # that still has to choose.  Only its canonical encoding is left to check.
+            # that still has to choose.  Every field is checked; the hash covers the bytes.
             record = Record(seq, kind, actor, "", sealed, (), body, hash_)
-            if pack([seq, Kind.COMMIT, actor, "", sealed, ()]) != body:
-                raise self._failure(fields, "the record is not in canonical form", "not-derived")
             self.rederived += 1
             self._append(record)
             return record
         self._incoming_hash = hash_  # if the rules give this very body, this is its hash
         try:
-            record = self._rederive(seq, kind, actor, command, sealed)
+            record = None
+            if kind == Kind.REVEAL and seq:
+                events = self._due_reveal(actor, command, sealed)
+                if events == () and not raw_events:  # every field checked, nothing to re-encode
+                    record = Record(seq, kind, actor, "", sealed, (), body, hash_)
+                elif events is not None:
+                    record = self._make(Kind.REVEAL, actor, "", sealed, events)
+            if record is None:
+                record = self._rederive(seq, kind, actor, command, sealed)
             rederived = True
         except SecretUnavailable:
             record = self._trust_chain(seq, kind, actor, command, sealed, raw_events, body,
@@ -253,6 +259,22 @@ class Game:
         return VerificationFailed(reason, code=code, rule=rule, seq=seq, actor=label,
                                   command=shown if isinstance(shown, str) else repr(shown))
 
+    def _due_reveal(self, actor, command, sealed) -> tuple | None:
+        """For the reveal that is due from ``actor``: its events (the resolution if it is the
+        last one, else none).  None if no reveal is due from ``actor`` (the caller says why)."""
+        phase = self._phase or self.phase()
+        if phase is None or not phase.all_committed or actor != phase.next_revealer():
+            return None
+        if type(sealed) is not Reveal or command:
+            raise IllegalCommand("malformed reveal", code="bad-reveal", rule=ENGINE_RULE)
+        if sealed.commitment != phase.commits[actor].commitment or not sealed.checks():
+            raise IllegalCommand("the reveal does not open the player's commitment",
+                                 code="bad-reveal", rule=ENGINE_RULE)
+        if type(sealed.value) is not str:
+            raise IllegalCommand("the revealed choice is not a command", code="bad-reveal",
+                                 rule=ENGINE_RULE)
+        return self._resolve_if_last(actor, sealed.value)
+
     def _plain_commit(self, actor, command, sealed, raw_events) -> bool:
         phase = self._phase or self.phase()
         return (phase is not None and not phase.all_committed and actor not in phase.commits
@@ -270,19 +292,6 @@ class Game:
             raise VerificationFailed("the first record must be the setup", code="bad-kind",
                                      rule=ENGINE_RULE)
         phase = self.phase()
-        if kind == Kind.REVEAL and phase is not None and phase.all_committed \
-                and actor == phase.next_revealer():
-            # The turn is the phase's own order; the reveal must open this seat's commitment.
-            if type(sealed) is not Reveal or command:
-                raise IllegalCommand("malformed reveal", code="bad-reveal", rule=ENGINE_RULE)
-            if sealed.commitment != phase.commits[actor].commitment or not sealed.checks():
-                raise IllegalCommand("the reveal does not open the player's commitment",
-                                     code="bad-reveal", rule=ENGINE_RULE)
-            if type(sealed.value) is not str:
-                raise IllegalCommand("the revealed choice is not a command", code="bad-reveal",
-                                     rule=ENGINE_RULE)
-            return self._make(Kind.REVEAL, actor, "", sealed,
-                              self._resolve_if_last(actor, sealed.value))
         self._check_turn(actor, command)
         if kind == Kind.MOVE:
             if phase is not None:
