@@ -265,6 +265,23 @@ def apply(file, movefile, out):
     _write_reply(game, base, file, out, always=True)
 
 
+@cli.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--after", "after", type=int, required=True,
+              help="The last record the other players already have.")
+@click.option("-o", "--out", required=True, type=click.Path(dir_okay=False))
+@one_line_errors
+def export(file, after, out):
+    """Write the records after record N as a move file (to send again, or to a late player)."""
+    game = bs.load_game(file)
+    last = game.seq - 1
+    if not -1 <= after < last:
+        fail(f"error: --after {after} is out of range (records 0-{last}; the last has nothing "
+             f"after it)", BAD_INPUT)
+    count = bs.save_moves(game, after, out)
+    click.echo(f"wrote {out}: records {after + 1}-{last} ({count})")
+
+
 # --------------------------------------------------------------------------------- replay / verify
 @cli.command()
 @click.argument("file", type=click.Path(dir_okay=False))

@@ -94,6 +94,19 @@ def test_play_by_email_round_trip(tmp_path):
     assert rc == 1 and "another game" in err
 
 
+def test_export_rebuilds_a_lost_move_file(tmp_path):
+    game = new_game(tmp_path)
+    (tmp_path / "bob.msgpack").write_bytes(game.read_bytes())
+    bs(tmp_path, "move", "game.msgpack", "--as", "alice", "play 5")  # forgot --out
+    rc, out, err = bs(tmp_path, "export", "game.msgpack", "--after", "0", "-o", "m.msgpack")
+    assert rc == 0 and "records 1-1" in out, err
+    assert b"luke 5" not in (tmp_path / "m.msgpack").read_bytes()
+    rc, out, err = bs(tmp_path, "apply", "bob.msgpack", "m.msgpack")
+    assert rc == 0, err
+    rc, _, err = bs(tmp_path, "export", "game.msgpack", "--after", "1", "-o", "x.msgpack")
+    assert rc == 2 and "out of range" in err
+
+
 def test_illegal_and_malformed_commands(tmp_path):
     new_game(tmp_path)
     rc, _, err = bs(tmp_path, "move", "game.msgpack", "--as", "alice", "play han 5")
