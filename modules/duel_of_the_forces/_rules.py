@@ -46,6 +46,7 @@ class DuelRules:
     def __init__(self) -> None:
         self._cards_cache: dict = {}
         self._bids: dict = {}  # (hero, text) -> the parsed bid
+        self._legal_bids: dict = {}  # (hand, Vader up) -> the bids, at most 2 * 2**9 entries
 
     # ------------------------------------------------------------------ options and setup
     def resolve_options(self, raw, players) -> dict:
@@ -110,10 +111,15 @@ class DuelRules:
         if s.phase == BID:
             hand = s.hands[seat]
             vader = s.cards.deck[s.villain].vader
-            return [("play", c) for c in hand if not (vader and c == R2)]
+            key = (hand, vader)  # a bid depends only on the hand and on whether Vader is up
+            bids = self._legal_bids.get(key)
+            if bids is None:
+                bids = self._legal_bids[key] = tuple(
+                    ("play", c) for c in hand if not (vader and c == R2))
+            return bids
         if s.phase == R2_DECISION and seat == s.r2_seat:
-            return [KEEP] + [("give", o) for o in range(len(s.players)) if o != seat]
-        return []
+            return (KEEP,) + tuple(("give", o) for o in range(len(s.players)) if o != seat)
+        return ()
 
     def validate(self, s: DuelState, seat: int, command) -> None:
         if s.phase == BID and command[0] == "play":
