@@ -90,7 +90,8 @@ class SealedRng(Rng):
 
 
 class FastRng(Rng):
-    """Randomness for simulations: same draws, but secrets skip the commitment hash."""
+    """Randomness for simulations: secrets skip their salt and commitment hash (so after the
+    first secret the draws no longer follow ``Rng``'s; a simulation needs no commitments)."""
 
     def secret(self, value, owners: int = 0) -> Secret:
         return Secret(b"", owners, value, b"")
