@@ -215,6 +215,9 @@ class Game:
                        "record before it", "bad-hash")
         if seq != self._count:
             raise self._failure(fields, f"out of sequence: expected record {self._count}", "bad-seq")
+        if (kind == Kind.SETUP) != (seq == 0):
+            raise self._failure(fields, "the first record, and only the first, is the setup",
+                                "bad-kind")
         if kind == Kind.COMMIT and self._plain_commit(actor, command, sealed, raw_events):
             # The commonest record has nothing to re-run: a well-formed commitment by a seat
             # that still has to choose.  Every field is checked; the hash covers the bytes.
@@ -282,15 +285,9 @@ class Game:
                 and not command and not raw_events)
 
     def _rederive(self, seq, kind, actor, command, sealed) -> Record:
-        if kind == Kind.SETUP:
-            if seq != 0:
-                raise VerificationFailed("a setup record after the start", code="bad-kind",
-                                         rule=ENGINE_RULE)
+        if kind == Kind.SETUP:  # (accept has checked that this is record 0)
             return self._make(Kind.SETUP, NO_ACTOR, "", None,
                               tuple(self.rules.start(self.state, self._rng(seq))))
-        if seq == 0:
-            raise VerificationFailed("the first record must be the setup", code="bad-kind",
-                                     rule=ENGINE_RULE)
         phase = self.phase()
         self._check_turn(actor, command)
         if kind == Kind.MOVE:

@@ -245,3 +245,43 @@ def test_tampered_records_with_recomputed_hashes_are_rejected(module):
     assert verdict.failure.seq == index
     assert verdict.failure.code == "not-derived"
     assert "differ" in verdict.failure.reason or "holds" in verdict.failure.reason
+
+
+@pytest.mark.parametrize("module", MODULES, ids=IDS)
+def test_forged_records_never_crash_the_referee(module):
+    """Records rewritten with junk and re-chained (what a forger can do): verify either names a
+    failing record or, if it accepts, the log is the original one.  Never an unexpected error."""
+    from boardstate._records import chain, pack
+
+    game = random_game(module, 21, players=module.spec.min_players, stop_after=12)
+    rng = random.Random(5)
+    junk = [None, -1, 0, 1, 7, 2**70, "", "play 1", "keep", "x" * 50, b"\x00" * 32, (), (1,),
+            ((0, 1),), (("nope",),), bs.Secret(b"\x01" * 32, 1), bs.Reveal(b"\x02" * 32,
+            b"\x00" * 16, "play 1"), ((0,),), ((99, 1, 2),)]
+    original = [(r.body, r.hash) for r in game.records]
+    refused = 0
+    for _ in range(300):
+        index = rng.randrange(len(game.records))
+        rec = game.records[index]
+        fields = [rec.seq, rec.kind, rec.actor, rec.command, rec.sealed,
+                  tuple(game.table.encode(e) for e in rec.events)]
+        fields[rng.randrange(6)] = rng.choice(junk)
+        try:
+            body = pack(fields)
+        except (TypeError, ValueError):
+            continue
+        prev = game.header.game_id if index == 0 else game.records[index - 1].hash
+        forged = list(game.records[:index])
+        forged.append(rec._replace(body=body, hash=chain(prev, body)))
+        for later in game.records[index + 1:]:
+            forged.append(later._replace(hash=chain(forged[-1].hash, later.body)))
+        data = encode_file(game.header, forged, openings_for=None)
+        try:
+            verdict = bs.verify(parse_raw(data, "<forged>"))
+        except bs.GameFileError:
+            continue
+        if verdict.ok:
+            assert [(r.body, r.hash) for r in verdict.game.records] == original
+        else:
+            refused += 1
+    assert refused > 150  # most forgeries reach the referee and are refused there

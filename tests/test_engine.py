@@ -190,3 +190,19 @@ def test_atomic_write_leaves_old_file_on_failure(tmp_path, monkeypatch):
         bs.atomic_write(path, b"new content")
     assert path.read_bytes() == b"old"
     assert [p.name for p in tmp_path.iterdir()] == ["g.msgpack"]
+
+
+def test_forged_first_record_that_is_not_the_setup_is_refused():
+    """A forger who recomputes the chain still cannot start a game with anything but the setup."""
+    from boardstate._records import Kind, make_record
+
+    game = bs.Game.new(DOTF, ["a", "b"], {}, seed=b"f", created="2026-01-01T00:00:00+00:00")
+    secret = make_secret("play luke 1", bytes(16), 1)
+    for kind, sealed in ((Kind.COMMIT, secret.sealed()), (Kind.REVEAL, bs.reveal(secret)),
+                         (Kind.MOVE, None)):
+        forged = make_record(game.table, game.header.game_id, 0, kind, 0, "", sealed, ())
+        verdict = bs.verify(parse_raw(encode_file(game.header, [forged]), "forged"))
+        assert not verdict.ok and verdict.failure.code == "bad-kind"
+    late_setup = make_record(game.table, game.records[0].hash, 1, Kind.SETUP, -1, "", None, ())
+    verdict = bs.verify(parse_raw(encode_file(game.header, [game.records[0], late_setup]), "f"))
+    assert not verdict.ok and verdict.failure.code == "bad-kind"
