@@ -5,8 +5,10 @@ one clear error per kind of damage); writing is atomic (temp file, fsync, rename
 """
 from __future__ import annotations
 
+import gc
 import os
 import tempfile
+from contextlib import contextmanager
 from pathlib import Path
 
 import msgpack
@@ -286,8 +288,27 @@ _HEADER_KEYS = {"format", "version", "kind", "game", "module", "module_version",
                 "base"}
 
 
+@contextmanager
+def _no_cyclic_gc():
+    """Pause Python's cyclic collector while a log is read.  Records and states hold no
+    reference cycles (reference counting frees them), but the collector's repeated passes over
+    a growing log cost a quarter of the time of loading a long one."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
 def load_game(path_or_raw) -> Game:
     """Read our own file back: chain checked, events folded, rules not re-run (fast)."""
+    with _no_cyclic_gc():
+        return _load_game(path_or_raw)
+
+
+def _load_game(path_or_raw) -> Game:
     raw = path_or_raw if isinstance(path_or_raw, RawFile) else read_raw(path_or_raw)
     if raw.header.kind != "game":
         raise GameFileError(f"{raw.path}: this is a move file; apply it to a game with "
@@ -306,6 +327,11 @@ def load_game(path_or_raw) -> Game:
 
 def referee(game: Game, raw: RawFile, records=None) -> None:
     """Re-derive ``records`` (default: all of ``raw``) onto ``game``; raises VerificationFailed."""
+    with _no_cyclic_gc():
+        _referee(game, raw, records)
+
+
+def _referee(game: Game, raw: RawFile, records) -> None:
     decoder = raw.decoder(game)
     for body, hash_, openings in (raw.iter_records() if records is None else records):
         seq = len(game.records)
