@@ -270,7 +270,11 @@ class Game:
             return None
         if type(sealed) is not Reveal or command:
             raise IllegalCommand("malformed reveal", code="bad-reveal", rule=ENGINE_RULE)
-        if sealed.commitment != phase.commits[actor].commitment or not sealed.checks():
+        committed = phase.commits[actor]
+        # A commitment whose opening this copy holds was checked when it was made or read: a
+        # reveal that repeats that opening needs no second hash.
+        same = committed.known and committed.salt == sealed.salt and committed.value == sealed.value
+        if sealed.commitment != committed.commitment or not (same or sealed.checks()):
             raise IllegalCommand("the reveal does not open the player's commitment",
                                  code="bad-reveal", rule=ENGINE_RULE)
         if type(sealed.value) is not str:
