@@ -92,6 +92,9 @@ class Rules(Protocol):
     def evolve(self, state: Any, event: Any) -> Any:
         """Apply one event (pure; never fails on an event ``decide`` produced)."""
 
+    # Optional: ``decide_evolve(state, moves, rng) -> (events, state after them)``.  A module
+    # whose decide folds as it goes offers it, and the engine folds once instead of twice.
+
     def outcome(self, state: Any) -> Outcome | None:
         """The result, once the game is over."""
 
