@@ -69,6 +69,7 @@ class Game:
         self._count = 0
         self._incoming_hash: bytes | None = None
         self._folded: tuple | None = None  # (events, state after them) from decide_evolve
+        self._decide_evolve = getattr(self.rules, "decide_evolve", None)
         self._facts_of = self._facts_cache = None
 
     # ------------------------------------------------------------------ creation
@@ -145,7 +146,7 @@ class Game:
     def is_legal(self, seat: int, text: str) -> bool:
         """Would ``text`` be accepted from ``seat`` now?  (Checks without deciding anything.)"""
         try:
-            self._check_turn(seat, text)
+            self._check_turn(seat)
             phase = self.phase()
             if phase is not None and phase.all_committed:
                 return text.strip().lower() == "reveal"
@@ -170,7 +171,7 @@ class Game:
     # ------------------------------------------------------------------ local play
     def play(self, seat: int, text: str, *, entropy=os.urandom) -> list[Record]:
         """Check ``text`` as ``seat``'s command and append its records (with automatic reveals)."""
-        self._check_turn(seat, text)
+        self._check_turn(seat)
         start = self._count
         phase = self.phase()
         if phase is None:
@@ -265,7 +266,7 @@ class Game:
     def _due_reveal(self, actor, command, sealed) -> tuple | None:
         """For the reveal that is due from ``actor``: its events (the resolution if it is the
         last one, else none).  None if no reveal is due from ``actor`` (the caller says why)."""
-        phase = self._phase or self.phase()
+        phase = self.phase()
         if phase is None or not phase.all_committed or actor != phase.next_revealer():
             return None
         if type(sealed) is not Reveal or command:
@@ -283,7 +284,7 @@ class Game:
         return self._resolve_if_last(actor, sealed.value)
 
     def _plain_commit(self, actor, command, sealed, raw_events) -> bool:
-        phase = self._phase or self.phase()
+        phase = self.phase()
         return (phase is not None and not phase.all_committed and actor not in phase.commits
                 and actor in phase.seats and type(sealed) is Secret and sealed.owners == 1 << actor
                 and not command and not raw_events)
@@ -293,7 +294,7 @@ class Game:
             return self._make(Kind.SETUP, NO_ACTOR, "", None,
                               tuple(self.rules.start(self.state, self._rng(seq))))
         phase = self.phase()
-        self._check_turn(actor, command)
+        self._check_turn(actor)
         if kind == Kind.MOVE:
             if phase is not None:
                 raise IllegalCommand("an open move during sealed choices", code="not-sealed",
@@ -349,8 +350,9 @@ class Game:
         return make_record(self.table, self.head_hash, self._count, kind, actor, command,
                            sealed, tuple(events), self._incoming_hash)
 
-    def _check_turn(self, seat: int, text: str) -> None:
-        if seat in self.to_act():
+    def _check_turn(self, seat: int) -> None:
+        acting = self.to_act()
+        if seat in acting:
             return
         outcome = self.outcome()
         if outcome is not None:
@@ -358,36 +360,33 @@ class Game:
                                  rule=ENGINE_RULE)
         if not 0 <= seat < len(self.players):
             raise IllegalCommand("no such seat", code="unknown-player", rule=ENGINE_RULE)
-        acting = self.to_act()
-        if seat not in acting:
-            phase = self._phase
-            if phase is not None and seat in phase.commits and not phase.all_committed:
-                why = f"{self.players[seat]} has already committed a choice this round"
-            else:
-                names = ", ".join(self.players[s] for s in acting) or "nobody"
-                why = f"it is not {self.players[seat]}'s turn (to act: {names})"
-            raise IllegalCommand(why, code="not-your-turn", rule=ENGINE_RULE)
+        phase = self._phase
+        if phase is not None and seat in phase.commits and not phase.all_committed:
+            why = f"{self.players[seat]} has already committed a choice this round"
+        else:
+            names = ", ".join(self.players[s] for s in acting) or "nobody"
+            why = f"it is not {self.players[seat]}'s turn (to act: {names})"
+        raise IllegalCommand(why, code="not-your-turn", rule=ENGINE_RULE)
+
+    def _checked(self, seat: int, text: str):
+        """``text`` parsed for ``seat`` and held to the module's rules: the command."""
+        command = self.rules.parse(self.state, seat, text)
+        self.rules.validate(self.state, seat, command)
+        return command
 
     def _canonical(self, seat: int, text: str) -> str:
-        """Parse and validate ``text`` for ``seat``; its canonical notation."""
-        rules, state = self.rules, self.state
-        command = rules.parse(state, seat, text)
-        rules.validate(state, seat, command)
-        return rules.notation(state, seat, command)
+        """The canonical notation of ``text`` as a legal command of ``seat``."""
+        return self.rules.notation(self.state, seat, self._checked(seat, text))
 
     def _decide_single(self, seat: int, text: str):
-        rules, state = self.rules, self.state
-        command = rules.parse(state, seat, text)
-        rules.validate(state, seat, command)
-        events = self._decide(((seat, command),))
-        return rules.notation(state, seat, command), events
+        command = self._checked(seat, text)
+        notation = self.rules.notation(self.state, seat, command)
+        return notation, self._decide(((seat, command),))
 
     def _resolve_if_last(self, seat: int, text: str) -> tuple:
         phase = self._phase
         rules, state = self.rules, self.state
-        command = rules.parse(state, seat, text)
-        rules.validate(state, seat, command)
-        phase.parsed[seat] = command
+        phase.parsed[seat] = self._checked(seat, text)
         if len(phase.revealed) + 1 < phase.size:
             return ()
         for s, chosen in phase.revealed.items():  # (a copy read from file parses them here)
@@ -401,7 +400,7 @@ class Game:
         the state after them; ``_append`` then uses it instead of folding the same events again
         (the conformance suite holds the two equal)."""
         rng = self._rng(self._count)
-        decide_evolve = getattr(self.rules, "decide_evolve", None)
+        decide_evolve = self._decide_evolve
         if decide_evolve is None:
             return tuple(self.rules.decide(self.state, moves, rng))
         events, state = decide_evolve(self.state, moves, rng)
