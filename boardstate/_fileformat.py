@@ -11,6 +11,7 @@ import tempfile
 from contextlib import contextmanager
 from pathlib import Path
 
+import attrs
 import msgpack
 
 from ._errors import (BoardstateError, CorruptFile, ForeignFile, FutureVersion, GameFileError,
@@ -82,38 +83,40 @@ def _mode_for(path: Path) -> int:
         return 0o666 & ~umask
 
 
-def save_game(game: Game, path, *, viewer: int | None = None, settled: bool = False) -> None:
+def encode_game(game: Game, *, viewer: int | None = None, settled: bool = False) -> bytes:
     """The full log, or with ``viewer`` that player's view (no seed, others' secrets sealed).
 
     ``settled``: leave out the records of a sealed phase still collecting choices, so that no
     unrevealed choice reaches the disk (hot seat: the players share the file).
     """
-    header = game.header
     records = game.records[:game.settled()] if settled else game.records
-    if viewer is not None:
-        import attrs
-
-        header = attrs.evolve(header, seed=None, viewer=viewer)
-        data = encode_file(header, records, openings_for=viewer)
-    else:
-        data = encode_file(header, records)
-    atomic_write(path, data)
+    if viewer is None:
+        return encode_file(game.header, records)
+    header = attrs.evolve(game.header, seed=None, viewer=viewer)
+    return encode_file(header, records, openings_for=viewer)
 
 
-def save_moves(game: Game, base_seq: int, path) -> int:
+def save_game(game: Game, path, *, viewer: int | None = None, settled: bool = False) -> None:
+    """Write ``encode_game`` atomically."""
+    atomic_write(path, encode_game(game, viewer=viewer, settled=settled))
+
+
+def encode_moves(game: Game, base_seq: int) -> bytes:
     """A move file: the header naming the game and base hash, then the records after ``base_seq``.
 
     No openings and no seed travel: the receiver re-derives what the seed gives, and sealed
     choices stay sealed until their reveal record.
     """
-    import attrs
-
     base_hash = game.header.game_id if base_seq < 0 else game.records[base_seq].hash
     header = attrs.evolve(game.header, kind="move", seed=None, viewer=None,
                           base_seq=base_seq, base_hash=base_hash)
-    records = game.records[base_seq + 1:]
-    atomic_write(path, encode_file(header, records, openings_for=None))
-    return len(records)
+    return encode_file(header, game.records[base_seq + 1:], openings_for=None)
+
+
+def save_moves(game: Game, base_seq: int, path) -> int:
+    """Write ``encode_moves`` atomically; the number of records it holds."""
+    atomic_write(path, encode_moves(game, base_seq))
+    return game.seq - 1 - base_seq
 
 
 # ---------------------------------------------------------------------------------- reading

@@ -159,10 +159,8 @@ def _json_status(game: bs.Game, seat: int | None) -> dict:
 
 
 def _view(game: bs.Game, state, seat: int | None):
-    rules = game.rules
-    if seat is None:
-        return rules.view(state, -1)
-    return rules.view(state, seat)
+    """What ``seat`` may see of ``state`` (None: a spectator, who holds no secret)."""
+    return game.rules.view(state, -1 if seat is None else seat)
 
 
 @cli.command()

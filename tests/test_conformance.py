@@ -12,7 +12,7 @@ import random
 import pytest
 
 import boardstate as bs
-from boardstate._fileformat import encode_file, load_game, parse_raw
+from boardstate._fileformat import encode_file, encode_game, load_game, parse_raw
 from boardstate._records import Kind
 from boardstate._secrets import Reveal, Secret
 
@@ -151,7 +151,7 @@ def test_views_and_move_files_leak_no_secret(module):
         game = random_game(module, seed, stop_after=stop)
         secrets, revealed = _secrets_and_reveals(game.records)
         for seat in range(len(game.players)):
-            data = encode_file(_view_header(game, seat), game.records, openings_for=seat)
+            data = encode_game(game, viewer=seat)
             assert game.header.seed not in data
             for commitment, secret in secrets.items():
                 if commitment in revealed or secret.owned_by(seat) or not secret.known:
@@ -169,12 +169,6 @@ def test_views_and_move_files_leak_no_secret(module):
     assert checked > 0
 
 
-def _view_header(game, seat):
-    import attrs
-
-    return attrs.evolve(game.header, seed=None, viewer=seat)
-
-
 @pytest.mark.parametrize("module", MODULES, ids=IDS)
 def test_sealed_choices_hidden_until_all_committed(module):
     """While a sealed phase collects choices, no other player's view, nor the move file, shows
@@ -189,7 +183,7 @@ def test_sealed_choices_hidden_until_all_committed(module):
             for seat in range(len(game.players)):
                 if seat == committer:
                     continue
-                data = encode_file(_view_header(game, seat), game.records, openings_for=seat)
+                data = encode_game(game, viewer=seat)
                 assert secret.salt not in data  # (the text may appear from earlier rounds)
                 found += 1
     if any(module.rules.simultaneous(bs.Game.new(module, ["a", "b", "c", "d"][

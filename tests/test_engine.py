@@ -5,7 +5,7 @@ import msgpack
 import pytest
 
 import boardstate as bs
-from boardstate._fileformat import encode_file, parse_raw
+from boardstate._fileformat import encode_file, encode_game, parse_raw
 from boardstate._rng import Rng
 from boardstate._secrets import commit, make_secret
 
@@ -168,10 +168,7 @@ def test_referee_reports_an_illegal_committed_bid():
 
 def test_verify_without_the_seed_checks_the_chain():
     game = random_game(DOTF, 2, players=2)
-    import attrs
-
-    view = encode_file(attrs.evolve(game.header, seed=None, viewer=0), game.records,
-                       openings_for=0)
+    view = encode_game(game, viewer=0)
     verdict = bs.verify(parse_raw(view, "view"))
     assert verdict.ok and verdict.rederived < verdict.records
     assert verdict.outcome == game.outcome()

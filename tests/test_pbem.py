@@ -4,23 +4,14 @@ from __future__ import annotations
 import random
 from collections import deque
 
-import attrs
 import pytest
 
 import boardstate as bs
-from boardstate._fileformat import encode_file, parse_raw
+from boardstate._fileformat import encode_file, encode_moves, parse_raw
 
 from conftest import all_modules, player_names
 
 MODULES = all_modules()
-
-
-def move_file(game: bs.Game, base: int) -> bytes:
-    """What 'boardstate move --out' / 'apply --out' would mail: no seed, no openings."""
-    base_hash = game.header.game_id if base < 0 else game.records[base].hash
-    header = attrs.evolve(game.header, kind="move", seed=None, viewer=None, base_seq=base,
-                          base_hash=base_hash)
-    return encode_file(header, game.records[base + 1:], openings_for=None)
 
 
 @pytest.mark.parametrize("module", MODULES, ids=[m.spec.id for m in MODULES])
@@ -42,7 +33,7 @@ def test_copies_agree_to_the_end_and_never_hold_anothers_sealed_choice(module, p
                 bs.apply_moves(copy, parse_raw(data, "move"))
                 applied = copy.seq - 1
                 if copy.reveal_held():  # this copy's own reveal is due: it mails it on
-                    mail.append((seat, move_file(copy, applied)))
+                    mail.append((seat, encode_moves(copy, applied)))
 
     while mail or copies[0].outcome() is None:
         if mail:
@@ -52,7 +43,7 @@ def test_copies_agree_to_the_end_and_never_hold_anothers_sealed_choice(module, p
         mine = copies[seat]
         base = mine.seq - 1
         mine.play(seat, pick.choice(mine.legal(seat)))
-        mail.append((seat, move_file(mine, base)))
+        mail.append((seat, encode_moves(mine, base)))
         for holder, copy in enumerate(copies):  # an unrevealed choice lives in its owner's copy
             phase = copy.phase()
             for owner, secret in (phase.commits.items() if phase else ()):
