@@ -21,8 +21,8 @@ from pathlib import Path
 import msgpack
 
 import boardstate as bs
-from boardstate._records import Kind
-from boardstate._secrets import Reveal, Secret
+from boardstate import Kind
+from boardstate import Reveal, Secret
 
 HERE = Path(__file__).parent
 sys.path.insert(0, str(HERE))

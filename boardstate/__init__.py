@@ -3,34 +3,36 @@
 Every move is an immutable event in a hash-chained, event-sourced log stored as msgpack; a game is
 a *module* (a declarative spec plus Decider-style rules) found through the entry-point group
 ``boardstate.modules``.  This package is the engine; it knows no game.
-"""
-from ._errors import (AmbiguousCommand, BoardstateError, CorruptFile, ForeignFile, FutureVersion,
-                      GameFileError, IllegalCommand, InvalidCommand, MoveRefused, OptionError,
-                      SecretUnavailable, TruncatedFile, VerificationFailed)
-from ._datafile import FieldError, read_data_file, resolve_player, structure_toml
-from ._events import event
-from ._module import GameSpec, Module, Option, Outcome, Rules
-from ._rng import FastRng, Rng
-from ._secrets import UNKNOWN, Reveal, Secret, reveal, seats_mask
 
-__version__ = "0.1.0"
+Three façades, by audience:
+
+- ``boardstate``: playing and refereeing games (this module);
+- ``boardstate.rules``: writing a game module;
+- ``boardstate.testing``: the conformance suite and helpers to forge records in tests.
+"""
+from ._errors import (AmbiguousCommand, BoardError, BoardstateError, CorruptFile, ForeignFile,
+                      FutureVersion, GameFileError, IllegalCommand, InvalidCommand, MoveRefused,
+                      OffBoard, OptionError, SecretUnavailable, TruncatedFile,
+                      VerificationFailed)
+from ._fileformat import (RawFile, atomic_write, encode_game, encode_moves, load_game,
+                          parse_raw, read_raw, save_game, save_moves)
+from ._game import Game, describe
+from ._migrate import migrate
+from ._module import GameSpec, Module, Option, Outcome
+from ._records import Kind, Record
+from ._referee import Referee, Verdict, apply_moves, verify
+from ._registry import broken_modules, get_module, installed_modules
+from ._secrets import UNKNOWN, Reveal, Secret
+from ._simulate import random_playout
+
+__version__ = "0.2.0"
 
 __all__ = [
-    "AmbiguousCommand", "BoardstateError", "CorruptFile", "FastRng", "FieldError", "ForeignFile",
-    "FutureVersion", "GameFileError", "GameSpec", "IllegalCommand", "InvalidCommand", "Module",
-    "MoveRefused", "Option", "OptionError", "Outcome", "Reveal", "Rng", "Rules", "Secret",
-    "SecretUnavailable", "TruncatedFile", "UNKNOWN", "VerificationFailed", "event",
-    "read_data_file", "resolve_player", "reveal", "seats_mask", "structure_toml",
+    "AmbiguousCommand", "BoardError", "BoardstateError", "CorruptFile", "ForeignFile",
+    "FutureVersion", "Game", "GameFileError", "GameSpec", "IllegalCommand", "InvalidCommand",
+    "Kind", "Module", "MoveRefused", "OffBoard", "Option", "OptionError", "Outcome", "RawFile",
+    "Record", "Referee", "Reveal", "Secret", "SecretUnavailable", "TruncatedFile", "UNKNOWN",
+    "Verdict", "VerificationFailed", "apply_moves", "atomic_write", "broken_modules",
+    "describe", "encode_game", "encode_moves", "get_module", "installed_modules", "load_game",
+    "migrate", "parse_raw", "random_playout", "read_raw", "save_game", "save_moves", "verify",
 ]
-
-# The game, its files and the referee (imported last: they build on the pieces above).
-from ._fileformat import atomic_write, load_game, read_raw, save_game, save_moves  # noqa: E402
-from ._game import Game  # noqa: E402
-from ._referee import Verdict, apply_moves, describe, verify  # noqa: E402
-from ._records import Record, sealed_values  # noqa: E402
-from ._registry import get_module, installed_modules  # noqa: E402
-from ._simulate import random_playout  # noqa: E402
-
-__all__ += ["Game", "Record", "Verdict", "sealed_values", "apply_moves", "atomic_write", "describe", "get_module",
-            "installed_modules", "load_game", "random_playout", "read_raw", "save_game",
-            "save_moves", "verify"]

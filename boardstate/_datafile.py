@@ -144,3 +144,65 @@ def resolve_player(players, word: str, text: str) -> int:
                              f"{', '.join(players)})", code="unknown-player")
     raise AmbiguousCommand(f"{word!r} in {text.strip()!r} could be "
                            f"{' or '.join(players[i] for i in hits)}", code="ambiguous-player")
+
+
+class DataFile:
+    """One kind of data file of a module: the built-in file shipped in the module's package, or
+    a file a player names in an option (``--option deck=my-deck.toml``).
+
+    ``parse(text, source)`` turns the text into a value (use ``structure_toml`` for errors that
+    name file, line and field).  Parsed values are cached by the text they come from, never on a
+    shared object; ``digest`` names the built-in file's content for the game header.
+    """
+
+    def __init__(self, package: str, name: str, parse, *, what: str, code: str) -> None:
+        self.package = package
+        self.name = name
+        self.parse = parse
+        self.what = what
+        self.code = code
+
+    def builtin_text(self) -> str:
+        return _package_text(self.package, self.name)
+
+    @property
+    def digest(self) -> str:
+        import hashlib
+
+        return hashlib.sha256(self.builtin_text().encode()).hexdigest()[:16]
+
+    def builtin(self):
+        """The built-in file, parsed (errors name the file by its name in the package)."""
+        return _parsed(self.parse, self.builtin_text(), self.name)
+
+    def load(self, path):
+        """A player's file, parsed; an unreadable or wrong file is a located ``OptionError``."""
+        return _parsed(self.parse, read_data_file(path, self.what, self.code), str(path))
+
+    def option(self, value):
+        """The built-in file if ``value`` is None, else the file at path ``value``."""
+        return self.builtin() if value is None else self.load(value)
+
+
+def cached_by_value(function=None, *, size: int = 64):
+    """Memoise a pure function of hashable values (a header's options, a hand): bounded to
+    ``size`` entries, and keyed by value, so equal inputs share the work and nothing else.
+    Use as ``@cached_by_value`` or ``@cached_by_value(size=1024)``."""
+    from functools import lru_cache
+
+    if function is None:
+        return lru_cache(maxsize=size)
+    return lru_cache(maxsize=size)(function)
+
+
+@cached_by_value
+def _parsed(parse, text: str, source: str):
+    return parse(text, source)
+
+
+@cached_by_value
+def _package_text(package: str, name: str) -> str:
+    """A file shipped inside an installed package (it does not change while we run)."""
+    from importlib.resources import files
+
+    return files(package).joinpath(name).read_text(encoding="utf-8")

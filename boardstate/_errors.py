@@ -77,6 +77,27 @@ class FutureVersion(GameFileError):
     code = "future-version"
 
 
+class BoardError(BoardstateError):
+    """A mistake in a board data file.  ``str()`` is one line that points at it:
+    ``path:line:column: reason`` (scripts match on ``code``, people read the place)."""
+
+    code = "bad-board"
+
+    def __init__(self, reason: str, *, path: str = "<board>", line: int = 1, column: int = 1,
+                 code: str | None = None, rule: str = "") -> None:
+        super().__init__(" ".join(reason.split()), code=code, rule=rule)  # one line, always
+        self.path, self.line, self.column = path, line, column
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}:{self.column}: {self.reason}"
+
+
+class OffBoard(BoardstateError):
+    """A cell off the board, or a square name the board does not have."""
+
+    code = "off-board"
+
+
 class MoveRefused(BoardstateError):
     """A move file does not fit this game's log (stale, foreign, fork, gap)."""
 

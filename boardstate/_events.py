@@ -45,40 +45,55 @@ def event_name(cls) -> str:
     return cls.__event_name__
 
 
-class EventTable:
-    """The code ↔ class table of one module (codes are positions in ``spec.events``)."""
+class EventCodes:
+    """The code <-> class table of one file: codes are positions in the file header's
+    ``[[name, version], ...]`` list (for a new game, the module's ``spec.events``).
 
-    def __init__(self, classes) -> None:
-        self.classes = tuple(classes)
-        self.code_of = {cls: code for code, cls in enumerate(self.classes)}
-        self.by_name = {cls.__event_name__: cls for cls in self.classes}
-        if len(self.by_name) != len(self.classes):
+    Decoding upcasts an event written under an older schema to the installed class.  Encoding
+    uses the file's own codes, and only for events whose schema the file holds at the installed
+    version: an event the file knows only in an older schema cannot be written back into it
+    (``current`` is False then, and the game must be migrated before anything is appended).
+    """
+
+    def __init__(self, classes, file_table=None) -> None:
+        classes = tuple(classes)
+        by_name = {cls.__event_name__: cls for cls in classes}
+        if len(by_name) != len(classes):
             raise ValueError("two event classes share a type name")
-
-    def header(self) -> list:
-        return [[cls.__event_name__, cls.__event_version__] for cls in self.classes]
-
-    def encode(self, ev) -> tuple:
-        cls = type(ev)
-        return (self.code_of[cls], *cls.__event_fields__(ev))
-
-    def decoders(self, file_table) -> list:
-        """For a file's ``[[name, version], ...]`` table: per file code, a function fields -> event.
-
-        Raises ``LookupError`` (unknown type) or ``OverflowError`` (newer schema) with a message.
-        """
-        out = []
-        for name, version in file_table:
-            cls = self.by_name.get(name)
+        if file_table is None:
+            file_table = tuple((cls.__event_name__, cls.__event_version__) for cls in classes)
+        self.file_table = tuple((str(n), int(v)) for n, v in file_table)
+        self.code_of: dict = {}
+        decoders = []
+        for code, (name, version) in enumerate(self.file_table):
+            cls = by_name.get(name)
             if cls is None:
                 raise LookupError(f"unknown event type {name!r}")
             if version > cls.__event_version__:
                 raise OverflowError(
                     f"event {name!r} has schema {version}, this installation reads up to "
                     f"{cls.__event_version__}")
+            if version == cls.__event_version__:
+                self.code_of.setdefault(cls, code)
             steps = [cls.__event_upcasters__[v] for v in range(version, cls.__event_version__)]
-            out.append(_decoder(cls, steps))
-        return out
+            decoders.append(_decoder(cls, steps))
+        self.decoders = decoders
+        self.stale = tuple(f"{name} v{version} (installed: v{by_name[name].__event_version__})"
+                           for name, version in self.file_table
+                           if version < by_name[name].__event_version__)
+        self.missing = tuple(cls.__event_name__ for cls in classes if cls not in self.code_of)
+        # Every installed event can be written, each under its installed schema.
+        self.current = not self.stale and not self.missing
+
+    def header(self) -> list:
+        return [list(e) for e in self.file_table]
+
+    def encodes(self, ev) -> bool:
+        return type(ev) in self.code_of
+
+    def encode(self, ev) -> tuple:
+        cls = type(ev)
+        return (self.code_of[cls], *cls.__event_fields__(ev))
 
 
 def _decoder(cls, steps):

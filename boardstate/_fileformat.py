@@ -15,7 +15,8 @@ import attrs
 import msgpack
 
 from ._errors import (BoardstateError, CorruptFile, ForeignFile, FutureVersion, GameFileError,
-                      TruncatedFile, VerificationFailed)
+                      TruncatedFile)
+from ._events import EventCodes
 from ._game import Game
 from ._header import FORMAT_NAME, FORMAT_VERSION, Header
 from ._records import HASH_SIZE, BodyDecoder, Record
@@ -47,7 +48,10 @@ def atomic_write(path, data: bytes) -> None:
     """Write ``data`` to ``path`` so that a crash leaves the old file or the new, never half."""
     path = Path(path)
     directory = path.parent if str(path.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+    except OSError as exc:
+        raise GameFileError(f"{path}: cannot write ({exc.strerror})", code="unwritable") from None
     try:
         os.fchmod(fd, _mode_for(path))
         with os.fdopen(fd, "wb") as f:
@@ -176,15 +180,23 @@ class RawFile:
             if self._close is not None:
                 self._close()
 
-    def decoder(self, game: Game) -> BodyDecoder:
+    def codes(self) -> EventCodes:
+        """The file's own event table, read against the installed module's events."""
         try:
-            decoders = game.table.decoders(self.header.events)
+            return EventCodes(self.module.spec.events, self.header.events)
         except LookupError as exc:
             raise CorruptFile(f"{self.path}: {exc}", code="unknown-event") from None
         except OverflowError as exc:
             raise FutureVersion(f"{self.path}: {exc}; upgrade the module "
                                 f"{self.header.module}") from None
-        return BodyDecoder(decoders, LIMITS)
+
+    def game(self, *, keep_records: bool = True) -> Game:
+        """An empty game for this file's header, to fold or referee its records onto."""
+        return Game(self.module, self.header, codes=self.codes(), keep_records=keep_records)
+
+    @staticmethod
+    def decoder(game: Game) -> BodyDecoder:
+        return BodyDecoder(game.codes.decoders, LIMITS)
 
 
 def read_raw(path) -> RawFile:
@@ -255,7 +267,7 @@ def _parse_header(m, name: str):
             players=tuple(str(p) for p in m["players"]), created=str(m["created"]),
             seed=m["seed"], seed_commitment=bytes(m["seed_commitment"]), events=events,
             kind=str(m["kind"]), viewer=m["viewer"], base_seq=int(base[0]),
-            base_hash=bytes(base[1]))
+            base_hash=bytes(base[1]), revision=m.get("revision", 1))
     except BoardstateError as exc:
         raise GameFileError(f"{name}: {exc.reason}", code=exc.code) from None
     except (KeyError, TypeError, ValueError) as exc:
@@ -269,7 +281,9 @@ def _parse_header(m, name: str):
     if (m.get("base") is None) != (header.kind == "game") or \
             (header.kind == "move" and (type(base[0]) is not int or len(header.base_hash) != 32)):
         raise CorruptFile(f"{name}: bad base in the header")
-    if set(m) != _HEADER_KEYS:
+    if type(header.revision) is not int or ("revision" in m and header.revision == 1):
+        raise CorruptFile(f"{name}: bad rules revision in the header")
+    if set(m) - {"revision"} != _HEADER_KEYS:
         raise CorruptFile(f"{name}: unexpected header fields")
     if m.get("game") != header.game_id:
         raise CorruptFile(f"{name}: the header's game id does not match its content")
@@ -279,6 +293,9 @@ def _parse_header(m, name: str):
         if not isinstance(header.seed, bytes) or seed_commitment(header.seed) != header.seed_commitment:
             raise CorruptFile(f"{name}: the seed does not match its commitment")
     installed = module.spec
+    from ._decider import Decider
+
+    Decider(module).check_revision(header.revision, name)
     file_major = int(header.module_version.split(".")[0])
     if file_major > installed.major:
         raise FutureVersion(f"{name}: made with {header.module} {header.module_version}; installed "
@@ -292,7 +309,7 @@ _HEADER_KEYS = {"format", "version", "kind", "game", "module", "module_version",
 
 
 @contextmanager
-def _no_cyclic_gc():
+def no_cyclic_gc():
     """Pause Python's cyclic collector while a log is read.  Records and states hold no
     reference cycles (reference counting frees them), but the collector's repeated passes over
     a growing log cost a quarter of the time of loading a long one."""
@@ -307,7 +324,7 @@ def _no_cyclic_gc():
 
 def load_game(path_or_raw) -> Game:
     """Read our own file back: chain checked, events folded, rules not re-run (fast)."""
-    with _no_cyclic_gc():
+    with no_cyclic_gc():
         return _load_game(path_or_raw)
 
 
@@ -316,7 +333,7 @@ def _load_game(path_or_raw) -> Game:
     if raw.header.kind != "game":
         raise GameFileError(f"{raw.path}: this is a move file; apply it to a game with "
                             f"'boardstate apply GAME {raw.path}'", code="not-a-game")
-    game = Game(raw.module, raw.header)
+    game = raw.game()
     decoder = raw.decoder(game)
     for i, (body, hash_, openings) in enumerate(raw.iter_records()):
         try:
@@ -326,21 +343,3 @@ def _load_game(path_or_raw) -> Game:
         except (ValueError, TypeError, KeyError, AttributeError) as exc:
             raise CorruptFile(f"{raw.path}: corrupt at record {i} ({exc})") from None
     return game
-
-
-def referee(game: Game, raw: RawFile, records=None) -> None:
-    """Re-derive ``records`` (default: all of ``raw``) onto ``game``; raises VerificationFailed."""
-    with _no_cyclic_gc():
-        _referee(game, raw, records)
-
-
-def _referee(game: Game, raw: RawFile, records) -> None:
-    decoder = raw.decoder(game)
-    for body, hash_, openings in (raw.iter_records() if records is None else records):
-        seq = len(game.records)
-        try:
-            fields = decoder.fields(body, openings)
-        except (ValueError, TypeError) as exc:
-            raise VerificationFailed(f"the record does not decode ({exc})", code="corrupt",
-                                     seq=seq) from None
-        game.accept(fields, body, hash_, decoder)

@@ -33,6 +33,7 @@ class Header:
     viewer: int | None = None  # a player's view: the seat whose secrets it keeps
     base_seq: int = -1  # move files: the record the new ones follow
     base_hash: bytes = b""
+    revision: int = 1  # the module's rules revision the game was created under
 
     @property
     def game_id(self) -> bytes:
@@ -40,6 +41,8 @@ class Header:
         identity = [self.module, self.module_version, self.data_digest,
                     [list(kv) for kv in self.options], list(self.players), self.created,
                     self.seed_commitment, [list(e) for e in self.events]]
+        if self.revision != 1:  # (files of revision 1 predate revisions: their ids stay)
+            identity.append(self.revision)
         return hashlib.sha256(b"boardstate-game" + pack(identity)).digest()
 
     @property
@@ -56,15 +59,18 @@ class Header:
         if len(set(players)) != len(players) or any(not p or p.strip() != p for p in players):
             raise OptionError("player names must be distinct, non-empty, without outer spaces",
                               code="bad-player")
-        options = module.rules.resolve_options(dict(raw_options), players)
+        from ._decider import Decider
+
+        options = Decider(module).options(dict(raw_options), players)
         seed = os.urandom(32) if seed is None else seed
         created = created or _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat()
         return cls(spec.id, spec.version, spec.data_digest, tuple(sorted(options.items())),
                    players, created, seed, seed_commitment(seed),
-                   tuple((c.__event_name__, c.__event_version__) for c in spec.events))
+                   tuple((c.__event_name__, c.__event_version__) for c in spec.events),
+                   revision=spec.revision)
 
     def to_map(self) -> dict:
-        return {
+        out = {
             "format": FORMAT_NAME, "version": FORMAT_VERSION, "kind": self.kind,
             "game": self.game_id, "module": self.module, "module_version": self.module_version,
             "data_digest": self.data_digest, "options": [list(kv) for kv in self.options],
@@ -73,3 +79,6 @@ class Header:
             "events": [list(e) for e in self.events], "viewer": self.viewer,
             "base": [self.base_seq, self.base_hash] if self.kind == "move" else None,
         }
+        if self.revision != 1:
+            out["revision"] = self.revision
+        return out

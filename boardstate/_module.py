@@ -1,19 +1,27 @@
 """What a game module is: a declarative spec beside Decider-style rules.
 
 The engine knows no game.  A module gives a ``Module(spec, rules)``; ``rules`` follows the
-``Rules`` protocol below: pure functions of immutable state.  Randomness comes in through the
-``rng`` argument of ``start``/``decide`` and is recorded in the events, so a replay never needs it.
+``Rules`` protocol below: pure functions of immutable state.  ``decide`` emits its events into a
+``Table`` that folds them as it goes, so the engine always receives the events *and* the state
+after them (the fold is written once, in the module's ``evolve``).  Randomness comes in through
+``table.rng`` and is recorded in the events, so a replay never needs it.
 """
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping, Protocol, Sequence
+from enum import IntEnum
+from typing import Any, Iterable, Mapping, Protocol
 
 import attrs
 
 
 @attrs.frozen
 class Option:
-    """One option a game takes on ``boardstate new --option KEY=VALUE``."""
+    """One option a game takes on ``boardstate new --option KEY=VALUE``.
+
+    The engine checks every option against the spec before the module sees it: an unknown key,
+    a value outside ``choices`` and a missing default are refused with one line; ``default`` is
+    filled in (None: the option is absent unless given).
+    """
 
     key: str
     default: str | None
@@ -23,7 +31,12 @@ class Option:
 
 @attrs.frozen
 class GameSpec:
-    """Everything about a game that is not a rule: names, counts, options, events."""
+    """Everything about a game that is not a rule: names, counts, options, events, revisions.
+
+    ``revision`` numbers the rules: a change that alters what is legal or what a move yields
+    bumps it, and ``changes`` says what each revision changed (``((revision, line), ...)``).
+    A game is played, applied and verified under the revision it was created with.
+    """
 
     id: str
     name: str
@@ -35,6 +48,8 @@ class GameSpec:
     notation: str
     data_digest: str = ""
     summary: str = ""
+    revision: int = 1
+    changes: tuple[tuple[int, str], ...] = ()
 
     @property
     def major(self) -> int:
@@ -42,6 +57,20 @@ class GameSpec:
 
     def option(self, key: str) -> Option | None:
         return next((o for o in self.options if o.key == key), None)
+
+    def changes_since(self, revision: int) -> tuple[str, ...]:
+        """What changed after ``revision``, one line per change."""
+        return tuple(f"revision {r}: {line}" for r, line in self.changes if r > revision)
+
+
+@attrs.frozen
+class Setup:
+    """What ``initial`` builds the first state from: the players, the checked options, the
+    rules revision the game was created under."""
+
+    players: tuple[str, ...]
+    options: Mapping[str, Any]
+    revision: int
 
 
 @attrs.frozen
@@ -53,29 +82,66 @@ class Outcome:
     reason: str
 
 
-Moves = Sequence[tuple[int, Any]]
+class Choice(IntEnum):
+    """How the seats in ``to_act`` choose (``Rules.choice``)."""
+
+    OPEN = 0       # in the open: the command is public as it is given
+    SEALED = 1     # at once, sealed: every acting seat commits; then all are turned over, and
+                   # ``decide`` runs once on all the choices together (bids)
+    FACE_DOWN = 2  # the one acting seat commits its command face down; ``decide`` runs now on
+                   # ``HIDDEN`` (the others answer in the open), and the command is turned over
+                   # when the rules say TURN_OVER (an attack card played face down)
+    TURN_OVER = 3  # the acting seat's face-down command is turned over now; ``decide`` runs on it
+
+
+class _Hidden:
+    """The command ``decide`` receives for a choice made face down (its value is not known)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "HIDDEN"
+
+    def __reduce__(self):
+        return "HIDDEN"
+
+
+HIDDEN = _Hidden()
 
 
 class Rules(Protocol):
-    """The Decider a module implements.  Seats are ints ``0..n-1`` in the order of ``--player``."""
+    """The Decider a module implements.  Seats are ints ``0..n-1`` in the order of ``--player``.
 
-    def resolve_options(self, raw: Mapping[str, str], players: Sequence[str]) -> dict:
-        """Validate options; return a msgpack-able dict stored in the header (raise OptionError)."""
+    Optional methods (the engine supplies the default):
 
-    def initial(self, options: Mapping, players: Sequence[str]) -> Any:
+    - ``prepare(options, players) -> dict``: derive what the header stores from the checked
+      options (load a data file, parse a list); default: the options as given.
+    - ``choice(state) -> Choice``: how the acting seats choose; default ``Choice.OPEN``.
+    - ``explain(state, seat, command) -> IllegalCommand``: why a command that is not in
+      ``legal`` is refused (the rule it breaks); default: a generic reason.
+    - ``is_legal(state, seat, command) -> bool``: a fast single-command check that must equal
+      ``command in legal(state, seat)`` (the conformance suite holds them equal).
+    - ``render(state, seat) -> str`` and ``to_json(state, seat) -> dict``: the table as text or
+      data, as ``seat`` sees it (None: a spectator).
+
+    The hidden-information contract: ``decide`` for a seat reads only what that seat's copy of
+    the game holds: public values, the seat's own secrets, and the face-down cards of the table
+    itself (secrets owned by nobody, which the engine's randomness dealt).  A value hidden from
+    the acting seat reaches the rules only through its owner: a reveal, a response, or a
+    face-down choice turned over.  ``boardstate.testing`` checks every module against it.
+    """
+
+    def initial(self, setup: Setup) -> Any:
         """The state before anything happened (deterministic)."""
 
-    def start(self, state: Any, rng) -> tuple:
-        """Events of the setup (shuffles, deals)."""
+    def start(self, table) -> None:
+        """Emit the events of the setup (shuffles, deals) into ``table``."""
 
     def to_act(self, state: Any) -> tuple[int, ...]:
-        """Seats that must act now (empty when the game is over)."""
-
-    def simultaneous(self, state: Any) -> bool:
-        """True when the seats in ``to_act`` choose at once (the engine seals their choices)."""
+        """Seats that must act now.  The engine asks it only while ``outcome`` is None."""
 
     def legal(self, state: Any, seat: int) -> Iterable[Any]:
-        """The commands ``seat`` may give now."""
+        """The commands ``seat`` may give now (``seat`` is one of ``to_act``)."""
 
     def parse(self, state: Any, seat: int, text: str) -> Any:
         """Command notation -> command (raise InvalidCommand / AmbiguousCommand)."""
@@ -83,29 +149,17 @@ class Rules(Protocol):
     def notation(self, state: Any, seat: int, command: Any) -> str:
         """Command -> its canonical notation (``parse(notation(c)) == c``)."""
 
-    def validate(self, state: Any, seat: int, command: Any) -> None:
-        """Raise IllegalCommand (with reason and rule) unless ``seat`` may give ``command`` now."""
-
-    def decide(self, state: Any, moves: Moves, rng) -> tuple:
-        """The events that ``moves`` (one per acting seat, each validated) cause."""
+    def decide(self, table, moves) -> None:
+        """Emit the events that ``moves`` (``((seat, command), ...)``, each legal) cause."""
 
     def evolve(self, state: Any, event: Any) -> Any:
         """Apply one event (pure; never fails on an event ``decide`` produced)."""
-
-    # Optional: ``decide_evolve(state, moves, rng) -> (events, state after them)``.  A module
-    # whose decide folds as it goes offers it, and the engine folds once instead of twice.
 
     def outcome(self, state: Any) -> Outcome | None:
         """The result, once the game is over."""
 
     def view(self, state: Any, seat: int) -> Any:
-        """What ``seat`` may know of ``state`` (others' secrets sealed)."""
-
-    def render(self, state: Any, seat: int | None) -> str:
-        """The table as text, as ``seat`` sees it (None: a spectator)."""
-
-    def to_json(self, state: Any, seat: int | None) -> dict:
-        """The table as JSON-able data, as ``seat`` sees it."""
+        """What ``seat`` may know of ``state`` (others' secrets sealed; -1: a spectator)."""
 
 
 @attrs.frozen

@@ -1,14 +1,210 @@
-"""The referee: ``verify`` a whole file, ``apply`` a move file onto a game."""
+"""The referee: re-derive every incoming record under the rules, in one place.
+
+``Referee.accept`` takes one record of a file (or of a move file), asks the game's engine checks
+and the module's rules what that record must be, and compares.  The rules are asked once, by
+the same ``Game`` methods that local play uses (``check_turn``, ``commit_events``,
+``check_reveal``, ``decide``): the referee restates none of them.  Its fast paths only skip work:
+
+- a record without events (a commitment of a sealed round, a reveal that resolves nothing) is
+  compared field by field instead of being re-encoded and compared byte for byte;
+- a reveal that repeats an opening this copy already checked is not hashed again.
+
+``Referee(game, fast=False)`` does all the work; the differential test holds the verdicts equal.
+"""
 from __future__ import annotations
 
 import attrs
 
-from ._errors import GameFileError, MoveRefused, VerificationFailed
-from ._fileformat import RawFile, read_raw, referee
-from ._game import Game
-from ._records import Kind
+from ._decider import ENGINE_RULE
+from ._errors import (BoardstateError, GameFileError, IllegalCommand, MoveRefused,
+                      SecretUnavailable, VerificationFailed)
+from ._fileformat import LIMITS, RawFile, no_cyclic_gc, read_raw
+from ._game import Game, describe
+from ._records import NO_ACTOR, BodyDecoder, Kind, Record, chain, sealed_values
+from ._secrets import Reveal, committed_form
 
 
+class Referee:
+    """Re-derives records onto ``game`` (which holds the log and the state so far)."""
+
+    def __init__(self, game: Game, *, fast: bool = True) -> None:
+        self.game = game
+        self.fast = fast
+        self.decoder = BodyDecoder(game.codes.decoders, LIMITS)
+        self.rederived = 0  # records re-derived in full (the others: checked on the chain)
+
+    def run(self, records) -> None:
+        """Referee ``(body, hash, openings)`` triples in order; raises VerificationFailed."""
+        with no_cyclic_gc():
+            decoder, game = self.decoder, self.game
+            for body, hash_, openings in records:
+                try:
+                    fields = decoder.fields(body, openings)
+                except (ValueError, TypeError) as exc:
+                    raise VerificationFailed(f"the record does not decode ({exc})",
+                                             code="corrupt", seq=game.seq) from None
+                self.accept(fields, body, hash_)
+
+    def accept(self, fields: tuple, body: bytes, hash_: bytes) -> Record:
+        """Re-derive one record; append it if it is exactly what the rules give."""
+        game = self.game
+        seq, kind, actor, command, sealed, raw_events = fields
+        if chain(game.head_hash, body) != hash_:
+            raise self._failure(fields, "hash chain broken: the record's hash does not match its "
+                                "content and the record before it", "bad-hash")
+        if seq != game.seq:
+            raise self._failure(fields, f"out of sequence: expected record {game.seq}", "bad-seq")
+        if (kind == Kind.SETUP) != (seq == 0):
+            raise self._failure(fields, "the first record, and only the first, is the setup",
+                                "bad-kind")
+        try:
+            try:
+                expected = self._expected(kind, actor, command, sealed)
+            except SecretUnavailable:
+                # The rules needed a value this copy does not hold: the record may bring its
+                # owner's opening (a reveal), checked against its commitment.
+                openings = self._openings(raw_events)
+                if openings is None:
+                    raise
+                expected = self._expected(kind, actor, command, sealed, openings)
+        except SecretUnavailable:
+            record = self._trust_chain(fields, body, hash_)
+            game.append(record)
+            return record
+        except BoardstateError as exc:
+            raise self._failure(fields, exc.reason, exc.code, exc.rule) from None
+        command, events, state = expected
+        if self.fast and not events:
+            # Nothing to encode: every field is either checked above or must be empty.
+            if fields[3] != command or raw_events:
+                raise self._failure(fields, self._difference(command, events, body),
+                                    "not-derived")
+            record = Record(seq, kind, actor, command, sealed, (), body, hash_)
+        else:
+            try:
+                record = game.make(kind, actor, command, sealed, events, hash_)
+                same = record.body == body
+            except GameFileError:  # an older event schema: compare the upcast events by value
+                record = Record(seq, kind, actor, command, sealed, events, body, hash_)
+                try:
+                    same = fields[3] == command and _same_events(events,
+                                                                 self._decoded(raw_events))
+                except GameFileError:
+                    same = False
+            if not same:
+                raise self._failure(fields, self._difference(command, events, body),
+                                    "not-derived")
+        self.rederived += 1
+        game.append(record, state)
+        return record
+
+    # ------------------------------------------------------------------ what the rules give
+    def _expected(self, kind, actor, command, sealed, openings=None) -> tuple:
+        """``(command text, events, state after them)`` that the rules give for a record of
+        ``kind`` by ``actor`` (raises IllegalCommand / SecretUnavailable)."""
+        game = self.game
+        if kind == Kind.SETUP:
+            if actor != NO_ACTOR or sealed is not None:
+                raise IllegalCommand("malformed setup record", code="bad-kind", rule=ENGINE_RULE)
+            return ("",) + game.decider.start(game.state, game.rng(0))
+        game.check_turn(actor)
+        if kind == Kind.COMMIT:
+            return ("",) + game.commit_events(actor, sealed, openings)
+        if kind == Kind.REVEAL:
+            return ("",) + game.check_reveal(actor, sealed, rehash=not self.fast,
+                                             openings=openings)
+        if not game.open_move_due():
+            raise IllegalCommand("an open move where the choice is sealed or face down",
+                                 code="not-sealed", rule=ENGINE_RULE)
+        if sealed is not None:
+            raise IllegalCommand("an open move carries no sealed value", code="bad-kind",
+                                 rule=ENGINE_RULE)
+        parsed = game.checked(actor, command)
+        text = game.rules.notation(game.state, actor, parsed)
+        return (text,) + game.decide(((actor, parsed),), openings)
+
+    def _openings(self, raw_events) -> dict | None:
+        """The reveals an incoming record brings, by commitment: the owner's openings of values
+        this copy may not hold (checked against their commitments before use)."""
+        if not raw_events:
+            return None
+        try:
+            events = self._decoded(raw_events)
+        except GameFileError:
+            return None
+        found = {}
+        for ev in events:
+            for value in sealed_values(Record(0, 0, 0, "", None, (ev,), b"", b"")):
+                if type(value) is Reveal and value.checks():
+                    found[value.commitment] = value
+        return found or None
+
+    def _decoded(self, raw_events) -> tuple:
+        try:
+            return self.decoder.events(raw_events)
+        except (ValueError, TypeError) as exc:
+            raise GameFileError(f"undecodable events ({exc})", code="corrupt") from None
+
+    def _trust_chain(self, fields, body, hash_) -> Record:
+        """A copy without the seed cannot re-run the dice: check what it can, keep the record."""
+        seq, kind, actor, command, sealed, raw_events = fields
+        try:
+            events = self.decoder.events(raw_events)
+        except (ValueError, TypeError) as exc:
+            raise self._failure(fields, f"undecodable events ({exc})", "corrupt") from None
+        record = Record(seq, kind, actor, command, sealed, events, body, hash_)
+        for value in sealed_values(record):
+            if type(value) is Reveal and not value.checks():
+                raise self._failure(fields, "a revealed value does not match its commitment",
+                                    "bad-reveal")
+        return record
+
+    # ------------------------------------------------------------------ saying what is wrong
+    def _failure(self, fields, reason, code, rule=ENGINE_RULE) -> VerificationFailed:
+        seq, kind, actor, command, sealed, raw_events = fields
+        players = self.game.players
+        label = players[actor] if type(actor) is int and 0 <= actor < len(players) else ""
+        shown = command or (sealed.value if isinstance(sealed, Reveal) else "")
+        return VerificationFailed(reason, code=code, rule=rule, seq=seq, actor=label,
+                                  command=shown if isinstance(shown, str) else repr(shown))
+
+    def _difference(self, command: str, events: tuple, body: bytes) -> str:
+        """Say what differs between the recorded body and the one the rules give."""
+        try:
+            recorded = self.decoder.fields(body)
+        except ValueError:
+            return "the record does not decode"
+        if recorded[3] != command:
+            return f"the recorded command text differs from its canonical form {command!r}"
+        try:
+            got = self.decoder.events(recorded[5])
+        except (ValueError, TypeError):
+            return "the recorded events do not decode"
+        for i, (want, have) in enumerate(zip(events, got)):
+            if not _same_events((want,), (have,)):
+                return (f"event {i + 1} differs from what the rules give: recorded "
+                        f"{_show(have)}, rules give {_show(want)}")
+        if len(events) != len(got):
+            return f"the record holds {len(got)} events, the rules give {len(events)}"
+        return "the record differs from what the rules give"
+
+
+def _same_events(a: tuple, b: tuple) -> bool:
+    """Equal in their committed form (a secret is its commitment and owners, held or not)."""
+    return len(a) == len(b) and all(
+        type(x) is type(y) and committed_form(type(x).__event_fields__(x))
+        == committed_form(type(y).__event_fields__(y)) for x, y in zip(a, b))
+
+
+def _show(ev) -> str:
+    name = type(ev).__event_name__
+    parts = []
+    for f, v in zip(attrs.fields(type(ev)), type(ev).__event_fields__(ev)):
+        parts.append(f"{f.name}={committed_form(v)!r}"[:60])
+    return f"{name}({', '.join(parts)})"
+
+
+# ---------------------------------------------------------------------------------- verdicts
 @attrs.frozen
 class Verdict:
     """What ``verify`` found: either every record re-derived, or the first failure."""
@@ -25,30 +221,32 @@ class Verdict:
         return self.failure is None
 
 
-def verify(path_or_raw, *, keep_records: bool = True) -> Verdict:
+def verify(path_or_raw, *, keep_records: bool = True, fast: bool = True) -> Verdict:
     """Re-derive every record of a game file under the installed rules.
 
     With ``keep_records=False`` the records stream through and memory stays flat in the length
-    of the log (``Verdict.game`` then holds the final state but no records).
+    of the log (``Verdict.game`` then holds the final state but no records).  ``fast=False``
+    turns the referee's fast paths off (the same verdict, more work).
     """
     raw = path_or_raw if isinstance(path_or_raw, RawFile) else read_raw(path_or_raw)
     if raw.header.kind != "game":
         raise GameFileError(f"{raw.path}: a move file cannot be verified alone; apply it to its "
                             f"game with 'boardstate apply GAME {raw.path}'", code="not-a-game")
-    game = Game(raw.module, raw.header, keep_records=keep_records)
+    game = raw.game(keep_records=keep_records)
+    referee = Referee(game, fast=fast)
     failure = None
     try:
-        referee(game, raw)
+        referee.run(raw.iter_records())
     except VerificationFailed as exc:
         failure = exc
     if failure is None and game.seq == 0:
         failure = VerificationFailed("the file holds no records (not even the setup)",
                                      code="empty-log", seq=0)
-    return Verdict(raw.path, game.seq + (failure is not None), game.rederived,
+    return Verdict(raw.path, game.seq + (failure is not None), referee.rederived,
                    game.outcome() if failure is None else None, failure, game)
 
 
-def apply_moves(game: Game, move: RawFile) -> list:
+def apply_moves(game: Game, move: RawFile, *, fast: bool = True) -> list:
     """Referee a move file's records onto ``game``; the records appended.
 
     Refused (``MoveRefused``) when the file is not a move file, is from another game, is stale
@@ -60,6 +258,7 @@ def apply_moves(game: Game, move: RawFile) -> list:
     if header.game_id != game.header.game_id:
         raise MoveRefused(f"{move.path} is from another game (game {header.game_id.hex()[:12]}, "
                           f"this game {game.header.game_id.hex()[:12]})", code="foreign-game")
+    game.check_writable()
     head = game.seq - 1
     base = header.base_seq
     if base > head:
@@ -81,19 +280,5 @@ def apply_moves(game: Game, move: RawFile) -> list:
         raise MoveRefused(f"stale: {move.path} holds records {base + 1}-{base + len(incoming)}, "
                           f"already in this game", code="stale")
     start = game.seq
-    referee(game, move, fresh)
+    Referee(game, fast=fast).run(fresh)
     return game.records[start:]
-
-
-def describe(game: Game, record, viewer: int | None = None) -> str:
-    """A record in words, e.g. ``alice: play luke 5`` or ``bob commits a sealed choice``."""
-    if record.kind == Kind.SETUP:
-        return "setup"
-    who = game.players[record.actor]
-    if record.kind == Kind.COMMIT:
-        mine = viewer is None or viewer == record.actor
-        held = record.sealed.known and mine
-        return f"{who} commits a sealed choice" + (f" ({record.sealed.value})" if held else "")
-    if record.kind == Kind.REVEAL:
-        return f"{who} reveals: {record.sealed.value}"
-    return f"{who}: {record.command}"

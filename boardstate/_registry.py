@@ -1,6 +1,7 @@
 """Installed game modules, found through the entry-point group ``boardstate.modules``."""
 from __future__ import annotations
 
+from contextlib import contextmanager
 from functools import lru_cache
 from importlib.metadata import entry_points
 
@@ -27,6 +28,27 @@ def installed_modules() -> dict:
         except Exception as exc:
             BROKEN[ep.name] = f"{type(exc).__name__}: {exc}"
     return dict(sorted(found.items()))
+
+
+@contextmanager
+def registered(module):
+    """Make ``module`` findable by its id for a while (a module under test, not installed)."""
+    modules = installed_modules()
+    before = modules.get(module.spec.id)
+    modules[module.spec.id] = module
+    try:
+        yield
+    finally:
+        if before is None:
+            modules.pop(module.spec.id, None)
+        else:
+            modules[module.spec.id] = before
+
+
+def broken_modules() -> dict[str, str]:
+    """Entry-point name -> why that installed plugin did not load."""
+    installed_modules()
+    return dict(BROKEN)
 
 
 def get_module(module_id: str):

@@ -87,3 +87,13 @@ def seats_mask(*seats: int) -> int:
     for s in seats:
         mask |= 1 << s
     return mask
+
+
+def committed_form(value):
+    """``value`` as the log commits to it: a secret is its commitment and owners, whether this
+    copy holds its opening or not (tuples are walked).  Two copies compare events by this."""
+    if isinstance(value, Secret):
+        return ("secret", value.commitment, value.owners)
+    if isinstance(value, tuple):
+        return tuple(committed_form(v) for v in value)
+    return value

@@ -8,7 +8,6 @@ from pathlib import Path
 import click
 
 import boardstate as bs
-from boardstate._records import Kind
 
 from ._errors import BAD_INPUT, RULES_REJECTED, fail, one_line_errors
 
@@ -71,9 +70,7 @@ def _options(pairs) -> dict:
 def modules_cmd(as_json):
     """List the installed games, their editions and options."""
     mods = bs.installed_modules()
-    from boardstate._registry import BROKEN
-
-    for name, why in BROKEN.items():
+    for name, why in bs.broken_modules().items():
         click.echo(f"boardstate: warning: module {name!r} did not load ({why})", err=True)
     if as_json:
         click.echo(json.dumps([{
@@ -160,7 +157,7 @@ def _json_status(game: bs.Game, seat: int | None) -> dict:
 
 def _view(game: bs.Game, state, seat: int | None):
     """What ``seat`` may see of ``state`` (None: a spectator, who holds no secret)."""
-    return game.rules.view(state, -1 if seat is None else seat)
+    return game.decider.view(state, seat)
 
 
 @cli.command()
@@ -174,12 +171,14 @@ def show(file, player, as_json):
     seat = _seat(game, player)
     state = _view(game, game.state, seat)
     if as_json:
-        data = game.rules.to_json(state, seat)
+        data = game.decider.to_json(state, seat)
         data["engine"] = _json_status(game, seat)
         click.echo(json.dumps(data, indent=2))
     else:
-        click.echo(game.rules.render(state, seat))
+        click.echo(game.decider.render(state, seat))
         click.echo(_status(game, seat))
+        if _revision_note(game):
+            click.echo(_revision_note(game))
 
 
 @cli.command()
@@ -296,6 +295,8 @@ def replay(file, to, player, step):
     game = bs.load_game(file)
     seat = _seat(game, player)
     states = _states(game)
+    if _revision_note(game):
+        click.echo(_revision_note(game))
     last = len(game.records) - 1
     if to is not None:
         if not 0 <= to <= last:
@@ -329,20 +330,32 @@ def replay(file, to, player, step):
 
 
 def _states(game: bs.Game) -> list:
-    rules = game.rules
-    state = rules.initial(game.header.options, game.header.players)
+    """The state after each record (to step back and forth)."""
+    header = game.header
+    evolve = game.decider.evolve
+    state = game.decider.initial(header.options, header.players, header.revision)
     out = []
     for rec in game.records:
         for ev in rec.events:
-            state = rules.evolve(state, ev)
+            state = evolve(state, ev)
         out.append(state)
     return out
+
+
+def _revision_note(game: bs.Game) -> str:
+    """Which rules revision an older game is played under, and what changed since."""
+    spec, revision = game.module.spec, game.header.revision
+    if revision == spec.revision:
+        return ""
+    changes = "; ".join(spec.changes_since(revision))
+    return (f"note: this game is played under {spec.id} rules revision {revision} (newest: "
+            f"{spec.revision}; changed since: {changes})")
 
 
 def _show_step(game, states, i, seat) -> None:
     rec = game.records[i]
     click.echo(f"--- record {i}: {bs.describe(game, rec, seat if seat is not None else -1)}")
-    click.echo(game.rules.render(_view(game, states[i], seat), seat))
+    click.echo(game.decider.render(_view(game, states[i], seat), seat))
 
 
 @cli.command()
@@ -360,6 +373,7 @@ def verify(file, as_json):
             data["outcome"] = {"scores": dict(zip(game.players, verdict.outcome.scores)),
                                "winners": [game.players[w] for w in verdict.outcome.winners],
                                "reason": verdict.outcome.reason}
+        data["revision"] = game.header.revision
         if verdict.failure is not None:
             f = verdict.failure
             data["failure"] = {"record": f.seq, "actor": f.actor, "command": f.command,
@@ -375,6 +389,8 @@ def verify(file, as_json):
     status = _outcome_text(game, verdict.outcome) if verdict.outcome is not None else \
         "game in progress; to act: " + ", ".join(game.players[s] for s in game.to_act())
     click.echo(f"ok: {verdict.records} records re-derived and verified{note}. {status}")
+    if _revision_note(game):
+        click.echo(_revision_note(game))
 
 
 # --------------------------------------------------------------------------------- view
@@ -388,6 +404,48 @@ def view_cmd(file, player, out):
     game = bs.load_game(file)
     bs.save_game(game, out, viewer=game.seat(player))
     click.echo(f"wrote {out}: {player}'s view of {file}")
+
+
+# --------------------------------------------------------------------------------- migrate / check
+@cli.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("-o", "--out", required=True, type=click.Path(dir_okay=False),
+              help="The migrated game file to write (a new file).")
+@one_line_errors
+def migrate(file, out):
+    """Rewrite FILE under the installed event schemas (before adding moves to an old game).
+
+    Every player migrates their own copy: the result is the same for all, so move files flow
+    again between migrated copies.
+    """
+    if Path(out).exists():
+        fail(f"error: {out} exists; not overwriting it (choose a new name)", BAD_INPUT)
+    game = bs.load_game(file)
+    if game.codes.current:
+        fail(f"error: {file} already uses the installed event schemas; nothing to migrate",
+             BAD_INPUT)
+    migrated = bs.migrate(game)
+    bs.save_game(migrated, out)
+    click.echo(f"wrote {out}: {migrated.seq} records under the installed event schemas "
+               f"(game id {migrated.header.game_id.hex()[:12]}); send the other players this "
+               f"note: each runs 'boardstate migrate' on their own copy")
+
+
+@cli.command()
+@click.argument("module")
+@click.option("--seeds", type=click.IntRange(1, 10000), default=40, show_default=True,
+              help="Random games per check.")
+@one_line_errors
+def check(module, seeds):
+    """Run the conformance suite on an installed module (what every module must pass)."""
+    from boardstate.testing import check_module
+
+    mod = bs.get_module(module)
+    report = check_module(mod, seeds=seeds, echo=click.echo)
+    if report.failures:
+        fail(f"{mod.spec.id}: {len(report.failures)} of {report.total} checks failed",
+             RULES_REJECTED)
+    click.echo(f"ok: {mod.spec.id} passes all {report.total} conformance checks")
 
 
 from .board import board as _board_cmd  # noqa: E402

@@ -3,6 +3,9 @@
 Modules offer their boards through the entry-point group ``boardstate.boards``
 (a mapping board id -> Board), so a game shipped as its own package shows up
 here without changes to boardstate.
+
+Errors are BoardstateErrors, reported like every other command's (one line, exit 2): naming a
+module or board that is not there is an OptionError, bad usage, as ``get_module`` has it.
 """
 
 from __future__ import annotations
@@ -13,7 +16,10 @@ from pathlib import Path
 
 import click
 
-from boardstate.geometry import Board, BoardError, render_svg, render_text
+from boardstate import BoardstateError, OptionError
+from boardstate.geometry import Board, render_svg, render_text
+
+from ._errors import one_line_errors
 
 BOARDS_GROUP = "boardstate.boards"
 _FORMAT_BY_SUFFIX = {".svg": "svg", ".txt": "text"}
@@ -27,14 +33,25 @@ def _load_boards(module: str) -> Mapping[str, Board]:
     sets = _board_sets()
     if module not in sets:
         installed = ", ".join(sorted(sets)) or "none"
-        raise click.UsageError(f"no boards for module {module!r} (installed: {installed})")
+        raise OptionError(f"no boards for module {module!r} (installed: {installed})", code="unknown-module")
     try:
         boards = sets[module].load()
+    except BoardstateError:
+        raise  # already says what is wrong (a board file read eagerly, say)
     except Exception as error:  # a broken third-party package must not print a traceback
-        raise click.ClickException(f"cannot load the boards of {module!r}: {type(error).__name__}: {error}") from None
+        reason = f"cannot load the boards of {module!r}: {type(error).__name__}: {error}"
+        raise BoardstateError(reason, code="broken-module") from None
     if not isinstance(boards, Mapping):
-        raise click.ClickException(f"the boards entry point of {module!r} is not a mapping of board id -> Board")
+        reason = f"the boards entry point of {module!r} is not a mapping of board id -> Board"
+        raise BoardstateError(reason, code="broken-module")
     return boards
+
+
+def _scene(boards: Mapping[str, Board], module: str, scene: str) -> Board:
+    if scene not in boards:
+        known = ", ".join(boards) or "none"
+        raise OptionError(f"module {module!r} has no board {scene!r} (known: {known})", code="unknown-board")
+    return boards[scene]
 
 
 def _format_for(output: Path | None, chosen: str | None) -> str:
@@ -42,12 +59,12 @@ def _format_for(output: Path | None, chosen: str | None) -> str:
         return chosen
     if output is None:
         return "text"
-    try:
-        return _FORMAT_BY_SUFFIX[output.suffix.lower()]
-    except KeyError:
-        raise click.UsageError(
+    found = _FORMAT_BY_SUFFIX.get(output.suffix.lower())
+    if found is None:
+        raise OptionError(
             f"cannot tell the format of {str(output)!r} from its name: give --format svg|text or a .svg/.txt file"
-        ) from None
+        )
+    return found
 
 
 def _scene_list(boards: Mapping[str, Board]) -> str:
@@ -66,26 +83,22 @@ def _scene_list(boards: Mapping[str, Board]) -> str:
     "--format", "chosen_format", type=click.Choice(["svg", "text"]),
     help="Drawing format; by default taken from the output file's suffix, else text.",
 )
+@one_line_errors
 def board(module: str, scene: str | None, output: Path | None, chosen_format: str | None) -> None:
     """Draw SCENE, a board of the installed MODULE; without SCENE, list its boards."""
     boards = _load_boards(module)
-    try:
-        if scene is None:
-            click.echo(_scene_list(boards), nl=False)
-            return
-        if scene not in boards:
-            known = ", ".join(boards) or "none"
-            raise click.UsageError(f"module {module!r} has no board {scene!r} (known: {known})")
-        drawing_format = _format_for(output, chosen_format)
-        chosen = boards[scene]
-        drawing = render_svg(chosen) if drawing_format == "svg" else render_text(chosen)
-    except BoardError as error:
-        raise click.ClickException(str(error)) from None
+    if scene is None:
+        click.echo(_scene_list(boards), nl=False)
+        return
+    chosen = _scene(boards, module, scene)
+    drawing_format = _format_for(output, chosen_format)
+    drawing = render_svg(chosen) if drawing_format == "svg" else render_text(chosen)
     if output is None:
         click.echo(drawing, nl=False)
         return
     try:
         output.write_text(drawing, encoding="utf-8")
     except OSError as error:
-        raise click.ClickException(f"cannot write {str(output)!r}: {error.strerror or error}") from None
+        reason = f"cannot write {str(output)!r}: {error.strerror or error}"
+        raise BoardstateError(reason, code="unwritable") from None
     click.echo(f"wrote {output}", err=True)

@@ -47,7 +47,7 @@ def play(module, players, bots, options, seed, out):
             command = bot_rng.choice(game.legal(seat))
         else:
             click.echo("")
-            click.echo(game.rules.render(game.rules.view(game.state, seat), seat))
+            click.echo(game.decider.render(game.decider.view(game.state, seat), seat))
             command = click.prompt(f"{name}", prompt_suffix="> ", default="", show_default=False)
             word = command.strip().lower()
             if word in ("quit", "q", "exit"):
@@ -67,5 +67,5 @@ def play(module, players, bots, options, seed, out):
             click.echo(f"  {bs.describe(game, rec, -1)}")
         if out:
             bs.save_game(game, out, settled=True)
-    click.echo(game.rules.render(game.rules.view(game.state, -1), None))
+    click.echo(game.decider.render(game.decider.view(game.state, None), None))
     click.echo(_outcome_text(game, game.outcome()))

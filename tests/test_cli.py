@@ -147,7 +147,7 @@ def test_new_refuses_to_overwrite_and_bad_options(tmp_path):
     assert rc == 2 and "exists" in err
     rc, _, err = bs(tmp_path, "new", "duel-of-the-forces", "--player", "a", "--player", "b",
                     "--option", "edition=deluxe", "-o", "x.msgpack")
-    assert rc == 2 and "unknown edition" in err
+    assert rc == 2 and "option edition: 'deluxe' is not one of" in err
     rc, _, err = bs(tmp_path, "new", "chess", "--player", "a", "--player", "b", "-o", "y.msgpack")
     assert rc == 2 and "no installed module 'chess'" in err
 
@@ -178,18 +178,16 @@ def test_replay_prompt_forward_back_jump(tmp_path):
 
 
 def test_verify_explains_the_first_illegal_record(tmp_path):
-    from boardstate import Game, get_module, save_game
-    from boardstate._records import Kind
-    from boardstate._secrets import make_secret
+    from boardstate import Game, Reveal, get_module, save_game
+    from boardstate.testing import Kind, make_secret
 
     game = Game.new(get_module("duel-of-the-forces"), ["alice", "bob"], {}, seed=b"v")
-    game._append(game._make(Kind.COMMIT, 0, "", make_secret("play r2", bytes(16), 1).sealed(), ()))
+    game.append(game.make(Kind.COMMIT, 0, "", make_secret("play r2", bytes(16), 1).sealed(), ()))
     game.play(1, "play 2")
     # alice reveals R2-D2 — legal unless Darth Vader is up; forge a card she does not hold
-    from boardstate import reveal
-
     forged = make_secret("play r2", bytes(16), 1)
-    game._append(game._make(Kind.REVEAL, 0, "", reveal(forged), ()))
+    game.append(game.make(Kind.REVEAL, 0, "", Reveal(forged.commitment, forged.salt,
+                                                      forged.value), ()))
     save_game(game, tmp_path / "forged.msgpack")
     rc, out, err = bs(tmp_path, "verify", "forged.msgpack")
     assert rc == 1 and "record 4 by alice" in err

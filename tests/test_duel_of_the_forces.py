@@ -4,28 +4,32 @@ from __future__ import annotations
 import pytest
 
 import boardstate as bs
-from boardstate._rng import Rng
-from boardstate._secrets import make_secret
 from boardstate.modules.duel_of_the_forces import MODULE, KEEP, give, play
+from boardstate.modules.duel_of_the_forces._cards import DECK_FILE
 from boardstate.modules.duel_of_the_forces._scoring import score
-from boardstate.modules.duel_of_the_forces._state import BID, OVER, R2, R2_DECISION
+from boardstate.modules.duel_of_the_forces._state import BID, OVER, R2, R2_DECISION, VillainTurnedUp
+from boardstate.rules import Reveal
+from boardstate.testing import (checked_options, decide, initial_state, make_secret, random_game,
+                                validate)
 
 RULES = MODULE.rules
-RNG = Rng(b"test", b"test")
 PLAYERS = ("ann", "ben", "cat", "dan")
+DECK = initial_state(MODULE).cards.deck
 
 
 def deck_index(name: str, points: int | None = None, skip: int = 0) -> int:
-    deck = RULES.cards(RULES.resolve_options({}, PLAYERS[:2])).deck
-    hits = [i for i, c in enumerate(deck) if c.name == name and (points is None or c.points == points)]
+    hits = [i for i, c in enumerate(DECK)
+            if c.name == name and (points is None or c.points == points)]
     return hits[skip]
+
+
+def opened(secret) -> Reveal:
+    return Reveal(secret.commitment, secret.salt, secret.value)
 
 
 def table(stock_names, n=2, edition="ravensburger-2015", hands=None, **options):
     """A game whose stock (top first) is the named cards; the first is turned up."""
-    raw = {"edition": edition, **options}
-    opts = RULES.resolve_options(raw, PLAYERS[:n])
-    state = RULES.initial(opts, PLAYERS[:n])
+    state = initial_state(MODULE, PLAYERS[:n], {"edition": edition, **options})
     used: dict = {}
     stock = []
     for entry in stock_names:
@@ -36,31 +40,28 @@ def table(stock_names, n=2, edition="ravensburger-2015", hands=None, **options):
     state = state.replace(stock=tuple(stock))
     if hands is not None:
         state = state.replace(hands=tuple(tuple(sorted(h)) for h in hands))
-    return RULES.evolve(state, bs.reveal(stock[0]) and _turn(stock[0]))
-
-
-def _turn(secret):
-    from boardstate.modules.duel_of_the_forces._state import VillainTurnedUp
-
-    return VillainTurnedUp(bs.reveal(secret))
+    return RULES.evolve(state, VillainTurnedUp(opened(stock[0])))
 
 
 def bid(state, *cards):
     moves = tuple((seat, play(c)) for seat, c in enumerate(cards) if c is not None)
     for seat, command in moves:
-        RULES.validate(state, seat, command)
-    events = RULES.decide(state, moves, RNG)
-    for ev in events:
-        state = RULES.evolve(state, ev)
+        validate(MODULE, state, seat, command)
+    events, state = decide(MODULE, state, moves)
     return state, events
 
 
 def act(state, seat, command):
-    RULES.validate(state, seat, command)
-    events = RULES.decide(state, ((seat, command),), RNG)
-    for ev in events:
-        state = RULES.evolve(state, ev)
+    validate(MODULE, state, seat, command)
+    events, state = decide(MODULE, state, ((seat, command),))
     return state, events
+
+
+def refusal(state, seat, command) -> bs.IllegalCommand:
+    """The engine's refusal of ``command`` from ``seat`` (who acts now)."""
+    with pytest.raises(bs.IllegalCommand) as err:
+        validate(MODULE, state, seat, command)
+    return err.value
 
 
 def names(state, seat):
@@ -100,10 +101,18 @@ def test_vader_winner_keeps_card_others_discard():
 
 def test_r2_may_not_be_played_on_a_vader_turn():
     s = table([("Darth Vader", -1), "Greedo"])
-    with pytest.raises(bs.IllegalCommand) as err:
-        RULES.validate(s, 0, play(R2))
-    assert err.value.code == "r2-on-vader"
+    err = refusal(s, 0, play(R2))
+    assert err.code == "r2-on-vader" and err.rule == "Ravensburger 2015, Darth Vader-Karten"
     assert play(R2) not in RULES.legal(s, 0)
+
+
+def test_a_bid_must_be_a_card_in_hand_and_a_play():
+    s = table(["Greedo", "Boba Fett"], hands=[(R2, 2, 7), (1, 2)])
+    err = refusal(s, 0, play(5))
+    assert err.code == "not-in-hand" and "(hand: r2 2 7)" in err.reason
+    assert err.rule == "Ravensburger 2015, Spielverlauf"
+    assert refusal(s, 1, play(R2)).code == "not-in-hand"
+    assert refusal(s, 0, KEEP).code == "wrong-phase"
 
 
 def test_player_with_only_r2_sits_out_a_vader_turn():
@@ -136,10 +145,24 @@ def test_r2_turned_up_card_is_public_and_give_names_a_player():
     s, events = bid(s, 2, R2, 1)
     assert type(events[-1]).__name__ == "R2TurnedUp"
     assert RULES.notation(s, 1, RULES.parse(s, 1, "give cat")) == "give cat"
-    with pytest.raises(bs.IllegalCommand):
-        RULES.validate(s, 1, RULES.parse(s, 1, "give ben"))
-    with pytest.raises(bs.IllegalCommand):
-        RULES.validate(s, 0, play(3))              # nobody bids before R2-D2 decides
+    assert refusal(s, 1, RULES.parse(s, 1, "give ben")).code == "give-self"
+    assert refusal(s, 1, play(3)).code == "wrong-phase"  # R2-D2 decides before anyone bids
+
+
+def test_the_engine_refuses_a_bid_before_r2_decides_and_after_the_end():
+    game = bs.Game.new(MODULE, list(PLAYERS[:3]), {}, seed=b"r2 turn",
+                       created="2026-01-01T00:00:00+00:00")
+    assert not game.state.cards.deck[game.state.villain].vader  # R2-D2 may be bid
+    for seat, text in enumerate(("play r2", "play 3", "play 2")):
+        game.play(seat, text)
+    assert game.state.phase == R2_DECISION and game.to_act() == (0,)
+    with pytest.raises(bs.IllegalCommand) as err:
+        game.play(1, "play 3")                      # nobody bids before R2-D2 decides
+    assert err.value.code == "not-your-turn"
+    over = random_game(MODULE, 1)
+    with pytest.raises(bs.IllegalCommand) as err:
+        over.play(0, "play 1")
+    assert err.value.code == "game-over"
 
 
 def test_two_r2s_nobody_peeks_all_take_back():
@@ -222,7 +245,7 @@ def test_only_r2_left_ends_the_game():
 
 # ------------------------------------------------------------------ scoring
 def test_scoring_bonuses_and_vader_penalty():
-    deck = RULES.cards(RULES.resolve_options({}, PLAYERS[:2])).deck
+    deck = DECK
     def idx(name, k=0, points=None):
         return deck_index(name, points, k)
     tarkins = [idx("Grand Moff Tarkin", k) for k in range(3)]
@@ -244,7 +267,7 @@ def test_scoring_bonuses_and_vader_penalty():
 def test_tie_break_fewer_vader_points_then_more_villains():
     from boardstate.modules.duel_of_the_forces._scoring import outcome
 
-    deck = RULES.cards(RULES.resolve_options({}, PLAYERS[:2])).deck
+    deck = DECK
     a = [deck_index("Boba Fett"), deck_index("Darth Vader", -1)]  # 8 - 1 = 7
     b = [deck_index("Count Dooku")]                                # 7
     result = outcome((a, b), deck, "ravensburger-2015", "x")
@@ -253,10 +276,7 @@ def test_tie_break_fewer_vader_points_then_more_villains():
 
 # ------------------------------------------------------------------ full tie (house rule)
 def _tie_deck(tmp_path):
-    text = (MODULE.rules.__class__.__module__ and None) or None
-    from boardstate.modules.duel_of_the_forces._cards import builtin_text
-
-    text, _ = builtin_text()
+    text = DECK_FILE.builtin_text()
     text = text.replace("icons = [3, 4, 0, 1, 2, 3, 4, 0]", "icons = [4, 0, 1, 2, 3, 4, 0, 1]")
     path = tmp_path / "tie.toml"
     path.write_text(text)
@@ -276,24 +296,34 @@ def test_full_tie_set_aside_and_rebid(tmp_path):
 
 
 def test_deck_file_errors_name_file_line_and_field(tmp_path):
-    from boardstate.modules.duel_of_the_forces._cards import builtin_text
-
-    text, _ = builtin_text()
+    text = DECK_FILE.builtin_text()
     bad = text.replace("points = 8\ncopies = 2", "points = 12\ncopies = 2")
     path = tmp_path / "bad.toml"
     path.write_text(bad)
     with pytest.raises(bs.OptionError) as err:
-        RULES.resolve_options({"deck": str(path)}, PLAYERS[:2])
+        checked_options(MODULE, {"deck": str(path)})
     line = bad.splitlines().index("points = 12") + 1
     assert f"bad.toml:{line}:" in str(err.value) and "points" in str(err.value)
     path.write_text(text.replace("copies = 3\n", "copies = 3\ncolour = 'red'\n", 1))
     with pytest.raises(bs.OptionError) as err:
-        RULES.resolve_options({"deck": str(path)}, PLAYERS[:2])
+        checked_options(MODULE, {"deck": str(path)})
     assert "colour" in str(err.value)
     path.write_text("[[villain]\n")
     with pytest.raises(bs.OptionError) as err:
-        RULES.resolve_options({"deck": str(path)}, PLAYERS[:2])
+        checked_options(MODULE, {"deck": str(path)})
     assert "bad.toml:1" in str(err.value)
+    twice = text.replace('name = "Greedo"', 'name = "Jabba the Hutt"')
+    path.write_text(twice)
+    with pytest.raises(bs.OptionError) as err:
+        checked_options(MODULE, {"deck": str(path)})
+    line = twice.splitlines().index('name = "Jabba the Hutt"', text.splitlines().index(
+        'name = "Greedo"')) + 1
+    assert str(err.value).startswith(f"{path}:{line}: villain[")
+    assert "'Jabba the Hutt' is listed twice" in str(err.value)
+    path.write_text(text.replace("[heroes.yoda]", "[heroes.obiwan]"))
+    with pytest.raises(bs.OptionError) as err:
+        checked_options(MODULE, {"deck": str(path)})
+    assert "heroes: needs exactly the heroes luke, han, leia, yoda" in str(err.value)
 
 
 # ------------------------------------------------------------------ notation and options
@@ -319,12 +349,38 @@ def test_give_prefix_is_ambiguous_between_players():
 
 def test_options_validated():
     with pytest.raises(bs.OptionError):
-        RULES.resolve_options({"edition": "deluxe"}, PLAYERS[:2])
+        checked_options(MODULE, {"edition": "deluxe"})
     with pytest.raises(bs.OptionError):
-        RULES.resolve_options({"heroes": "luke,luke"}, PLAYERS[:2])
+        checked_options(MODULE, {"full-tie": "coin"})
     with pytest.raises(bs.OptionError):
-        RULES.resolve_options({"colour": "x"}, PLAYERS[:2])
-    assert RULES.resolve_options({"heroes": "yoda, leia"}, PLAYERS[:2])["heroes"] == ("yoda", "leia")
+        checked_options(MODULE, {"heroes": "luke,luke"})
+    with pytest.raises(bs.OptionError):
+        checked_options(MODULE, {"heroes": "luke"})
+    with pytest.raises(bs.OptionError):
+        checked_options(MODULE, {"colour": "x"})
+    assert checked_options(MODULE, {"heroes": "yoda, leia"})["heroes"] == ("yoda", "leia")
+
+
+def test_header_options_hold_the_cards():
+    """The header stores the same options as ever: old files keep their game ids."""
+    assert checked_options(MODULE, players=PLAYERS[:3]) == {
+        "edition": "ravensburger-2015", "heroes": ("luke", "han", "leia"),
+        "full-tie": "set-aside", "cards": DECK_FILE.builtin().to_option()}
+
+
+def test_is_legal_is_membership_in_legal():
+    pool = {play(c) for c in range(9)} | {KEEP} | {give(s) for s in range(4)}
+
+    def check(game):
+        for seat in game.to_act():
+            listed = set(RULES.legal(game.state, seat))
+            for command in pool:
+                assert RULES.is_legal(game.state, seat, command) == (command in listed)
+
+    for seed in range(6):
+        random_game(MODULE, seed, options={"edition": ("ravensburger-2015", "parlett-english",
+                                                       "parlett-original")[seed % 3]},
+                    check_each=check)
 
 
 def test_two_to_four_players():

@@ -5,9 +5,9 @@ import msgpack
 import pytest
 
 import boardstate as bs
-from boardstate._fileformat import encode_file, encode_game, parse_raw
-from boardstate._rng import Rng
-from boardstate._secrets import commit, make_secret
+from boardstate import encode_game, parse_raw
+from boardstate.testing import EventCodes, Kind, Rng, commit, make_record, make_secret
+from boardstate.testing import encode_records as encode_file
 
 from conftest import random_game
 
@@ -41,10 +41,13 @@ def test_commitment_is_pinned_and_binding():
     assert commit("play luke 5", bytes(16)).hex() == \
         "1da5d8a832d4ab5baa73a54a0877800d0c18b8a588ad8acf4c2c705348f4d4f6"
     s = make_secret("play luke 5", bytes(16), 1)
-    assert bs.reveal(s).checks()
+    assert bs.Reveal(s.commitment, s.salt, s.value).checks()
     assert not bs.Reveal(s.commitment, bytes(16), "play luke 6").checks()
+    from boardstate.rules import Table
+
     with pytest.raises(bs.SecretUnavailable):
-        bs.reveal(s.sealed())
+        Table(None, None, None).reveal(s.sealed())
+    assert Table(None, None, None).reveal(s).value == "play luke 5"
 
 
 def test_same_seed_same_game_and_file():
@@ -107,20 +110,22 @@ def test_event_upcaster_reads_an_old_schema():
     """A file written with schema 1 of an event reads into schema 2 through its upcaster."""
     import attrs
 
-    from boardstate._events import EventTable, event
+    from boardstate.rules import event
 
     @event("test.moved", 2, upcasters={1: lambda f: (f[0], 0)})
     class Moved:
         square: int
         distance: int
 
-    table = EventTable([Moved])
-    (decode,) = table.decoders([["test.moved", 1]])
+    old = EventCodes([Moved], [["test.moved", 1]])
+    (decode,) = old.decoders
     assert decode((5,)) == Moved(5, 0)
+    assert not old.current and not old.encodes(Moved(5, 0))  # (migrate before appending)
+    assert EventCodes([Moved]).current
     with pytest.raises(OverflowError):
-        table.decoders([["test.moved", 3]])
+        EventCodes([Moved], [["test.moved", 3]])
     with pytest.raises(LookupError):
-        table.decoders([["test.jumped", 1]])
+        EventCodes([Moved], [["test.jumped", 1]])
     assert attrs.has(Moved)
 
 
@@ -152,13 +157,11 @@ def test_referee_reports_an_illegal_committed_bid():
     """A player who commits to a card they do not hold is caught at the reveal."""
     game = bs.Game.new(DOTF, ["a", "b"], {}, seed=b"t", created="2026-01-01T00:00:00+00:00")
     # forge: commit to 'play luke 9' by hand, as a cheating client might
-    from boardstate._records import Kind
-
     secret = make_secret("play luke 9", bytes(16), 1)
-    game._append(game._make(Kind.COMMIT, 0, "", secret.sealed(), ()))
+    game.append(game.make(Kind.COMMIT, 0, "", secret.sealed(), ()))
     game.play(1, "play han 2")  # bob commits and reveals; alice's reveal is due
-    opening = bs.reveal(secret)
-    game._append(game._make(Kind.REVEAL, 0, "", opening, ()))
+    opening = bs.Reveal(secret.commitment, secret.salt, secret.value)
+    game.append(game.make(Kind.REVEAL, 0, "", opening, ()))
     verdict = bs.verify(parse_raw(_file(game), "forged"))
     assert not verdict.ok
     failure = verdict.failure
@@ -191,15 +194,14 @@ def test_atomic_write_leaves_old_file_on_failure(tmp_path, monkeypatch):
 
 def test_forged_first_record_that_is_not_the_setup_is_refused():
     """A forger who recomputes the chain still cannot start a game with anything but the setup."""
-    from boardstate._records import Kind, make_record
-
     game = bs.Game.new(DOTF, ["a", "b"], {}, seed=b"f", created="2026-01-01T00:00:00+00:00")
     secret = make_secret("play luke 1", bytes(16), 1)
-    for kind, sealed in ((Kind.COMMIT, secret.sealed()), (Kind.REVEAL, bs.reveal(secret)),
+    opening = bs.Reveal(secret.commitment, secret.salt, secret.value)
+    for kind, sealed in ((Kind.COMMIT, secret.sealed()), (Kind.REVEAL, opening),
                          (Kind.MOVE, None)):
-        forged = make_record(game.table, game.header.game_id, 0, kind, 0, "", sealed, ())
+        forged = make_record(game.codes, game.header.game_id, 0, kind, 0, "", sealed, ())
         verdict = bs.verify(parse_raw(encode_file(game.header, [forged]), "forged"))
         assert not verdict.ok and verdict.failure.code == "bad-kind"
-    late_setup = make_record(game.table, game.records[0].hash, 1, Kind.SETUP, -1, "", None, ())
+    late_setup = make_record(game.codes, game.records[0].hash, 1, Kind.SETUP, -1, "", None, ())
     verdict = bs.verify(parse_raw(encode_file(game.header, [game.records[0], late_setup]), "f"))
     assert not verdict.ok and verdict.failure.code == "bad-kind"

@@ -1,10 +1,10 @@
 """The four Epic Duels battle scenes as data, checked against the reference's maps and start squares."""
 
 import pytest
-from geometry_helpers import EPIC_BOARDS, at
 
-from boardstate.geometry import Board
+from boardstate.geometry import Board, OffBoard
 from boardstate.modules.epic_duels.boards import BOARDS, SCENES
+from geometry_helpers import EPIC_BOARDS, at
 
 # Transcribed from shared/reference/epic-duels-data.md section 4, rows top to bottom.
 # Letters are start squares (floor). Kamino's cols 6-8 of rows 0 and 6 are '~' here
@@ -156,7 +156,7 @@ def test_kamino_edge_water_choice_changes_no_straight_shot():
 
 
 def test_square_lookup_names_the_known_squares_when_missing():
-    with pytest.raises(KeyError, match="no square named 'grievous'.*known: anakin, boba"):
+    with pytest.raises(OffBoard, match="no square named 'grievous'.*known: anakin, boba"):
         BOARDS["geonosis"].square("grievous")
 
 

@@ -4,6 +4,7 @@ from pathlib import Path
 
 import pytest
 
+from boardstate import BoardstateError
 from boardstate.geometry import BoardCatalog, BoardError, load_board, parse_board
 from boardstate.modules.epic_duels import boards as epic_boards
 
@@ -45,7 +46,8 @@ def error_of(tmp_path: Path, text: str) -> BoardError:
         load_board(path)
     error = caught.value
     assert "\n" not in str(error)
-    assert isinstance(error, ValueError)
+    assert isinstance(error, BoardstateError) and isinstance(error, ValueError) and error.code == "bad-board"
+    assert error.path == str(path)
     assert str(error).startswith(f"{path}:{error.line}:{error.column}: ")
     return error
 
@@ -179,6 +181,7 @@ def test_catalog_reads_each_file_once_and_only_when_asked(tmp_path):
     catalog = BoardCatalog.in_folder(tmp_path, ("tiny", "broken"))
     assert list(catalog) == ["tiny", "broken"] and len(catalog) == 2
     assert catalog["tiny"] is catalog["tiny"]
+    assert "broken" in catalog and "absent" not in catalog  # membership reads no file
     with pytest.raises(BoardError, match=r"broken\.toml:1:"):
         catalog["broken"]
     with pytest.raises(KeyError):

@@ -1,11 +1,11 @@
 """Movement and adjacency: hand-checked moves, and reachability against a brute-force walk search."""
 
 import pytest
-from geometry_helpers import EPIC_BOARDS, at, small_board
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from boardstate.modules.epic_duels.boards import BOARDS
+from geometry_helpers import EPIC_BOARDS, at, small_board
 
 GEONOSIS = BOARDS["geonosis"]
 

@@ -4,11 +4,11 @@ import xml.etree.ElementTree as ET
 
 import pytest
 from click.testing import CliRunner
-from geometry_helpers import at
 
-from boardstate.cli.board import board as board_command
+from boardstate.cli import cli
 from boardstate.geometry import Piece, parse_board, render_svg, render_text
 from boardstate.modules.epic_duels.boards import BOARDS
+from geometry_helpers import at
 
 SVG = "{http://www.w3.org/2000/svg}"
 GEONOSIS = BOARDS["geonosis"]
@@ -77,7 +77,8 @@ def test_every_scene_renders(scene):
 # -- the command ------------------------------------------------------------------------------------
 
 def run(*args):
-    return CliRunner().invoke(board_command, list(args))
+    """``boardstate board ARGS`` as the installed command runs it (the group turns usage errors into one line)."""
+    return CliRunner().invoke(cli, ["board", *args])
 
 
 def test_board_without_scene_lists_the_scenes():
@@ -115,10 +116,11 @@ def test_board_format_option_wins_over_the_suffix(tmp_path):
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (("chess",), "no boards for module 'chess' (installed: "),
-        (("epic-duels", "hoth"), "module 'epic-duels' has no board 'hoth' (known: geonosis, kamino, throne-room, carbon-chamber)"),
-        (("epic-duels", "kamino", "-o", "board.png"), "cannot tell the format of 'board.png'"),
-        (("epic-duels", "kamino", "--format", "pdf"), "Invalid value for '--format'"),
+        (("chess",), "error: no boards for module 'chess' (installed: "),
+        (("epic-duels", "hoth"),
+         "error: module 'epic-duels' has no board 'hoth' (known: geonosis, kamino, throne-room, carbon-chamber)"),
+        (("epic-duels", "kamino", "-o", "board.png"), "error: cannot tell the format of 'board.png'"),
+        (("epic-duels", "kamino", "--format", "pdf"), "usage: Invalid value for '--format'"),
     ],
 )
 def test_board_usage_errors_exit_2_with_one_line(args, message):
@@ -126,11 +128,12 @@ def test_board_usage_errors_exit_2_with_one_line(args, message):
     assert result.exit_code == 2
     assert message in result.output
     assert "Traceback" not in result.output
-    assert len([line for line in result.output.splitlines() if line.startswith("Error:")]) == 1
+    assert len(result.output.splitlines()) == 1 and result.output.startswith("boardstate: ")
 
 
 def test_board_unwritable_output_is_a_one_line_error(tmp_path):
     result = run("epic-duels", "kamino", "-o", str(tmp_path / "missing" / "board.svg"))
-    assert result.exit_code == 1
-    assert result.output.startswith("Error: cannot write ")
+    assert result.exit_code == 2
+    assert result.output.startswith("boardstate: error: cannot write ")
+    assert result.output.rstrip().endswith("[unwritable]")
     assert len(result.output.splitlines()) == 1

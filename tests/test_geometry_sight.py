@@ -1,15 +1,15 @@
 """Line of sight: the rulebook's cases, the exact corner semantics, and the table against shapely and a walk."""
 
 import pytest
-from geometry_helpers import EPIC_BOARDS, at, small_board
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from boardstate.geometry import SquareGrid
+from boardstate.geometry import OffBoard, SquareGrid
 from boardstate.geometry._exact import DirectSight
 from boardstate.geometry._lines import build_line_table
 from boardstate.geometry._walk import walk_cells_between, walk_line_of_sight
 from boardstate.modules.epic_duels.boards import BOARDS
+from geometry_helpers import EPIC_BOARDS, at, small_board
 
 THRONE = BOARDS["throne-room"]
 GEONOSIS = BOARDS["geonosis"]
@@ -109,9 +109,9 @@ def test_water_lets_sight_through_and_obstacles_do_not():
 
 
 def test_off_board_cells_are_refused():
-    with pytest.raises(ValueError, match=r"cell \(10, 0\) is off the 10x7 board"):
+    with pytest.raises(OffBoard, match=r"cell \(10, 0\) is off the 10x7 board"):
         GEONOSIS.line_of_sight((0, 0), (10, 0))
-    with pytest.raises(ValueError, match="off the 10x7 board"):
+    with pytest.raises(OffBoard, match="off the 10x7 board"):
         GEONOSIS.mask([(-1, 0)])
 
 

@@ -32,6 +32,8 @@ def duel():
     ("sense bea KH", ("sense", 2, c("KH"))),
     ("discard kh", ("discard", c("KH"))),
     ("discard TD", ("discard", c("10D"))),
+    ("show", ("show",)),
+    ("Keep", ("keep",)),
 ])
 def test_typed_commands_parse(duel, text, command):
     assert RULES.parse(duel, 0, text) == command
@@ -43,6 +45,7 @@ def test_typed_commands_parse(duel, text, command):
     ("attack bob 11S", bs.InvalidCommand), ("attack bob 4S sideways", bs.InvalidCommand),
     ("stance 3C", bs.AmbiguousCommand), ("take now", bs.InvalidCommand),
     ("lightning KH QH", bs.InvalidCommand), ("attack 4S", bs.AmbiguousCommand),
+    ("show bob", bs.InvalidCommand), ("keep 9H", bs.InvalidCommand),
 ])
 def test_bad_text_is_refused_with_the_right_error(duel, text, error):
     with pytest.raises(error):
@@ -62,6 +65,12 @@ def test_every_canonical_form_reads_back(duel):
     assert RULES.notation(duel, 0, ("lightning", tuple(sorted(c(x) for x in ("JD", "QS", "KC", "KH"))))) == \
         "lightning KC JD KH QS"
     assert RULES.notation(duel, 0, ("force-defend", c("QH"), c("2D"))) == "force-defend QH fumble 2D"
+
+
+def test_the_revision_2_answers_are_single_words():
+    assert RULES.notation(None, 0, ("show",)) == "show"
+    assert RULES.notation(None, 0, ("keep",)) == "keep"
+    assert "\nshow " in MODULE.spec.notation and "\nkeep " in MODULE.spec.notation
 
 
 def test_secret_choices_are_written_as_positions():

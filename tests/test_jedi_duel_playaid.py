@@ -3,13 +3,16 @@ from __future__ import annotations
 
 from importlib.resources import files
 
+from pathlib import Path
+
 import pytest
 
 import boardstate as bs
 from boardstate.modules.jedi_duel import MODULE, SPEC
 from boardstate.modules.jedi_duel._playaid import builtin_playaid, data_digest, parse_playaid
+from boardstate.testing import checked_options, initial_state
 
-RULES = MODULE.rules
+REPLAYS = Path(__file__).resolve().parent.parent / "replays"
 
 GOOD = """\
 name = "house Playaid"
@@ -77,7 +80,7 @@ def test_a_mistake_in_a_playaid_file_names_file_line_and_field(tmp_path, change,
     path = tmp_path / "bad.toml"
     path.write_text(GOOD.replace(*change))
     with pytest.raises(bs.OptionError) as info:
-        RULES.resolve_options({"playaid": str(path)}, ["ann", "ben"])
+        checked_options(MODULE, {"playaid": str(path)})
     line, field, reason = where
     assert str(info.value).startswith(f"{path}:{line}: ")
     assert field in str(info.value) and reason in str(info.value)
@@ -85,16 +88,35 @@ def test_a_mistake_in_a_playaid_file_names_file_line_and_field(tmp_path, change,
 
 def test_a_missing_playaid_file_is_an_option_error(tmp_path):
     with pytest.raises(bs.OptionError, match="cannot read"):
-        RULES.resolve_options({"playaid": str(tmp_path / "none.toml")}, ["ann", "ben"])
+        checked_options(MODULE, {"playaid": str(tmp_path / "none.toml")})
 
 
 @pytest.mark.parametrize("raw", [{"colour": "red"}, {"fumble-stance": "sideways"},
                                  {"queen-vs-lightning": "maybe"}])
 def test_bad_options_are_refused(raw):
     with pytest.raises(bs.OptionError):
-        RULES.resolve_options(raw, ["ann", "ben"])
+        checked_options(MODULE, raw)
 
 
 def test_player_names_must_differ_beyond_case():
     with pytest.raises(bs.OptionError):
-        RULES.resolve_options({}, ["Ann", "ann"])
+        checked_options(MODULE, {}, players=["Ann", "ann"])
+
+
+def test_the_header_stores_the_same_options_as_before():
+    """The options a new game's header stores are those of the sample games (made before the
+    module moved onto the kit): choices checked and lower-cased, the Playaid's tables copied."""
+    assert checked_options(MODULE, {}) == {
+        "playaid": builtin_playaid().to_option(), "fumble-stance": "card",
+        "queen-vs-lightning": "shields"}
+    assert checked_options(MODULE, {"fumble-stance": " AREA", "queen-vs-lightning": "No"}) == {
+        "playaid": builtin_playaid().to_option(), "fumble-stance": "area",
+        "queen-vs-lightning": "no"}
+    sample = bs.load_game(REPLAYS / "jedi-duel-4p.msgpack").header
+    assert dict(sample.options) == checked_options(MODULE, {}, players=sample.players)
+
+
+def test_the_options_set_up_the_table():
+    s = initial_state(MODULE, raw_options={"fumble-stance": "area", "queen-vs-lightning": "no"})
+    assert not s.fumble_sets_area and not s.queen_stops_lightning
+    assert s.speed == builtin_playaid().attack and s.defence == builtin_playaid().defence

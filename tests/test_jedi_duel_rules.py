@@ -9,12 +9,14 @@ from __future__ import annotations
 import pytest
 
 import boardstate as bs
-from boardstate import Rng, seats_mask
+from boardstate.testing import Rng  # (only to make the secret cards of a table set up by hand)
 from boardstate.modules.jedi_duel import MODULE
 from boardstate.modules.jedi_duel import _cards
 from boardstate.modules.jedi_duel._combat import column_bottom, column_top
-from boardstate.modules.jedi_duel._state import (ACTION, DEFEND, LOOK, OVER, RETURN, SETUP,
-                                                 STANCE)
+from boardstate.modules.jedi_duel._state import (ACTION, DEFEND, LOOK, OVER, RETURN, SETUP, SHOW,
+                                                 STANCE, HandSeen, StanceKept)
+from boardstate.rules import seats_mask
+from boardstate.testing import decide, held_by, initial_state, start, validate
 
 RULES = MODULE.rules
 HIGH, MIDDLE, LOW = "high", "middle", "low"
@@ -26,12 +28,12 @@ def c(text: str) -> int:
 
 
 def table(players=("ann", "ben"), hands=None, stances=None, fatigue=None, deck=(), discard=(),
-          turn=0, phase=ACTION, options=None, immune=None, passes=0):
-    """A table in the middle of play: ``turn`` is the active seat, asked for ``phase``."""
+          turn=0, phase=ACTION, options=None, immune=None, passes=0, revision=None):
+    """A table in the middle of play: ``turn`` is the active seat, asked for ``phase``; under
+    the newest rules revision unless ``revision`` says otherwise."""
     rng = Rng(b"table", b"setup")
     n = len(players)
-    options = RULES.resolve_options(dict(options or {}), players)
-    s = RULES.initial(options, players)
+    s = initial_state(MODULE, players, options, revision=revision)
     hands = hands or [[] for _ in players]
     stances = stances or [None] * n
     s = s._replace(
@@ -46,12 +48,26 @@ def table(players=("ann", "ben"), hands=None, stances=None, fatigue=None, deck=(
 
 def play(s, seat_name: str, text: str, seed: bytes = b"t"):
     """Parse, validate, decide and fold one command, as the engine does."""
+    return played(s, seat_name, text, seed)[1]
+
+
+def played(s, seat_name: str, text: str, seed: bytes = b"t"):
+    """``(events, state after them)`` of one command, as the engine gets them."""
     seat = s.players.index(seat_name)
     command = RULES.parse(s, seat, text)
-    RULES.validate(s, seat, command)
-    for ev in RULES.decide(s, ((seat, command),), Rng(seed, b"move")):
-        s = RULES.evolve(s, ev)
-    return s
+    validate(MODULE, s, seat, command)
+    return decide(MODULE, s, ((seat, command),), seed=seed, stream=b"move")
+
+
+def play_on_own_copy(s, seat_name: str, text: str):
+    """Play a command, and require that the player's own copy (their hand, the public table, the
+    deck's face-down cards, never another hand) decides the same events."""
+    seat = s.players.index(seat_name)
+    events, after = played(s, seat_name, text)
+    command = RULES.parse(s, seat, text)
+    mine, _ = decide(MODULE, held_by(s, seat), ((seat, command),), seed=b"t", stream=b"move")
+    assert mine == events
+    return events, after
 
 
 def refused(s, seat_name: str, text: str) -> bs.IllegalCommand:
@@ -88,9 +104,7 @@ def test_setup_deals_five_and_everyone_but_the_dealers_left_shows_a_stance(n):
     play one card ... to show their initial Stance. These player(s) then draw a replacement card.
     Play begins with the player to the left of the Dealer."  Counters start on 21."""
     players = tuple(f"p{i}" for i in range(n))
-    s = RULES.initial(RULES.resolve_options({}, players), players)
-    for ev in RULES.start(s, Rng(b"setup", b"record:0")):
-        s = RULES.evolve(s, ev)
+    _, s = start(MODULE, initial_state(MODULE, players), seed=b"setup")
     first = (s.dealer + 1) % n
     assert all(len(h) == 5 for h in s.hands) and len(s.deck) == 54 - 5 * n
     assert s.fatigue == (21,) * n and s.phase == SETUP
@@ -98,8 +112,7 @@ def test_setup_deals_five_and_everyone_but_the_dealers_left_shows_a_stance(n):
     for _ in range(n - 1):
         seat = s.queue[0]
         command = RULES.legal(s, seat)[0]
-        for ev in RULES.decide(s, ((seat, command),), Rng(b"setup", b"s%d" % seat)):
-            s = RULES.evolve(s, ev)
+        _, s = decide(MODULE, s, ((seat, command),), seed=b"setup", stream=b"s%d" % seat)
         assert len(s.hands[seat]) == 5 and s.stance_card[seat] >= 0
     assert s.turn == first and s.phase == STANCE and s.queue == (first,)
     assert s.stance_card[first] == -1
@@ -143,6 +156,40 @@ def test_a_suit_decides_the_stance_and_a_joker_is_no_stance():
     assert play(s, "ann", "stance 2S").stance_area[0] == 2
     assert refused(s, "ann", "stance 7H low").code == "stance-suit"
     assert refused(s, "ann", "stance RJ middle").code == "joker-stance"
+
+
+def jokers_table(revision=None):
+    """Ben's hand holds only Jokers when his turn comes."""
+    return table(hands=[["5H", "6H", "7H", "8H"], ["RJ", "BJ"]],
+                 stances=[("8D", HIGH), ("9S", LOW)], deck=FULL_DECK, revision=revision)
+
+
+def test_a_hand_of_jokers_only_is_asked_anyway_and_keeps_its_stance():
+    """Revision 2: whether Ben holds a stance card is his to say, so Ann's decision does not look:
+    Ben is asked for his stance, and with Jokers only he answers 'keep' (docs, choice 5)."""
+    events, s = play_on_own_copy(jokers_table(), "ann", "discard 5H")
+    assert s.turn == 1 and s.phase == STANCE and acting(s) == "ben"
+    assert RULES.legal(s, 1) == [("keep",)]
+    events, s = play_on_own_copy(s, "ben", "keep")
+    assert events[0] == StanceKept(1)
+    assert s.stance_card[1] == c("9S") and s.stance_area[1] == 2 and c("9S") not in s.discard
+    assert s.phase == ACTION and acting(s) == "ben" and hand(s, "ben") == ["RJ", "BJ"]
+    assert ("lightning", (c("RJ"), c("BJ"))) in RULES.legal(s, 1)
+
+
+def test_keep_is_refused_to_a_hand_that_holds_a_stance_card():
+    """"Every time you play you must first play a new card to your Stance." """
+    s = table(hands=[["7H", "RJ"], []], stances=[("9H", MIDDLE), ("KD", HIGH)], phase=STANCE)
+    assert ("keep",) not in RULES.legal(s, 0)
+    assert refused(s, "ann", "keep").code == "must-change-stance"
+    assert refused(table(hands=[["7H", "RJ"], []], stances=[("9H", MIDDLE), ("KD", HIGH)],
+                         phase=STANCE, revision=1), "ann", "keep").code == "keep-revision"
+
+
+def test_revision_1_skips_the_stance_of_a_hand_of_jokers():
+    """Revision 1: the previous player's decision looks into the hand and goes on to the action."""
+    s = play(jokers_table(revision=1), "ann", "discard 5H")
+    assert s.turn == 1 and s.phase == ACTION and s.stance_card[1] == c("9S")
 
 
 # ------------------------------------------------------------------------------ Attack
@@ -322,24 +369,68 @@ def test_force_push_makes_immune_until_the_next_turn_except_from_the_high_stance
     assert s.turn == 0 and s.immune == (False, False, False)
 
 
+def sense_table(revision=None):
+    return table(players=("ann", "ben", "cy"),
+                 hands=[["KH", "5H", "6H", "7H"], ["2S", "3S", "4S", "5S", "6S"], ["2D"]],
+                 stances=[("8H", MIDDLE), ("9S", LOW), ("9D", HIGH)], deck=FULL_DECK,
+                 revision=revision)
+
+
 def test_force_sense_shows_a_hand_to_the_looker_only_and_swaps_one_card():
     """"Force Sense (King). Look at an opponent's hand and swap one of your remaining three cards
-    with one of theirs. Unless your opponent is in the High Stance." """
-    s = table(players=("ann", "ben", "cy"),
-              hands=[["KH", "5H", "6H", "7H"], ["2S", "3S", "4S", "5S", "6S"], ["2D"]],
-              stances=[("8H", MIDDLE), ("9S", LOW), ("9D", HIGH)], deck=FULL_DECK)
+    with one of theirs. Unless your opponent is in the High Stance."  (Revision 1: the looker's
+    own decision looks into the hand.)"""
+    s = sense_table(revision=1)
     assert refused(s, "ann", "sense cy KH").code == "force-aware"
     s = play(s, "ann", "sense ben KH")
     assert s.phase == LOOK and acting(s) == "ann"
+    assert_only_ann_sees_bens_hand(s)
+    s = play(s, "ann", "swap 6H 2")  # give my 6H, take their card 2 (3S)
+    assert hand(s, "ann") == ["5H", "7H", "3S", "2C", "3C"]
+    assert hand(s, "ben") == ["2S", "4S", "5S", "6S", "6H"]
+    assert s.peek == ()
+
+
+def assert_only_ann_sees_bens_hand(s) -> None:
+    """After a Force Sense by Ann on Ben: her view shows his hand, the others' do not, and she
+    may swap any of her three cards for any of his five."""
     mine = RULES.view(s, 0)
     assert [_cards.name(x.value) for x in mine.peek[1]] == ["2S", "3S", "4S", "5S", "6S"]
     for other in (1, 2):
         assert all(not x.known for x in RULES.view(s, other).peek[1])
     assert len(RULES.legal(s, 0)) == 3 * 5
-    s = play(s, "ann", "swap 6H 2")  # give my 6H, take their card 2 (3S)
+
+
+def test_force_sense_asks_the_target_whose_answer_shows_the_hand_to_the_looker_only():
+    """Revision 2: only Ben holds his hand, so Ann's decision asks him; his answer shows it."""
+    s = sense_table()
+    assert refused(s, "ann", "sense cy KH").code == "force-aware"
+    events, s = play_on_own_copy(s, "ann", "sense ben KH")
+    assert not any(isinstance(e, HandSeen) for e in events) and s.peek == ()
+    assert s.phase == SHOW and acting(s) == "ben"
+    assert RULES.legal(s, 1) == [("show",)]
+    assert refused(s, "ben", "take").code == "wrong-step"
+    assert "ben to show their hand to the Force Sense" in RULES.render(RULES.view(s, 0), 0)
+    events, s = play_on_own_copy(s, "ben", "show")
+    (seen,) = [e for e in events if isinstance(e, HandSeen)]
+    assert (seen.seat, seen.target) == (0, 1)
+    assert all(x.owners == seats_mask(0) for x in seen.cards)
+    assert s.phase == LOOK and acting(s) == "ann"
+    assert_only_ann_sees_bens_hand(s)
+    _, s = play_on_own_copy(s, "ann", "swap 6H 2")  # the swap reads what Ann saw, not Ben's hand
     assert hand(s, "ann") == ["5H", "7H", "3S", "2C", "3C"]
     assert hand(s, "ben") == ["2S", "4S", "5S", "6S", "6H"]
     assert s.peek == ()
+
+
+def test_force_sense_on_an_empty_hand_sees_nothing_and_asks_nobody():
+    """An empty hand has nothing to show (its size is public): the looker's decision goes on."""
+    s = sense_table()
+    s = s._replace(hands=(s.hands[0], (), s.hands[2]))
+    events, s = play_on_own_copy(s, "ann", "sense ben KH")
+    assert HandSeen(0, 1, ()) in events
+    assert not any(getattr(e, "phase", None) == SHOW for e in events)
+    assert s.turn == 1 and len(hand(s, "ann")) == 5
 
 
 # ------------------------------------------------------------------------------ Force Lightning
@@ -433,13 +524,32 @@ def test_low_stance_draws_three_and_puts_one_back_which_the_defender_then_draws(
 
 
 def test_the_card_put_back_is_known_to_its_player_only():
+    """Revision 1: the card on the deck stays the player's secret (read by the next drawer's
+    decision, so this revision is sound only in the open trust mode)."""
     s = table(hands=[["2S", "3H", "4H", "5H"], ["5C"]], stances=[("8S", LOW), ("10D", HIGH)],
-              deck=["6C", "7C", "8C", "9C"])
+              deck=["6C", "7C", "8C", "9C"], revision=1)
     s = play(play(s, "ann", "discard 2S"), "ann", "return 5")
     assert hand(s, "ann") == ["3H", "4H", "5H", "6C", "8C"]
     assert s.deck[0].value == c("7C") and s.deck[0].owned_by(0) and not s.deck[0].owned_by(1)
     assert RULES.view(s, 0).deck[0].known and not RULES.view(s, 1).deck[0].known
     assert "top: 7C" in RULES.render(RULES.view(s, 0), 0)
+
+
+def test_the_card_put_back_is_a_face_down_deck_card_which_the_next_drawer_takes():
+    """Revision 2: the card goes back face down and nobody owns it (Ann remembers it; her view
+    does not show it), so Ben's own copy can draw it."""
+    s = table(hands=[["2S", "3H", "4H", "5H"], ["5C", "9D"]], stances=[("8S", LOW), ("10D", HIGH)],
+              deck=["6C", "7C", "8C", "9C"])
+    s = play(s, "ann", "discard 2S")
+    _, s = play_on_own_copy(s, "ann", "return 5")
+    assert hand(s, "ann") == ["3H", "4H", "5H", "6C", "8C"]
+    top = s.deck[0]
+    assert top.value == c("7C") and top.owners == 0
+    assert not RULES.view(s, 0).deck[0].known and not RULES.view(s, 1).deck[0].known
+    assert "top:" not in RULES.render(RULES.view(s, 0), 0)
+    _, s = play_on_own_copy(s, "ben", "stance 9D")
+    _, s = play_on_own_copy(s, "ben", "discard 5C")
+    assert hand(s, "ben")[:2] == ["7C", "9C"]
 
 
 # ------------------------------------------------------------------------------ Game End

@@ -4,9 +4,10 @@ Game-agnostic. A module ships boards as TOML data files (see docs/geometry.md)
 and its rules call the :class:`Board` queries they need.
 """
 
+from .._errors import BoardError, OffBoard
 from ._board import Board, Cells, NamedSquare, Terrain
 from ._grid import Cell, Grid, SquareGrid
-from ._loader import BoardCatalog, BoardError, load_board, parse_board
+from ._loader import BoardCatalog, load_board, parse_board
 from ._render import Piece, render_svg, render_text
 
 __all__ = [
@@ -17,6 +18,7 @@ __all__ = [
     "Cells",
     "Grid",
     "NamedSquare",
+    "OffBoard",
     "Piece",
     "SquareGrid",
     "Terrain",

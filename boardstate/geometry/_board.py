@@ -13,6 +13,7 @@ from types import MappingProxyType
 
 import attrs
 
+from .._errors import BoardError, OffBoard
 from ._grid import Cell, Grid
 from ._lines import LineTable, build_line_table
 from ._movement import reachable_ends, shortest_path
@@ -55,7 +56,8 @@ class Board:
 
     def __attrs_post_init__(self) -> None:
         if len(self.terrain) != self.grid.size:
-            raise ValueError(f"board {self.id!r}: {len(self.terrain)} terrain cells for a grid of {self.grid.size}")
+            reason = f"board {self.id!r}: {len(self.terrain)} terrain cells for a grid of {self.grid.size}"
+            raise BoardError(reason, path=self.source or "<board>")
 
     # -- cells and terrain ---------------------------------------------------
 
@@ -89,11 +91,11 @@ class Board:
 
     def square(self, name: str) -> Cell:
         """The cell of a named square (e.g. a character's start square)."""
-        try:
-            return self.named_squares[name]
-        except KeyError:
+        cell = self.named_squares.get(name)
+        if cell is None:
             known = ", ".join(sorted(self.named_squares)) or "none"
-            raise KeyError(f"board {self.id!r} has no square named {name!r} (known: {known})") from None
+            raise OffBoard(f"board {self.id!r} has no square named {name!r} (known: {known})")
+        return cell
 
     def named_square_at(self, cell: Cell) -> NamedSquare | None:
         return self._named_by_cell.get(cell)
@@ -125,16 +127,20 @@ class Board:
         try:
             for cell in cells:
                 bits |= 1 << index[cell]
-        except KeyError as error:
-            raise ValueError(f"cell {error.args[0]} is off the {self.width}x{self.height} board {self.id!r}") from None
+        except KeyError as error:  # one dict lookup per cell is the fast path; a miss is translated here
+            raise self._off_board(error.args[0]) from None
         return bits
 
     def cells_of(self, mask: int) -> tuple[Cell, ...]:
         """The cells set in a bitmask, row by row."""
         return tuple(cell for i, cell in enumerate(self.cells) if mask >> i & 1)
 
+    def _off_board(self, cell: object) -> OffBoard:
+        """One message for every query given a cell this board does not have."""
+        return OffBoard(f"cell {cell} is off the {self.width}x{self.height} board {self.id!r}")
+
     def _bits(self, cells: Cells) -> int:
-        return cells if type(cells) is int else self.mask(cells)  # noqa: E721 (bool is not a mask)
+        return cells if type(cells) is int else self.mask(cells)  # type(), not isinstance: a bool is not a mask
 
     @cached_property
     def _index(self) -> dict[Cell, int]:
@@ -200,11 +206,11 @@ class Board:
         The end cells never block (the shooter and the target stand there).
         """
         index = self._index
-        blocked = occupied if type(occupied) is int else self.mask(occupied)  # noqa: E721
+        blocked = occupied if type(occupied) is int else self.mask(occupied)  # as in _bits
         try:
             crossed = self.line_table.between[index[a]][index[b]]
         except KeyError as error:
-            raise ValueError(f"cell {error.args[0]} is off the {self.width}x{self.height} board {self.id!r}") from None
+            raise self._off_board(error.args[0]) from None
         return not crossed & (self.sight_blocking_mask | blocked)
 
     def is_straight_line(self, a: Cell, b: Cell, *, diagonal: bool = True) -> bool:

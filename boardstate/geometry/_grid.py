@@ -11,6 +11,8 @@ from typing import Protocol
 import attrs
 import shapely
 
+from .._errors import OffBoard
+
 Cell = tuple[int, int]
 """A cell as ``(col, row)``: column from the left, row from the top, both from 0."""
 
@@ -72,12 +74,12 @@ class SquareGrid:
 
     def index(self, cell: Cell) -> int:
         if not self.contains(cell):
-            raise ValueError(f"cell {cell} is off the {self.width}x{self.height} grid")
+            raise OffBoard(f"cell {cell} is off the {self.width}x{self.height} grid")
         return cell[1] * self.width + cell[0]
 
     def cell(self, index: int) -> Cell:
         if not 0 <= index < self.size:
-            raise ValueError(f"cell index {index} is off the {self.width}x{self.height} grid")
+            raise OffBoard(f"cell index {index} is off the {self.width}x{self.height} grid")
         row, col = divmod(index, self.width)
         return (col, row)
 

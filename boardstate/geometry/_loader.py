@@ -12,6 +12,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from .._errors import BoardError
 from ._board import Board, NamedSquare, Terrain
 from ._grid import SquareGrid
 
@@ -24,15 +25,6 @@ _STRING_OPENERS = "|".join(re.escape(quote) for quote in ("'''", '"""', "'", '"'
 _MAP_START = re.compile(rf"^[ \t]*map[ \t]*=[ \t]*({_STRING_OPENERS})", re.MULTILINE)
 
 
-class BoardError(ValueError):
-    """A mistake in a board data file; ``str()`` is one line: ``file:line:column: reason``."""
-
-    def __init__(self, source: str, line: int, column: int, reason: str) -> None:
-        self.source, self.line, self.column = source, line, column
-        self.reason = " ".join(reason.split())
-        super().__init__(f"{source}:{line}:{column}: {self.reason}")
-
-
 class _Text:
     """The raw file text, to find where a key or a map cell was written."""
 
@@ -40,7 +32,7 @@ class _Text:
         self.text, self.source = text, source
 
     def error(self, reason: str, line: int = 1, column: int = 1) -> BoardError:
-        return BoardError(self.source, line, column, reason)
+        return BoardError(reason, path=self.source, line=line, column=column)
 
     def key_error(self, reason: str, key: str, table: str | None = None) -> BoardError:
         return self.error(reason, *self.key_position(key, table))
@@ -100,7 +92,7 @@ def load_board(path: str | Path, board_id: str | None = None) -> Board:
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
-        raise BoardError(str(path), 1, 1, f"cannot read board file: {error}") from None
+        raise BoardError(f"cannot read board file: {error}", path=str(path)) from None
     return parse_board(text, board_id or path.stem, str(path))
 
 
@@ -263,6 +255,10 @@ class BoardCatalog(Mapping[str, Board]):
         if board_id not in self._loaded:
             self._loaded[board_id] = load_board(self._files[board_id], board_id)
         return self._loaded[board_id]
+
+    def __contains__(self, board_id: object) -> bool:
+        """Without this, Mapping would read the file to answer."""
+        return board_id in self._files
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._files)

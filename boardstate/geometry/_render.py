@@ -11,6 +11,7 @@ from collections.abc import Mapping
 
 import attrs
 
+from .._errors import BoardstateError
 from ._board import Board, Terrain
 from ._grid import Cell
 
@@ -129,5 +130,6 @@ def _piece_marks(board: Board, pieces: Mapping[Cell, Piece]) -> dict[Cell, str]:
     taken = {t.symbol for t in board.terrain} | {square.symbol for square in board.named}
     free = [mark for mark in _PIECE_MARKS if mark not in taken]
     if len(pieces) > len(free):
-        raise ValueError(f"text rendering can mark at most {len(free)} pieces on this board, not {len(pieces)}")
+        reason = f"text rendering can mark at most {len(free)} pieces on this board, not {len(pieces)}"
+        raise BoardstateError(reason, code="too-many-pieces")
     return {cell: free[i] for i, cell in enumerate(sorted(pieces, key=lambda c: (c[1], c[0])))}

@@ -3,10 +3,10 @@
 Three editions (option ``edition``): ``ravensburger-2015`` (the printed text, default),
 ``parlett-english`` and ``parlett-original``.  See docs/games/duel-of-the-forces.md.
 """
-from boardstate import GameSpec, Module, Option
+from boardstate.rules import GameSpec, Module, Option
 
 from . import _render
-from ._cards import data_digest
+from ._cards import DECK_FILE
 from ._rules import EDITIONS, FULL_TIE, KEEP, DuelRules, give, play
 from ._state import EVENTS, DuelState
 
@@ -39,7 +39,7 @@ SPEC = GameSpec(
     ),
     events=EVENTS,
     notation=NOTATION,
-    data_digest=data_digest(),
+    data_digest=DECK_FILE.digest,
     summary="Sealed bids for Empire villains; R2-D2 peeks, Darth Vader costs points (2-4 players)",
 )
 

@@ -1,15 +1,10 @@
 """Card data: structured from TOML with cattrs; a mistake names file, line and field."""
 from __future__ import annotations
 
-import hashlib
-from functools import lru_cache
-from importlib.resources import files
-
 import attrs
 import cattrs
 
-from boardstate import FieldError, read_data_file, structure_toml
-from boardstate._datafile import located
+from boardstate.rules import DataFile, FieldError, cached_by_value, structure_toml
 
 HERO_ORDER = ("luke", "han", "leia", "yoda")
 
@@ -48,6 +43,16 @@ class DeckFile:
     villain: list[Villain]
     vader: VaderCards
     heroes: dict[str, Hero]
+
+    def __attrs_post_init__(self) -> None:
+        """Checks across entries; a FieldError here is located by ``structure_toml``."""
+        if set(self.heroes) != set(HERO_ORDER):
+            raise FieldError(f"needs exactly the heroes {', '.join(HERO_ORDER)}", field="heroes")
+        names = [v.name for v in self.villain]
+        for i, name in enumerate(names):
+            if names.index(name) != i:  # ``field`` is one step: the whole path, dotted
+                raise FieldError(f"villain {name!r} is listed twice (use copies)",
+                                 field=f"villain[{i}].name")
 
 
 @attrs.frozen
@@ -94,19 +99,7 @@ _converter = cattrs.Converter(forbid_extra_keys=True)
 
 def parse_deck(text: str, source: str) -> Cards:
     """Parse a deck TOML.  Errors: ``OptionError('FILE:LINE: field: reason')``."""
-    return _check(structure_toml(text, source, DeckFile, _converter, "bad-deck"), text, source)
-
-
-def _check(data: DeckFile, text: str, source: str) -> Cards:
-    def bad(path, reason):
-        raise located(text, source, path, reason, "bad-deck")
-
-    if set(data.heroes) != set(HERO_ORDER):
-        bad(["heroes"], f"needs exactly the heroes {', '.join(HERO_ORDER)}")
-    names = [v.name for v in data.villain]
-    for i, name in enumerate(names):
-        if names.index(name) != i:
-            bad(["villain", i, "name"], f"villain {name!r} is listed twice (use copies)")
+    data = structure_toml(text, source, DeckFile, _converter, "bad-deck")
     deck = []
     for v in data.villain:
         deck.extend(Card(v.name, v.points, v.original_pair) for _ in range(v.copies))
@@ -115,20 +108,11 @@ def _check(data: DeckFile, text: str, source: str) -> Cards:
                  tuple((h, tuple(data.heroes[h].icons)) for h in HERO_ORDER))
 
 
-def builtin_text() -> tuple[str, str]:
-    res = files(__package__).joinpath("cards.toml")
-    return res.read_text(encoding="utf-8"), "cards.toml"
+# The built-in reconstruction, or a player's file named by ``--option deck=FILE``.
+DECK_FILE = DataFile(__package__, "cards.toml", parse_deck, what="deck file", code="bad-deck")
 
 
-@lru_cache(maxsize=1)
-def builtin_cards() -> Cards:
-    text, name = builtin_text()
-    return parse_deck(text, name)
-
-
-def load_deck_file(path: str) -> Cards:
-    return parse_deck(read_data_file(path, "deck file", "bad-deck"), path)
-
-
-def data_digest() -> str:
-    return hashlib.sha256(builtin_text()[0].encode()).hexdigest()[:16]
+@cached_by_value
+def cards_of(option) -> Cards:
+    """The cards a header's ``cards`` option holds: built once per distinct card set."""
+    return Cards.from_option(option)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from boardstate import Outcome
+from boardstate.rules import Outcome
 
 # Extra points for 2, 3, 4 of the same villain, on top of face values (Ravensburger, Parlett's
 # English text), and Parlett's original flat scores that replace the face values.

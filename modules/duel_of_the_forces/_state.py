@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from boardstate import Reveal, Secret, event
+from boardstate.rules import Reveal, Secret, event
 
 from ._cards import Cards
 

@@ -2,13 +2,13 @@
 
 See docs/games/jedi-duel.md for the rules as implemented and the choices on ambiguous points.
 """
-from boardstate import GameSpec, Module, Option
+from boardstate.rules import GameSpec, Module, Option
 
 from . import _render
 from ._notation import HELP
 from ._playaid import data_digest
 from ._rules import FUMBLE_STANCE, QUEEN_VS_LIGHTNING, JediRules
-from ._state import EVENTS, JediState
+from ._state import EVENTS, OWNERS_ANSWER, JediState
 
 
 class _Rules(JediRules):
@@ -19,7 +19,7 @@ class _Rules(JediRules):
 SPEC = GameSpec(
     id="jedi-duel",
     name="Jedi Duel",
-    version="1.0",
+    version="1.1",
     min_players=2,
     max_players=6,
     options=(
@@ -35,6 +35,12 @@ SPEC = GameSpec(
     notation=HELP,
     data_digest=data_digest(),
     summary="Stances, fatigue and Force powers with playing cards (2-6 players)",
+    revision=OWNERS_ANSWER,
+    changes=(
+        (2, "Force Sense asks the sensed player, who shows their hand ('show')"),
+        (2, "a hand of Jokers only is asked for its stance too, and answers 'keep'"),
+        (2, "a card put back from the low stance is a face-down deck card nobody owns"),
+    ),
 )
 
 MODULE = Module(SPEC, _Rules())

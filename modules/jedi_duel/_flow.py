@@ -1,33 +1,15 @@
 """The turn's course after each choice: draws and reshuffles, the redraw, who is asked next.
 
-``Table`` collects events and folds them as it goes, so every step sees the table it made.
+Every step emits into the kit's ``Table``, which folds as it goes, so each step sees the table the
+steps before it made (``t.state``).
 """
 from __future__ import annotations
 
-from boardstate import seats_mask
+from boardstate.rules import Table, seats_mask
 
 from ._cards import HAND_SIZE, IS_JOKER, LOW
-from ._state import (ACTION, OVER, SETUP, STANCE, Awaiting, CardsDrawn, DeckRanOut, GameEnded,
-                     JediState, ReturnAsked, Reshuffled, TurnBegan, evolve)
-
-
-class Table:
-    """The state under construction and the events that made it."""
-
-    __slots__ = ("s", "out", "rng")
-
-    def __init__(self, s: JediState, rng) -> None:
-        self.s = s
-        self.out: list = []
-        self.rng = rng
-
-    def emit(self, event) -> None:
-        self.out.append(event)
-        self.s = evolve(self.s, event)
-
-    @property
-    def over(self) -> bool:
-        return self.s.phase == OVER
+from ._state import (ACTION, SETUP, STANCE, Awaiting, CardsDrawn, DeckRanOut, GameEnded,
+                     JediState, ReturnAsked, Reshuffled, TurnBegan)
 
 
 def draw(t: Table, seat: int, count: int) -> int:
@@ -39,7 +21,7 @@ def draw(t: Table, seat: int, count: int) -> int:
     got = 0
     rng = t.rng
     while got < count:
-        s = t.s
+        s = t.state
         if not s.deck:
             if not s.discard:
                 break
@@ -65,14 +47,22 @@ def setup_queue(s: JediState) -> tuple[int, ...]:
 
 
 def after_setup_stance(t: Table, seat: int) -> None:
+    """The stance card shown is replaced at once; then the next player shows theirs."""
     draw(t, seat, 1)
-    if t.over:
-        return
-    rest = tuple(x for x in t.s.queue[1:] if _has_stance_card(t.s, x))
+    if not t.state.over:
+        next_setup_stance(t)
+
+
+def next_setup_stance(t: Table) -> None:
+    s = t.state
+    rest = s.queue[1:]
+    if not s.owners_answer:
+        # Revision 1 skips a hand without a stance card, reading the other players' hands.
+        rest = tuple(x for x in rest if _has_stance_card(s, x))
     if rest:
         t.emit(Awaiting(SETUP, rest))
     else:
-        begin_turn(t, (t.s.dealer + 1) % len(t.s.players))
+        begin_turn(t, (s.dealer + 1) % len(s.players))
 
 
 def _has_stance_card(s: JediState, seat: int) -> bool:
@@ -82,17 +72,19 @@ def _has_stance_card(s: JediState, seat: int) -> bool:
 def begin_turn(t: Table, seat: int) -> None:
     """A turn opens with a new stance; a hand of Jokers only keeps the old stance."""
     t.emit(TurnBegan(seat))
-    s = t.s
-    if _has_stance_card(s, seat):
-        t.emit(Awaiting(STANCE, (seat,)))
-    elif s.hands[seat]:
-        t.emit(Awaiting(ACTION, (seat,)))
-    else:
+    s = t.state
+    if not s.hands[seat]:
         redraw(t)
+    elif s.owners_answer or _has_stance_card(s, seat):
+        # Revision 2 asks the player even for a hand of Jokers (they answer 'keep'): whether a
+        # hand holds a stance card is theirs to say, not the previous player's decision's.
+        t.emit(Awaiting(STANCE, (seat,)))
+    else:
+        t.emit(Awaiting(ACTION, (seat,)))
 
 
 def after_stance(t: Table, seat: int) -> None:
-    if t.s.hands[seat]:
+    if t.state.hands[seat]:
         t.emit(Awaiting(ACTION, (seat,)))
     else:
         redraw(t)
@@ -100,7 +92,7 @@ def after_stance(t: Table, seat: int) -> None:
 
 def redraw(t: Table) -> None:
     """The active player draws back to five (Low stance: one more, and one goes back on top)."""
-    s = t.s
+    s = t.state
     seat = s.turn
     want = HAND_SIZE - len(s.hands[seat])
     low = s.stance_area[seat] == LOW
@@ -109,7 +101,7 @@ def redraw(t: Table) -> None:
     if want > 0:
         before = len(s.hands[seat])
         got = draw(t, seat, want)
-        if t.over:
+        if t.state.over:
             return
         if low and got == want:
             t.emit(ReturnAsked(seat, tuple(range(before, before + got))))
@@ -119,22 +111,23 @@ def redraw(t: Table) -> None:
 
 def settle(t: Table) -> None:
     """Defenders who played a card draw a replacement, in order; then the next turn."""
-    for seat in t.s.owed:
-        if t.s.fatigue[seat] > 0:
+    for seat in t.state.owed:
+        if t.state.fatigue[seat] > 0:
             draw(t, seat, 1)
-            if t.over:
+            if t.state.over:
                 return
     next_turn(t)
 
 
 def check_survivors(t: Table) -> None:
-    alive = [i for i in t.s.seats if t.s.fatigue[i] > 0]
+    s = t.state
+    alive = [i for i in s.seats if s.fatigue[i] > 0]
     if len(alive) == 1:
-        t.emit(GameEnded(f"{t.s.players[alive[0]]} is the last one with fatigue left"))
+        t.emit(GameEnded(f"{s.players[alive[0]]} is the last one with fatigue left"))
 
 
 def next_turn(t: Table) -> None:
-    s = t.s
+    s = t.state
     n = len(s.players)
     for step in range(1, n + 1):
         seat = (s.turn + step) % n

@@ -6,15 +6,17 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from boardstate import UNKNOWN, SecretUnavailable
+from boardstate.rules import UNKNOWN, SecretUnavailable
 
 from ._cards import (AREA_OF, AREAS, BLACK_JOKER, HIGH, IS_CLUB, IS_JOKER, IS_ROYAL, RANK,
                      RED_JOKER)
 from ._combat import (can_channel, can_force_defend, in_stance_suit, may_fumble, shielded)
 from ._state import (ACTION, BLOW, DEFEND, HEAL, LOOK, NO_CARD, PUSH, RETURN, SENSE, SETUP,
-                     STANCE, JediState)
+                     SHOW, STANCE, JediState)
 
 TAKE = ("take",)
+KEEP = ("keep",)          # revision 2: a hand without a stance card keeps the stance
+SHOW_HAND = ("show",)     # revision 2: the answer to Force Sense
 
 
 def legal(s: JediState, seat: int) -> list:
@@ -27,6 +29,8 @@ def legal(s: JediState, seat: int) -> list:
         return actions(s, seat)
     if phase == DEFEND:
         return defences(s, seat)
+    if phase == SHOW:
+        return [SHOW_HAND]
     if phase == LOOK:
         target = s.peek[0]
         return [("swap", i, j) for i in range(len(s.hands[seat]))
@@ -46,6 +50,7 @@ def hand_values(s: JediState, seat: int) -> list[int]:
 
 
 def stances(s: JediState, seat: int) -> list:
+    """Every card but a Joker makes a stance; with none (revision 2) the stance is kept."""
     out = []
     for c in hand_values(s, seat):
         if IS_JOKER[c]:
@@ -54,6 +59,8 @@ def stances(s: JediState, seat: int) -> list:
             out.extend(("stance", c, a) for a in AREAS)
         else:
             out.append(("stance", c, AREA_OF[c]))
+    if not out and s.owners_answer:
+        out.append(KEEP)
     return out
 
 

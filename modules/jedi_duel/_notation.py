@@ -5,7 +5,7 @@ positions (``swap 2 4``, ``return 6``), so the log never tells the table which c
 """
 from __future__ import annotations
 
-from boardstate import UNKNOWN, AmbiguousCommand, InvalidCommand, resolve_player
+from boardstate.rules import UNKNOWN, AmbiguousCommand, InvalidCommand, resolve_player
 
 from . import _cards
 from ._cards import AREA_NAMES, BLACK_JOKER, IS_CLUB, JOKER_WORD, RED_JOKER
@@ -13,11 +13,13 @@ from ._state import NO_CARD, JediState
 
 HELP = """\
 stance CARD [AREA]        your new stance, e.g. 'stance 9H'; a Club names its area: 'stance 5C low'
+keep                      a hand of Jokers only keeps its stance (rules revision 2)
 attack PLAYER CARD [AREA] e.g. 'attack bob 4S'; a Club names its area: 'attack bob 3C high';
                           a Joker: 'attack bob joker' (red 'RJ', black 'BJ')
 heal JACK                 Force Heal, e.g. 'heal JH'
 push QUEEN                Force Push/Pull (also 'pull'), e.g. 'push QS'
 sense PLAYER KING         Force Sense: look at PLAYER's hand, e.g. 'sense bob KD'
+show                      the sensed player shows their hand to the looker (rules revision 2)
 swap MINE THEIRS          after Force Sense: give your card MINE (position or card), take their
                           card at position THEIRS, e.g. 'swap 2 4'
 lightning C1 C2 C3 C4     Force Lightning with four royals, or 'lightning jokers'
@@ -28,15 +30,19 @@ force-defend ROYAL [fumble CARD]
                           Force Defence; 'fumble CARD' puts CARD from your hand in the attacker's
                           stance and takes theirs (when you are a column lower)
 return N                  Low stance: put card N of your hand (or name it) back on the deck
+                          (revision 2: face down; you remember it, your view does not show it)
 Cards: A 2-10 J Q K with C D H S (or T for 10, or the suit symbols); areas: high, middle, low;
-positions count from 1 as 'show' lists your hand."""
+positions count from 1 as 'boardstate show' numbers your hand."""
 
 _VERBS = {
     "stance": "stance", "attack": "attack", "heal": "heal", "push": "push", "pull": "push",
     "sense": "sense", "swap": "swap", "lightning": "lightning", "discard": "discard",
     "take": "take", "defend": "defend", "force-defend": "force-defend",
     "forcedefend": "force-defend", "fdefend": "force-defend", "return": "return",
+    "keep": "keep", "show": "show",
 }
+_COMMANDS = ("stance, keep, attack, heal, push, sense, show, lightning, discard, take, defend, "
+             "force-defend, swap, return")
 _FILLER = {"with", "for", "to", "at", "in", "the", "on", "and"}
 
 
@@ -72,14 +78,12 @@ def parse(s: JediState, seat: int, text: str):
                                                                                 "defence"):
         words = ["force-defend"] + words[2:]
     if not words:
-        raise InvalidCommand("empty command (see 'boardstate rules jedi-duel' or the notation "
-                             "help: stance, attack, heal, push, sense, lightning, discard, take, "
-                             "defend, force-defend, swap, return)", code="syntax")
+        raise InvalidCommand(f"empty command (see 'boardstate rules jedi-duel' or the notation "
+                             f"help: {_COMMANDS})", code="syntax")
     verb = _VERBS.get(words[0].lower())
     if verb is None:
         raise InvalidCommand(f"unknown command {words[0]!r} in {text.strip()!r} (commands: "
-                             f"stance, attack, heal, push, sense, lightning, discard, take, defend, "
-                             f"force-defend, swap, return)", code="syntax")
+                             f"{_COMMANDS})", code="syntax")
     return _PARSERS[verb](s, seat, words[1:], text.strip())
 
 
@@ -178,10 +182,13 @@ def _parse_lightning(s, seat, args, text):
     return ("lightning", tuple(sorted(cards)))
 
 
-def _parse_take(s, seat, args, text):
-    if args:
-        raise _bad(text, "take")
-    return ("take",)
+def _bare(verb):
+    """A command of one word: 'take', 'keep', 'show'."""
+    def parse_it(s, seat, args, text):
+        if args:
+            raise _bad(text, verb)
+        return (verb,)
+    return parse_it
 
 
 def _parse_force_defend(s, seat, args, text):
@@ -225,6 +232,7 @@ def _parse_return(s, seat, args, text):
 _PARSERS = {
     "stance": _parse_stance, "attack": _parse_attack, "heal": _one_card("heal"),
     "push": _one_card("push"), "discard": _one_card("discard"), "defend": _one_card("defend"),
-    "sense": _parse_sense, "lightning": _parse_lightning, "take": _parse_take,
+    "sense": _parse_sense, "lightning": _parse_lightning, "take": _bare("take"),
+    "keep": _bare("keep"), "show": _bare("show"),
     "force-defend": _parse_force_defend, "swap": _parse_swap, "return": _parse_return,
 }

@@ -6,15 +6,10 @@ game may load its own with ``--option playaid=FILE``.  A mistake in such a file 
 """
 from __future__ import annotations
 
-import hashlib
-from functools import lru_cache
-from importlib.resources import files
-
 import attrs
 import cattrs
 
-from boardstate import FieldError, read_data_file, structure_toml
-
+from boardstate.rules import DataFile, FieldError, cached_by_value, structure_toml
 
 MAX_MODIFIER = 13
 BUILTIN = "playaid.toml"
@@ -94,18 +89,35 @@ def parse_playaid(text: str, source: str) -> Playaid:
                                attack.low.as_tuple()), data.defence.as_tuple())
 
 
-def builtin_text() -> str:
-    return files(__package__).joinpath(BUILTIN).read_text(encoding="utf-8")
+PLAYAID_FILE = DataFile(__package__, BUILTIN, parse_playaid, what="Playaid file",
+                        code="bad-playaid")
 
 
-@lru_cache(maxsize=1)
 def builtin_playaid() -> Playaid:
-    return parse_playaid(builtin_text(), BUILTIN)
-
-
-def load_playaid(path: str) -> Playaid:
-    return parse_playaid(read_data_file(path, "Playaid file", "bad-playaid"), path)
+    return PLAYAID_FILE.builtin()
 
 
 def data_digest() -> str:
-    return hashlib.sha256(builtin_text().encode()).hexdigest()[:16]
+    """Names the shipped Playaid's content in the game header."""
+    return PLAYAID_FILE.digest
+
+
+def playaid_option(path: str | None) -> tuple:
+    """The header's form of the Playaid a game is created with (the file at ``path``, or the
+    shipped one): the tables travel in the header, so the game needs no file to replay."""
+    return PLAYAID_FILE.option(path or None).to_option()
+
+
+def playaid_of(option) -> Playaid:
+    """The Playaid a header stores (its tables, as tuples or lists)."""
+    return _playaid_of(_frozen(option))
+
+
+@cached_by_value
+def _playaid_of(option: tuple) -> Playaid:
+    return Playaid.from_option(option)
+
+
+def _frozen(value):
+    """Lists as tuples, all the way down: a hashable key for the cache."""
+    return tuple(_frozen(v) for v in value) if isinstance(value, (list, tuple)) else value

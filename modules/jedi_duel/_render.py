@@ -4,18 +4,19 @@ Works on views: a card whose value this copy does not hold is "a face-down card"
 """
 from __future__ import annotations
 
-from boardstate import UNKNOWN
+from boardstate.rules import UNKNOWN
 
 from . import _cards
 from ._cards import AREA_NAMES
 from ._combat import blow_damage, column, stance_defence
 from ._state import (ACTION, BLOW, DEFEND, JOKER, LIGHTNING, LOOK, NO_CARD, OVER, RETURN, SETUP,
-                     STANCE, JediState)
+                     SHOW, STANCE, JediState)
 
 _ASKED = {
     SETUP: "show an initial stance", STANCE: "play a new stance",
     ACTION: "attack, use a Force power, or discard for fatigue", DEFEND: "answer the attack",
     LOOK: "swap one card with the sensed hand", RETURN: "put one drawn card back on the deck",
+    SHOW: "show their hand to the Force Sense",
 }
 _COLUMNS = ("21-15", "14-8", "7-1", "out")
 
@@ -72,8 +73,8 @@ def to_json(s: JediState, seat: int | None) -> dict:
         if s.peek and s.turn == me:
             data["sensed"] = {"player": s.players[s.peek[0]],
                               "hand": [_card(c) for c in s.peek[1]]}
-        if s.deck and s.deck[0].value is not UNKNOWN:
-            data["deck_top"] = _cards.name(s.deck[0].value)
+        if s.deck and s.deck[0].owned_by(me) and s.deck[0].value is not UNKNOWN:
+            data["deck_top"] = _cards.name(s.deck[0].value)  # revision 1: put back by me
         if s.phase == RETURN and s.turn == me:
             data["returnable"] = [p + 1 for p in s.returnable]
     return data

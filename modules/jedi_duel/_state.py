@@ -1,15 +1,16 @@
 """The table as an immutable value, the events that change it, and ``evolve``.
 
 Hands and the draw deck hold ``Secret`` cards: a hand card is owned by its holder, a deck card by
-nobody (or by the player who put it back on top).  Everything on the table is public and held as
-plain ints: stance cards, the discard pile, fatigue.  Cards leave a hand by *position*, so a view
-that sees only face-down cards folds the same events to the same shape.
+nobody (under rules revision 1, a card put back on top is owned by the player who put it back).
+Everything on the table is public and held as plain ints: stance cards, the discard pile, fatigue.
+Cards leave a hand by *position*, so a view that sees only face-down cards folds the same events to
+the same shape.
 """
 from __future__ import annotations
 
 from typing import NamedTuple
 
-from boardstate import Reveal, Secret, event
+from boardstate.rules import Reveal, Secret, event
 
 # phases: what the seat at the front of ``queue`` is asked for
 SETUP = 0    # an initial stance (everyone but the first player, before the first turn)
@@ -19,6 +20,13 @@ DEFEND = 3   # an attacked player answers: take it, a Club, or a Force Defence
 LOOK = 4     # Force Sense: the active player has seen a hand and swaps one card
 RETURN = 5   # Low stance: one of the three cards drawn goes back on top of the draw deck
 OVER = 6
+SHOW = 7     # revision 2, Force Sense: the sensed player shows their hand to the looker
+
+# Rules revisions (GameSpec.revision).  Revision 1 reads other seats' cards inside a decision,
+# so it is sound only when every copy holds every secret (the open trust mode); revision 2
+# keeps the hidden-information contract: a hidden value reaches the rules through its owner.
+FIRST_REVISION = 1
+OWNERS_ANSWER = 2
 
 # kinds of attack under way
 NO_ATTACK, BLOW, JOKER, LIGHTNING = 0, 1, 2, 3
@@ -56,6 +64,7 @@ class JediState(NamedTuple):
     peek: tuple = ()                    # Force Sense: (target, the seen cards as the looker's Secrets)
     returnable: tuple[int, ...] = ()    # Low stance: hand positions that may go back on the deck
     end_reason: str = ""
+    revision: int = FIRST_REVISION      # the rules revision the game is played under
 
     @property
     def seats(self) -> range:
@@ -63,6 +72,15 @@ class JediState(NamedTuple):
 
     def alive(self, seat: int) -> bool:
         return self.fatigue[seat] > 0
+
+    @property
+    def over(self) -> bool:
+        return self.phase == OVER
+
+    @property
+    def owners_answer(self) -> bool:
+        """Revision 2: a value hidden from the acting seat is asked of its owner."""
+        return self.revision >= OWNERS_ANSWER
 
 
 # ---------------------------------------------------------------------------------- events
@@ -179,7 +197,8 @@ class Discarded:
 class CardReturned:
     seat: int
     pos: int
-    card: Secret   # now the top of the draw deck, known to the player who put it back
+    card: Secret   # now the top of the draw deck: revision 1 owned by the player who put it
+                   # back, revision 2 owned by nobody (a face-down deck card)
 
 
 @event("jedi.deck-ran-out")
@@ -203,9 +222,15 @@ class GameEnded:
     reason: str
 
 
+@event("jedi.stance-kept")
+class StanceKept:
+    seat: int      # revision 2: a hand without a stance card answers 'keep' (no card is played)
+
+
+# New events go at the end: a file's event codes are positions in this tuple.
 EVENTS = (DeckShuffled, DealerChosen, CardsDrawn, Awaiting, TurnBegan, StancePlayed, Attacked,
           Defended, FatigueSet, Fumbled, PowerUsed, HandSeen, CardsSwapped, LightningCast,
-          Discarded, CardReturned, DeckRanOut, Reshuffled, ReturnAsked, GameEnded)
+          Discarded, CardReturned, DeckRanOut, Reshuffled, ReturnAsked, GameEnded, StanceKept)
 
 
 # ---------------------------------------------------------------------------------- evolve
@@ -323,13 +348,17 @@ def _ended(s: JediState, e: GameEnded) -> JediState:
     return s._replace(phase=OVER, queue=(), end_reason=e.reason)
 
 
+def _kept(s: JediState, e: StanceKept) -> JediState:
+    return s  # the stance stays; the next Awaiting says what comes now
+
+
 _HANDLERS = {
     DeckShuffled: _deck_shuffled, DealerChosen: _dealer, CardsDrawn: _drawn,
     Awaiting: _awaiting, TurnBegan: _turn_began, StancePlayed: _stance, Attacked: _attacked,
     Defended: _defended, FatigueSet: _fatigue, Fumbled: _fumbled, PowerUsed: _power,
     HandSeen: _seen, CardsSwapped: _swapped, LightningCast: _lightning, Discarded: _discarded,
     CardReturned: _returned, DeckRanOut: _ran_out, Reshuffled: _reshuffled,
-    ReturnAsked: _return_asked, GameEnded: _ended,
+    ReturnAsked: _return_asked, GameEnded: _ended, StanceKept: _kept,
 }
 
 

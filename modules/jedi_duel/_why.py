@@ -1,22 +1,24 @@
 """Why a command is refused: a one-line reason, a stable code, and the rule it breaks.
 
-``validate`` accepts exactly what ``legal`` lists; this module only explains a refusal.
+The engine accepts exactly what ``legal`` lists (and checks game over and whose turn it is);
+this module only explains a refusal (``Rules.explain``).
 """
 from __future__ import annotations
 
-from boardstate import IllegalCommand
+from boardstate.rules import IllegalCommand
 
 from . import _cards
 from ._cards import AREA_NAMES, AREA_OF, HIGH, IS_CLUB, IS_JOKER, IS_ROYAL, STANCE_SUIT
 from ._combat import can_channel, can_force_defend, in_stance_suit, may_fumble, shielded
-from ._state import (ACTION, BLOW, DEFEND, HEAL, LOOK, PUSH, RETURN, SENSE, SETUP, STANCE,
+from ._state import (ACTION, BLOW, DEFEND, HEAL, LOOK, PUSH, RETURN, SENSE, SETUP, SHOW, STANCE,
                      JediState)
 
 RULE = "Jedi Duel, "
 _PHASE_VERBS = {
-    SETUP: ("stance",), STANCE: ("stance",),
+    SETUP: ("stance", "keep"), STANCE: ("stance", "keep"),
     ACTION: ("attack", "heal", "push", "sense", "lightning", "discard"),
     DEFEND: ("take", "defend", "force-defend"), LOOK: ("swap",), RETURN: ("return",),
+    SHOW: ("show",),
 }
 _PHASE_TEXT = {
     SETUP: "show an initial stance ('stance CARD')", STANCE: "play a new stance ('stance CARD')",
@@ -24,11 +26,13 @@ _PHASE_TEXT = {
     DEFEND: "answer the attack ('take', 'defend CLUB' or 'force-defend ROYAL')",
     LOOK: "swap a card with the hand you sensed ('swap MINE THEIRS')",
     RETURN: "put one of the cards just drawn back on the deck ('return N')",
+    SHOW: "show your hand to the Force Sense ('show')",
 }
 _SUIT_NAMES = ("Clubs", "Diamonds", "Hearts", "Spades")
 
 
 def refuse(s: JediState, seat: int, command) -> IllegalCommand:
+    """The refusal of a command that ``legal`` does not list (returned, not raised)."""
     name = s.players[seat]
     try:
         return _explain(s, seat, command, name)
@@ -76,6 +80,14 @@ def _target(s, seat, target):
     if s.fatigue[target] <= 0:
         return (f"{s.players[target]} is out of the duel", "target-out", "Game End")
     return None
+
+
+def _keep(s, seat, command):
+    if not s.owners_answer:
+        return ("this game is played under rules revision 1, which has no 'keep': play a new "
+                "stance ('stance CARD')", "keep-revision", "Stance")
+    return ("you hold a card that makes a stance: play it ('stance CARD'); only a hand of "
+            "Jokers keeps the stance", "must-change-stance", "Stance")
 
 
 def _attack(s, seat, command):
@@ -189,7 +201,7 @@ def _return(s, seat, command):
 
 
 _CHECKS = {
-    "stance": _stance, "attack": _attack, "heal": _power(HEAL, "Force Heal"),
+    "stance": _stance, "keep": _keep, "attack": _attack, "heal": _power(HEAL, "Force Heal"),
     "push": _power(PUSH, "Force Push/Pull"), "sense": _power(SENSE, "Force Sense"),
     "lightning": _lightning, "discard": _discard, "defend": _defend,
     "force-defend": _force_defend, "swap": _swap, "return": _return,

@@ -1,0 +1,123 @@
+"""A module's rules as the engine uses them: the optional parts filled in, each stated once.
+
+Everything the engine asks of a module goes through ``Decider``: option checking against the
+spec, the first state, ``decide`` into a ``Table``, and ``validate`` (by default: "is in
+``legal``"; a module's fast ``is_legal`` may answer instead, and ``explain`` says why not).
+"""
+from __future__ import annotations
+
+from ._errors import FutureVersion, IllegalCommand, OptionError
+from ._module import Choice, Setup
+from ._table import Table
+
+ENGINE_RULE = "boardstate engine"
+
+
+class Decider:
+    """The engine's handle on one module's rules (stateless: safe to share)."""
+
+    __slots__ = ("module", "spec", "rules", "evolve", "legal", "to_act", "outcome", "_choice",
+                 "_is_legal", "_explain", "_prepare")
+
+    def __init__(self, module) -> None:
+        self.module = module
+        self.spec = module.spec
+        rules = self.rules = module.rules
+        self.evolve = rules.evolve
+        self.legal = rules.legal
+        self.to_act = rules.to_act
+        self.outcome = rules.outcome
+        self._choice = getattr(rules, "choice", None)
+        self._is_legal = getattr(rules, "is_legal", None)
+        self._explain = getattr(rules, "explain", None)
+        self._prepare = getattr(rules, "prepare", None)
+
+    # ------------------------------------------------------------------ options and set-up
+    def options(self, raw, players) -> dict:
+        """Check ``raw`` (``{key: text}``) against the spec; the options the header stores."""
+        spec = self.spec
+        known = {o.key: o for o in spec.options}
+        unknown = sorted(set(raw) - set(known))
+        if unknown:
+            keys = ", ".join(known) or "none"
+            raise OptionError(f"{spec.id} has no option {unknown[0]!r} (options: {keys})",
+                              code="bad-option")
+        checked = {}
+        for key, option in known.items():
+            value = raw.get(key, option.default)
+            if value is None:
+                continue
+            if not isinstance(value, str):
+                raise OptionError(f"option {key}: {value!r} is not text", code="bad-option")
+            if option.choices:
+                value = value.strip().lower()
+                if value not in option.choices:
+                    raise OptionError(f"option {key}: {value!r} is not one of "
+                                      f"{', '.join(option.choices)}", code="bad-option")
+            checked[key] = value
+        if self._prepare is not None:
+            checked = self._prepare(checked, tuple(players))
+        return checked
+
+    def check_revision(self, revision: int, where: str) -> None:
+        spec = self.spec
+        if revision > spec.revision:
+            raise FutureVersion(f"{where}: made under {spec.id} rules revision {revision}; the "
+                                f"installed {spec.id} {spec.version} knows revisions up to "
+                                f"{spec.revision} (upgrade the module)")
+        if revision < 1:
+            raise FutureVersion(f"{where}: {spec.id} rules revision {revision} does not exist")
+
+    def initial(self, options, players, revision: int):
+        return self.rules.initial(Setup(tuple(players), dict(options), revision))
+
+    def start(self, state, rng) -> tuple:
+        """``(events, state after them)`` of the setup."""
+        table = Table(state, self.evolve, rng)
+        self.rules.start(table)
+        return tuple(table.events), table.state
+
+    def decide(self, state, moves, rng, openings=None) -> tuple:
+        """``(events, state after them)`` for ``moves``."""
+        table = Table(state, self.evolve, rng, openings)
+        self.rules.decide(table, moves)
+        return tuple(table.events), table.state
+
+    # ------------------------------------------------------------------ what may be done
+    def choice(self, state) -> Choice:
+        return Choice.OPEN if self._choice is None else self._choice(state)
+
+    def validate(self, state, seat: int, command) -> None:
+        """Raise ``IllegalCommand`` unless ``command`` is one of ``seat``'s legal commands.
+
+        The engine has checked that the game is on and that ``seat`` acts: a module states only
+        its own rules, once, in ``legal``.
+        """
+        if self._is_legal is not None:
+            ok = self._is_legal(state, seat, command)
+        else:
+            ok = command in self.legal(state, seat)
+        if ok:
+            return
+        if self._explain is not None:
+            raise self._explain(state, seat, command)
+        try:
+            shown = repr(self.rules.notation(state, seat, command))
+        except Exception:  # (a command the rules cannot even write down)
+            shown = repr(command)
+        raise IllegalCommand(f"{shown} is not a legal command now", code="illegal",
+                             rule=ENGINE_RULE)
+
+    # ------------------------------------------------------------------ showing the table
+    def render(self, state, seat: int | None) -> str:
+        """The table as text, as ``seat`` sees it (the module's ``render``, else its state)."""
+        render = getattr(self.rules, "render", None)
+        return render(state, seat) if render is not None else repr(state)
+
+    def to_json(self, state, seat: int | None) -> dict:
+        to_json = getattr(self.rules, "to_json", None)
+        return to_json(state, seat) if to_json is not None else {"state": repr(state)}
+
+    def view(self, state, seat: int | None):
+        """What ``seat`` may see of ``state`` (None: a spectator, who holds no secret)."""
+        return self.rules.view(state, -1 if seat is None else seat)

@@ -1,0 +1,43 @@
+"""The table under construction: what ``decide`` and ``start`` emit events into.
+
+``Table.emit`` appends an event and folds it with the module's ``evolve`` at once, so every step of
+a rule sees the table it has made, and the engine receives the events together with the state
+after them: the fold is written once, in ``evolve``.
+"""
+from __future__ import annotations
+
+from ._errors import SecretUnavailable
+from ._secrets import Reveal, Secret
+
+
+class Table:
+    """``state`` (the table as it stands), ``events`` (what made it so far), ``rng``."""
+
+    __slots__ = ("state", "events", "rng", "_evolve", "_openings")
+
+    def __init__(self, state, evolve, rng, openings=None) -> None:
+        self.state = state
+        self.events: list = []
+        self.rng = rng
+        self._evolve = evolve
+        self._openings = openings  # commitment -> Reveal: openings the record itself brings
+
+    def emit(self, event) -> None:
+        """Record ``event`` and fold it into ``state``."""
+        self.events.append(event)
+        self.state = self._evolve(self.state, event)
+
+    def reveal(self, secret: Secret) -> Reveal:
+        """Turn ``secret`` face up in public.
+
+        The opening comes from this copy (its own secrets, and what the engine's randomness
+        dealt) or, when the referee re-derives another copy's record, from that record's own
+        reveal, checked against the commitment.  Anything else: ``SecretUnavailable``.
+        """
+        if secret.known:
+            return Reveal(secret.commitment, secret.salt, secret.value)
+        opening = self._openings.get(secret.commitment) if self._openings else None
+        if opening is None:
+            raise SecretUnavailable("this copy of the game does not hold that secret",
+                                    code="no-opening")
+        return opening
