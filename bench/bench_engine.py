@@ -6,6 +6,7 @@ replay of an aggregate with as many events (if installed: bench/requirements-pee
 
 Usage: python bench/bench_engine.py [--rounds 25000]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -21,8 +22,7 @@ from pathlib import Path
 import msgpack
 
 import boardstate as bs
-from boardstate import Kind
-from boardstate import Reveal, Secret
+from boardstate import Kind, Reveal, Secret
 
 HERE = Path(__file__).parent
 sys.path.insert(0, str(HERE))
@@ -51,8 +51,11 @@ def as_json(value):
             out.update(salt=value.salt.hex(), value=as_json(value.value))
         return out
     if isinstance(value, Reveal):
-        return {"commitment": value.commitment.hex(), "salt": value.salt.hex(),
-                "value": as_json(value.value)}
+        return {
+            "commitment": value.commitment.hex(),
+            "salt": value.salt.hex(),
+            "value": as_json(value.value),
+        }
     if isinstance(value, bytes):
         return value.hex()
     if isinstance(value, tuple):
@@ -65,14 +68,32 @@ def json_log(game) -> bytes:
     lines = [json.dumps(game.header.to_map(), default=as_json)]
     prev = game.header.game_id
     for rec in game.records:
-        events = [{"type": type(e).__event_name__,
-                   **{k: as_json(v) for k, v in zip(
-                       [f for f in type(e).__annotations__], type(e).__event_fields__(e))}}
-                  for e in rec.events]
-        lines.append(json.dumps({
-            "seq": rec.seq, "kind": Kind(rec.kind).name.lower(), "actor": rec.actor,
-            "command": rec.command, "sealed": as_json(rec.sealed), "events": events,
-            "prev": prev.hex(), "hash": rec.hash.hex()}))
+        events = [
+            {
+                "type": type(e).__event_name__,
+                **{
+                    k: as_json(v)
+                    for k, v in zip(
+                        [f for f in type(e).__annotations__], type(e).__event_fields__(e)
+                    )
+                },
+            }
+            for e in rec.events
+        ]
+        lines.append(
+            json.dumps(
+                {
+                    "seq": rec.seq,
+                    "kind": Kind(rec.kind).name.lower(),
+                    "actor": rec.actor,
+                    "command": rec.command,
+                    "sealed": as_json(rec.sealed),
+                    "events": events,
+                    "prev": prev.hex(),
+                    "hash": rec.hash.hex(),
+                }
+            )
+        )
         prev = rec.hash
     return ("\n".join(lines) + "\n").encode()
 
@@ -126,32 +147,41 @@ def main() -> int:
                 json.loads(line)
 
     t_raw, t_bodies, t_replay, t_verify, t_json = best_of_interleaved(
-        [raw, raw_bodies, replay, verify, json_parse])
+        [raw, raw_bodies, replay, verify, json_parse]
+    )
     small = tmp / "small.msgpack"
     bs.save_game(make_long_game(args.rounds // 4, seed=2), small)
     mem_small, mem_long = peak_verify_memory(small), peak_verify_memory(path)
     small_n = bs.load_game(small).seq
 
-    print(f"log: {n:,} records, {n_events:,} events; msgpack {size:,} bytes "
-          f"({size / n:.1f} bytes/record); JSON {jsize:,} bytes ({jsize / n:.1f} bytes/record); "
-          f"ratio {size / jsize:.2f}\n")
+    print(
+        f"log: {n:,} records, {n_events:,} events; msgpack {size:,} bytes "
+        f"({size / n:.1f} bytes/record); JSON {jsize:,} bytes ({jsize / n:.1f} bytes/record); "
+        f"ratio {size / jsize:.2f}\n"
+    )
     print("| what | records/s | events/s | vs raw unpack |")
     print("|---|---:|---:|---:|")
-    for name, t in (("raw msgpack unpack of the file", t_raw),
-                    ("raw unpack incl. record bodies", t_bodies),
-                    ("replay (load + fold, chain checked)", t_replay),
-                    ("verify (full re-derivation)", t_verify),
-                    ("JSON baseline: json.loads per record", t_json)):
+    for name, t in (
+        ("raw msgpack unpack of the file", t_raw),
+        ("raw unpack incl. record bodies", t_bodies),
+        ("replay (load + fold, chain checked)", t_replay),
+        ("verify (full re-derivation)", t_verify),
+        ("JSON baseline: json.loads per record", t_json),
+    ):
         print(f"| {name} | {n / t:,.0f} | {n_events / t:,.0f} | {t / t_raw:.1f}x |")
-    print(f"\nverify peak memory (tracemalloc): {mem_small / 1e6:.2f} MB for {small_n:,} records, "
-          f"{mem_long / 1e6:.2f} MB for {n:,} records")
+    print(
+        f"\nverify peak memory (tracemalloc): {mem_small / 1e6:.2f} MB for {small_n:,} records, "
+        f"{mem_long / 1e6:.2f} MB for {n:,} records"
+    )
     try:
         import eventsourcing_replay as esr
 
         r = esr.eventsourcing_replay_events_per_s(n_events=n)
-        print(f"\npeer, same run: eventsourcing {r.get('version', '')} replays {r['events']:,} "
-              f"events at {r['events_per_s']:,.0f} events/s (no rules check) "
-              f"({r['persistence']})")
+        print(
+            f"\npeer, same run: eventsourcing {r.get('version', '')} replays {r['events']:,} "
+            f"events at {r['events_per_s']:,.0f} events/s (no rules check) "
+            f"({r['persistence']})"
+        )
     except Exception as exc:
         print(f"\n(eventsourcing not measured: {exc})")
     os.remove(path)

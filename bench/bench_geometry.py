@@ -94,23 +94,35 @@ def bench_board(board, count: int, direct_count: int, rng: random.Random) -> dic
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--queries", type=int, default=200_000, help="queries per board and method")
-    parser.add_argument("--direct-queries", type=int, default=5_000, help="queries per board for direct shapely")
+    parser.add_argument(
+        "--direct-queries", type=int, default=5_000, help="queries per board for direct shapely"
+    )
     parser.add_argument("--seed", type=int, default=2002)
     args = parser.parse_args()
     rng = random.Random(args.seed)
-    print(f"Python {platform.python_version()} on {platform.machine()} {platform.system()}, shapely {shapely.__version__}")
-    print(f"{args.queries} queries per board ({args.direct_queries} for direct shapely), "
-          f"{PIECES_PER_POSITION} pieces per position, best of {REPEATS}\n")
-    header = ("| board | precompute (ms) | table, public API (q/s) | table, int level (q/s) "
-              "| cell walk (q/s) | direct shapely (q/s) | public / walk | clear lines |")
+    print(
+        f"Python {platform.python_version()} on {platform.machine()} {platform.system()}, shapely {shapely.__version__}"
+    )
+    print(
+        f"{args.queries} queries per board ({args.direct_queries} for direct shapely), "
+        f"{PIECES_PER_POSITION} pieces per position, best of {REPEATS}\n"
+    )
+    header = (
+        "| board | precompute (ms) | table, public API (q/s) | table, int level (q/s) "
+        "| cell walk (q/s) | direct shapely (q/s) | public / walk | clear lines |"
+    )
     print(header)
     print("|" + "---|" * header.count(" | ") + "---|")
     for board_id, board in BOARDS.items():
         r = bench_board(board, args.queries, args.direct_queries, rng)
-        print(f"| {board_id} | {r['precompute_ms']:.1f} | {r['table_public']:,.0f} | {r['table_int']:,.0f} "
-              f"| {r['walk']:,.0f} | {r['direct']:,.0f} | {r['table_public'] / r['walk']:.1f}x | {r['visible']:.0%} |")
-    print(f"\nreproduce: python bench/bench_geometry.py --queries {args.queries} "
-          f"--direct-queries {args.direct_queries} --seed {args.seed}")
+        print(
+            f"| {board_id} | {r['precompute_ms']:.1f} | {r['table_public']:,.0f} | {r['table_int']:,.0f} "
+            f"| {r['walk']:,.0f} | {r['direct']:,.0f} | {r['table_public'] / r['walk']:.1f}x | {r['visible']:.0%} |"
+        )
+    print(
+        f"\nreproduce: python bench/bench_geometry.py --queries {args.queries} "
+        f"--direct-queries {args.direct_queries} --seed {args.seed}"
+    )
 
 
 if __name__ == "__main__":

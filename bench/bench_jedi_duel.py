@@ -7,6 +7,7 @@ main bench script imports; run this file for a table.
 
 Usage: python bench/bench_jedi_duel.py [--seconds 6]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -26,14 +27,21 @@ def _run(players: int, budget: float) -> dict:
     elapsed = 0.0
     while elapsed < budget or games == 0:
         _state, _outcome, n = boardstate.random_playout(
-            MODULE, names, seed=b"bench-%d" % games, bot_seed=games)
+            MODULE, names, seed=b"bench-%d" % games, bot_seed=games
+        )
         games += 1
         actions += n
         elapsed = time.perf_counter() - started
-    return {"bench": "jedi-duel random self-play", "players": players, "games": games,
-            "actions": actions, "seconds": round(elapsed, 3),
-            "actions_per_s": round(actions / elapsed, 1), "games_per_s": round(games / elapsed, 2),
-            "actions_per_game": round(actions / games, 1)}
+    return {
+        "bench": "jedi-duel random self-play",
+        "players": players,
+        "games": games,
+        "actions": actions,
+        "seconds": round(elapsed, 3),
+        "actions_per_s": round(actions / elapsed, 1),
+        "games_per_s": round(games / elapsed, 2),
+        "actions_per_game": round(actions / games, 1),
+    }
 
 
 def measure(seconds: float) -> list[dict]:
@@ -49,8 +57,10 @@ def main() -> None:
     print("| players | games | actions/game | actions/s | games/s |")
     print("|---|---|---|---|---|")
     for r in measure(args.seconds):
-        print(f"| {r['players']} | {r['games']} | {r['actions_per_game']} | "
-              f"{r['actions_per_s']:,.0f} | {r['games_per_s']:.1f} |")
+        print(
+            f"| {r['players']} | {r['games']} | {r['actions_per_game']} | "
+            f"{r['actions_per_s']:,.0f} | {r['games_per_s']:.1f} |"
+        )
 
 
 if __name__ == "__main__":

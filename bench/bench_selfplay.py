@@ -8,6 +8,7 @@ Actions count one per player command; chance outcomes are counted apart.
 
 Usage: python bench/bench_selfplay.py [--seconds 4]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -29,11 +30,17 @@ def duel_of_the_forces(players: int, seconds: float) -> dict:
     games = actions = 0
     start = time.perf_counter()
     while (elapsed := time.perf_counter() - start) < seconds or games == 0:
-        actions += boardstate.random_playout(module, names, {}, seed=b"b%d" % games,
-                                             bot_seed=games)[2]
+        actions += boardstate.random_playout(
+            module, names, {}, seed=b"b%d" % games, bot_seed=games
+        )[2]
         games += 1
-    return {"name": f"boardstate Duel of the Forces, {players} players", "actions": actions,
-            "seconds": elapsed, "actions_per_s": actions / elapsed, "games": games}
+    return {
+        "name": f"boardstate Duel of the Forces, {players} players",
+        "actions": actions,
+        "seconds": elapsed,
+        "actions_per_s": actions / elapsed,
+        "games": games,
+    }
 
 
 def interleaved(contestants, seconds: float, rounds: int = 6) -> list[dict]:
@@ -43,8 +50,9 @@ def interleaved(contestants, seconds: float, rounds: int = 6) -> list[dict]:
     for _ in range(rounds):
         for measure in contestants:
             for r in measure(seconds / rounds):
-                t = totals.setdefault(r["name"], dict(r, actions=0, seconds=0.0, games=0,
-                                                       chance_actions=0))
+                t = totals.setdefault(
+                    r["name"], dict(r, actions=0, seconds=0.0, games=0, chance_actions=0)
+                )
                 t["actions"] += r["actions"]
                 t["seconds"] += r["seconds"]
                 t["games"] += r["games"]
@@ -57,8 +65,12 @@ def interleaved(contestants, seconds: float, rounds: int = 6) -> list[dict]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=4.0,
-                        help="seconds per contestant, in slices that take turns")
+    parser.add_argument(
+        "--seconds",
+        type=float,
+        default=4.0,
+        help="seconds per contestant, in slices that take turns",
+    )
     args = parser.parse_args()
     s = args.seconds
     contestants = [lambda t, n=n: [duel_of_the_forces(n, t)] for n in (2, 3, 4)]
@@ -66,9 +78,15 @@ def main() -> int:
         import bench_jedi_duel
 
         def jedi(t):
-            return [{"name": f"boardstate Jedi Duel, {r['players']} players",
-                     "actions": r["actions"], "seconds": r["seconds"], "games": r["games"]}
-                    for r in bench_jedi_duel.measure(3 * t)]
+            return [
+                {
+                    "name": f"boardstate Jedi Duel, {r['players']} players",
+                    "actions": r["actions"],
+                    "seconds": r["seconds"],
+                    "games": r["games"],
+                }
+                for r in bench_jedi_duel.measure(3 * t)
+            ]
 
         contestants.append(jedi)
     except ImportError as exc:
@@ -78,29 +96,37 @@ def main() -> int:
         import openspiel_random as osr
 
         osr._require()
-        contestants += [lambda t: [osr.goofspiel_cpp_actions_per_s(t)],
-                        lambda t: [osr.python_kuhn_actions_per_s(t)]]
+        contestants += [
+            lambda t: [osr.goofspiel_cpp_actions_per_s(t)],
+            lambda t: [osr.python_kuhn_actions_per_s(t)],
+        ]
         peers = 2
     except Exception as exc:  # the peer is optional: say why it is missing
         print(f"(OpenSpiel not measured: {exc})")
     results = interleaved(contestants, s)
-    rows, peer_rows = results[:len(results) - peers], results[len(results) - peers:]
+    rows, peer_rows = results[: len(results) - peers], results[len(results) - peers :]
     print(f"Python {platform.python_version()}, {platform.machine()}, same run\n")
     print("| game | actions/s | games | actions incl. chance/s |")
     print("|---|---:|---:|---:|")
     for r in rows:
         print(f"| {r['name']} | {r['actions_per_s']:,.0f} | {r['games']} | (no chance nodes) |")
     for p in peer_rows:
-        print(f"| {p['name']} | {p['actions_per_s']:,.0f} | {p['games']} | "
-              f"{p['actions_incl_chance_per_s']:,.0f} |")
+        print(
+            f"| {p['name']} | {p['actions_per_s']:,.0f} | {p['games']} | "
+            f"{p['actions_incl_chance_per_s']:,.0f} |"
+        )
     if peer_rows:
         dotf2 = rows[0]["actions_per_s"]
         goof, kuhn = peer_rows
-        print(f"\nDuel of the Forces (2 players) / OpenSpiel C++ Goofspiel: "
-              f"{dotf2 / goof['actions_per_s']:.2f}")
-        print(f"Duel of the Forces (2 players) / OpenSpiel Python Kuhn poker: "
-              f"{dotf2 / kuhn['actions_per_s']:.2f} (player actions), "
-              f"{dotf2 / kuhn['actions_incl_chance_per_s']:.2f} (Kuhn counting chance deals)")
+        print(
+            f"\nDuel of the Forces (2 players) / OpenSpiel C++ Goofspiel: "
+            f"{dotf2 / goof['actions_per_s']:.2f}"
+        )
+        print(
+            f"Duel of the Forces (2 players) / OpenSpiel Python Kuhn poker: "
+            f"{dotf2 / kuhn['actions_per_s']:.2f} (player actions), "
+            f"{dotf2 / kuhn['actions_incl_chance_per_s']:.2f} (Kuhn counting chance deals)"
+        )
     return 0
 
 

@@ -4,6 +4,7 @@ A Duel of the Forces game is short (50-200 records), so a long log is made legal
 rules allow: both players play R2-D2 for ``rounds`` rounds (nobody competes, the villain stays up),
 then random legal play to the end.  Every record is real: commitments, reveals, resolutions.
 """
+
 from __future__ import annotations
 
 import random
@@ -14,8 +15,9 @@ import boardstate as bs
 
 def make_long_game(rounds: int, seed: int = 1) -> bs.Game:
     module = bs.get_module("duel-of-the-forces")
-    game = bs.Game.new(module, ["ann", "ben"], {}, seed=b"long-%d" % seed,
-                       created="2026-01-01T00:00:00+00:00")
+    game = bs.Game.new(
+        module, ["ann", "ben"], {}, seed=b"long-%d" % seed, created="2026-01-01T00:00:00+00:00"
+    )
     pick = random.Random(seed)
     entropy = pick.randbytes
     done = 0

@@ -10,12 +10,35 @@ Three façades, by audience:
 - ``boardstate.rules``: writing a game module;
 - ``boardstate.testing``: the conformance suite and helpers to forge records in tests.
 """
-from ._errors import (AmbiguousCommand, BoardError, BoardstateError, CorruptFile, ForeignFile,
-                      FutureVersion, GameFileError, IllegalCommand, InvalidCommand, MoveRefused,
-                      OffBoard, OptionError, SecretUnavailable, TruncatedFile,
-                      VerificationFailed)
-from ._fileformat import (RawFile, atomic_write, encode_game, encode_moves, load_game,
-                          parse_raw, read_raw, save_game, save_moves)
+
+from ._errors import (
+    AmbiguousCommand,
+    BoardError,
+    BoardstateError,
+    CorruptFile,
+    ForeignFile,
+    FutureVersion,
+    GameFileError,
+    IllegalCommand,
+    InvalidCommand,
+    MoveRefused,
+    OffBoard,
+    OptionError,
+    SecretUnavailable,
+    TruncatedFile,
+    VerificationFailed,
+)
+from ._fileformat import (
+    RawFile,
+    atomic_write,
+    encode_game,
+    encode_moves,
+    load_game,
+    parse_raw,
+    read_raw,
+    save_game,
+    save_moves,
+)
 from ._game import Game, describe
 from ._migrate import migrate
 from ._module import GameSpec, Module, Option, Outcome
@@ -28,11 +51,48 @@ from ._simulate import random_playout
 __version__ = "0.2.0"
 
 __all__ = [
-    "AmbiguousCommand", "BoardError", "BoardstateError", "CorruptFile", "ForeignFile",
-    "FutureVersion", "Game", "GameFileError", "GameSpec", "IllegalCommand", "InvalidCommand",
-    "Kind", "Module", "MoveRefused", "OffBoard", "Option", "OptionError", "Outcome", "RawFile",
-    "Record", "Referee", "Reveal", "Secret", "SecretUnavailable", "TruncatedFile", "UNKNOWN",
-    "Verdict", "VerificationFailed", "apply_moves", "atomic_write", "broken_modules",
-    "describe", "encode_game", "encode_moves", "get_module", "installed_modules", "load_game",
-    "migrate", "parse_raw", "random_playout", "read_raw", "save_game", "save_moves", "verify",
+    "AmbiguousCommand",
+    "BoardError",
+    "BoardstateError",
+    "CorruptFile",
+    "ForeignFile",
+    "FutureVersion",
+    "Game",
+    "GameFileError",
+    "GameSpec",
+    "IllegalCommand",
+    "InvalidCommand",
+    "Kind",
+    "Module",
+    "MoveRefused",
+    "OffBoard",
+    "Option",
+    "OptionError",
+    "Outcome",
+    "RawFile",
+    "Record",
+    "Referee",
+    "Reveal",
+    "Secret",
+    "SecretUnavailable",
+    "TruncatedFile",
+    "UNKNOWN",
+    "Verdict",
+    "VerificationFailed",
+    "apply_moves",
+    "atomic_write",
+    "broken_modules",
+    "describe",
+    "encode_game",
+    "encode_moves",
+    "get_module",
+    "installed_modules",
+    "load_game",
+    "migrate",
+    "parse_raw",
+    "random_playout",
+    "read_raw",
+    "save_game",
+    "save_moves",
+    "verify",
 ]

@@ -4,6 +4,7 @@ A mistake in a data file is reported as one line naming the file, the line and t
 (``deck.toml:22: villain[2].points: must be a whole number from 1 to 10, got 12``), whatever
 module the file belongs to.
 """
+
 from __future__ import annotations
 
 import re
@@ -140,10 +141,14 @@ def resolve_player(players, word: str, text: str) -> int:
     if len(hits) == 1:
         return hits[0]
     if not hits:
-        raise InvalidCommand(f"no player {word!r} in {text.strip()!r} (players: "
-                             f"{', '.join(players)})", code="unknown-player")
-    raise AmbiguousCommand(f"{word!r} in {text.strip()!r} could be "
-                           f"{' or '.join(players[i] for i in hits)}", code="ambiguous-player")
+        raise InvalidCommand(
+            f"no player {word!r} in {text.strip()!r} (players: {', '.join(players)})",
+            code="unknown-player",
+        )
+    raise AmbiguousCommand(
+        f"{word!r} in {text.strip()!r} could be {' or '.join(players[i] for i in hits)}",
+        code="ambiguous-player",
+    )
 
 
 class DataFile:

@@ -4,6 +4,7 @@ Everything the engine asks of a module goes through ``Decider``: option checking
 spec, the first state, ``decide`` into a ``Table``, and ``validate`` (by default: "is in
 ``legal``"; a module's fast ``is_legal`` may answer instead, and ``explain`` says why not).
 """
+
 from __future__ import annotations
 
 from ._errors import FutureVersion, IllegalCommand, OptionError
@@ -16,8 +17,19 @@ ENGINE_RULE = "boardstate engine"
 class Decider:
     """The engine's handle on one module's rules (stateless: safe to share)."""
 
-    __slots__ = ("module", "spec", "rules", "evolve", "legal", "to_act", "outcome", "_choice",
-                 "_is_legal", "_explain", "_prepare")
+    __slots__ = (
+        "module",
+        "spec",
+        "rules",
+        "evolve",
+        "legal",
+        "to_act",
+        "outcome",
+        "_choice",
+        "_is_legal",
+        "_explain",
+        "_prepare",
+    )
 
     def __init__(self, module) -> None:
         self.module = module
@@ -40,8 +52,9 @@ class Decider:
         unknown = sorted(set(raw) - set(known))
         if unknown:
             keys = ", ".join(known) or "none"
-            raise OptionError(f"{spec.id} has no option {unknown[0]!r} (options: {keys})",
-                              code="bad-option")
+            raise OptionError(
+                f"{spec.id} has no option {unknown[0]!r} (options: {keys})", code="bad-option"
+            )
         checked = {}
         for key, option in known.items():
             value = raw.get(key, option.default)
@@ -52,8 +65,10 @@ class Decider:
             if option.choices:
                 value = value.strip().lower()
                 if value not in option.choices:
-                    raise OptionError(f"option {key}: {value!r} is not one of "
-                                      f"{', '.join(option.choices)}", code="bad-option")
+                    raise OptionError(
+                        f"option {key}: {value!r} is not one of {', '.join(option.choices)}",
+                        code="bad-option",
+                    )
             checked[key] = value
         if self._prepare is not None:
             checked = self._prepare(checked, tuple(players))
@@ -62,9 +77,11 @@ class Decider:
     def check_revision(self, revision: int, where: str) -> None:
         spec = self.spec
         if revision > spec.revision:
-            raise FutureVersion(f"{where}: made under {spec.id} rules revision {revision}; the "
-                                f"installed {spec.id} {spec.version} knows revisions up to "
-                                f"{spec.revision} (upgrade the module)")
+            raise FutureVersion(
+                f"{where}: made under {spec.id} rules revision {revision}; the "
+                f"installed {spec.id} {spec.version} knows revisions up to "
+                f"{spec.revision} (upgrade the module)"
+            )
         if revision < 1:
             raise FutureVersion(f"{where}: {spec.id} rules revision {revision} does not exist")
 
@@ -105,8 +122,9 @@ class Decider:
             shown = repr(self.rules.notation(state, seat, command))
         except Exception:  # (a command the rules cannot even write down)
             shown = repr(command)
-        raise IllegalCommand(f"{shown} is not a legal command now", code="illegal",
-                             rule=ENGINE_RULE)
+        raise IllegalCommand(
+            f"{shown} is not a legal command now", code="illegal", rule=ENGINE_RULE
+        )
 
     # ------------------------------------------------------------------ showing the table
     def render(self, state, seat: int | None) -> str:

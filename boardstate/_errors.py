@@ -4,6 +4,7 @@ Three kinds mirror what can be wrong with a command (as in python-chess): it doe
 (``InvalidCommand``), it parses but the rules forbid it (``IllegalCommand``), or it could mean
 more than one thing (``AmbiguousCommand``).  Files and verification have their own branch.
 """
+
 from __future__ import annotations
 
 
@@ -83,8 +84,16 @@ class BoardError(BoardstateError):
 
     code = "bad-board"
 
-    def __init__(self, reason: str, *, path: str = "<board>", line: int = 1, column: int = 1,
-                 code: str | None = None, rule: str = "") -> None:
+    def __init__(
+        self,
+        reason: str,
+        *,
+        path: str = "<board>",
+        line: int = 1,
+        column: int = 1,
+        code: str | None = None,
+        rule: str = "",
+    ) -> None:
         super().__init__(" ".join(reason.split()), code=code, rule=rule)  # one line, always
         self.path, self.line, self.column = path, line, column
 
@@ -109,8 +118,16 @@ class VerificationFailed(BoardstateError):
 
     code = "verify-failed"
 
-    def __init__(self, reason: str, *, code: str | None = None, rule: str = "",
-                 seq: int = -1, actor: str = "", command: str = "") -> None:
+    def __init__(
+        self,
+        reason: str,
+        *,
+        code: str | None = None,
+        rule: str = "",
+        seq: int = -1,
+        actor: str = "",
+        command: str = "",
+    ) -> None:
         super().__init__(reason, code=code, rule=rule)
         self.seq = seq
         self.actor = actor

@@ -8,10 +8,11 @@ positional fields into the new ones; old files keep reading.
 Event fields hold only msgpack-native values: ints, strings, bytes, bools, None, tuples of these,
 and ``Secret`` / ``Reveal`` (which the file format stores as extension types).
 """
+
 from __future__ import annotations
 
+from collections.abc import Callable
 from operator import attrgetter
-from typing import Callable
 
 import attrs
 
@@ -72,15 +73,18 @@ class EventCodes:
             if version > cls.__event_version__:
                 raise OverflowError(
                     f"event {name!r} has schema {version}, this installation reads up to "
-                    f"{cls.__event_version__}")
+                    f"{cls.__event_version__}"
+                )
             if version == cls.__event_version__:
                 self.code_of.setdefault(cls, code)
             steps = [cls.__event_upcasters__[v] for v in range(version, cls.__event_version__)]
             decoders.append(_decoder(cls, steps))
         self.decoders = decoders
-        self.stale = tuple(f"{name} v{version} (installed: v{by_name[name].__event_version__})"
-                           for name, version in self.file_table
-                           if version < by_name[name].__event_version__)
+        self.stale = tuple(
+            f"{name} v{version} (installed: v{by_name[name].__event_version__})"
+            for name, version in self.file_table
+            if version < by_name[name].__event_version__
+        )
         self.missing = tuple(cls.__event_name__ for cls in classes if cls not in self.code_of)
         # Every installed event can be written, each under its installed schema.
         self.current = not self.stale and not self.missing

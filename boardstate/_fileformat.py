@@ -3,6 +3,7 @@
 One format serves full logs, player views and move files.  Reading is defensive (size limits,
 one clear error per kind of damage); writing is atomic (temp file, fsync, rename).
 """
+
 from __future__ import annotations
 
 import gc
@@ -14,8 +15,14 @@ from pathlib import Path
 import attrs
 import msgpack
 
-from ._errors import (BoardstateError, CorruptFile, ForeignFile, FutureVersion, GameFileError,
-                      TruncatedFile)
+from ._errors import (
+    BoardstateError,
+    CorruptFile,
+    ForeignFile,
+    FutureVersion,
+    GameFileError,
+    TruncatedFile,
+)
 from ._events import EventCodes
 from ._game import Game
 from ._header import FORMAT_NAME, FORMAT_VERSION, Header
@@ -23,8 +30,13 @@ from ._records import HASH_SIZE, BodyDecoder, Record
 from ._registry import get_module
 
 MAX_FILE_BYTES = 512 * 1024 * 1024
-LIMITS = dict(max_str_len=1 << 20, max_bin_len=1 << 20, max_array_len=1 << 20,
-              max_map_len=1 << 12, max_ext_len=1 << 16)
+LIMITS = dict(
+    max_str_len=1 << 20,
+    max_bin_len=1 << 20,
+    max_array_len=1 << 20,
+    max_map_len=1 << 12,
+    max_ext_len=1 << 16,
+)
 _STREAM_LIMITS = dict(LIMITS, max_bin_len=1 << 24, max_buffer_size=1 << 25)
 
 
@@ -93,7 +105,7 @@ def encode_game(game: Game, *, viewer: int | None = None, settled: bool = False)
     ``settled``: leave out the records of a sealed phase still collecting choices, so that no
     unrevealed choice reaches the disk (hot seat: the players share the file).
     """
-    records = game.records[:game.settled()] if settled else game.records
+    records = game.records[: game.settled()] if settled else game.records
     if viewer is None:
         return encode_file(game.header, records)
     header = attrs.evolve(game.header, seed=None, viewer=viewer)
@@ -112,9 +124,10 @@ def encode_moves(game: Game, base_seq: int) -> bytes:
     choices stay sealed until their reveal record.
     """
     base_hash = game.header.game_id if base_seq < 0 else game.records[base_seq].hash
-    header = attrs.evolve(game.header, kind="move", seed=None, viewer=None,
-                          base_seq=base_seq, base_hash=base_hash)
-    return encode_file(header, game.records[base_seq + 1:], openings_for=None)
+    header = attrs.evolve(
+        game.header, kind="move", seed=None, viewer=None, base_seq=base_seq, base_hash=base_hash
+    )
+    return encode_file(header, game.records[base_seq + 1 :], openings_for=None)
 
 
 def save_moves(game: Game, base_seq: int, path) -> int:
@@ -164,14 +177,20 @@ class RawFile:
                     if end != self._size:
                         raise TruncatedFile(
                             f"{name}: truncated after record {count - 1} ({self._size - end} "
-                            f"bytes of a partial record)") from None
+                            f"bytes of a partial record)"
+                        ) from None
                     return
                 except (ValueError, msgpack.UnpackException) as exc:
                     why = str(exc) or type(exc).__name__  # StackError: nested too deeply
                     raise CorruptFile(f"{name}: corrupt at record {count} ({why})") from None
-                if (type(item) is not tuple or len(item) != 3 or type(item[0]) is not bytes
-                        or type(item[1]) is not bytes or len(item[1]) != HASH_SIZE
-                        or type(item[2]) is not tuple):
+                if (
+                    type(item) is not tuple
+                    or len(item) != 3
+                    or type(item[0]) is not bytes
+                    or type(item[1]) is not bytes
+                    or len(item[1]) != HASH_SIZE
+                    or type(item[2]) is not tuple
+                ):
                     raise CorruptFile(f"{name}: corrupt at record {count} (malformed record)")
                 yield item
                 count += 1
@@ -187,8 +206,9 @@ class RawFile:
         except LookupError as exc:
             raise CorruptFile(f"{self.path}: {exc}", code="unknown-event") from None
         except OverflowError as exc:
-            raise FutureVersion(f"{self.path}: {exc}; upgrade the module "
-                                f"{self.header.module}") from None
+            raise FutureVersion(
+                f"{self.path}: {exc}; upgrade the module {self.header.module}"
+            ) from None
 
     def game(self, *, keep_records: bool = True) -> Game:
         """An empty game for this file's header, to fold or referee its records onto."""
@@ -213,8 +233,9 @@ def read_raw(path) -> RawFile:
     try:
         size = os.fstat(f.fileno()).st_size
         if size > MAX_FILE_BYTES:
-            raise GameFileError(f"{path}: file too large ({size} bytes; limit {MAX_FILE_BYTES})",
-                                code="too-large")
+            raise GameFileError(
+                f"{path}: file too large ({size} bytes; limit {MAX_FILE_BYTES})", code="too-large"
+            )
         return _open_stream(f, size, str(path), f.read(1), f.close)
     except BaseException:
         f.close()
@@ -235,8 +256,9 @@ def _open_stream(f, size: int, name: str, first: bytes, close) -> RawFile:
     if first[0] & 0xF0 != 0x80 and first[0] not in (0xDE, 0xDF):
         raise ForeignFile(f"{name}: not a boardstate file (no header map)")
     f.seek(0)
-    unpacker = msgpack.Unpacker(f, raw=False, use_list=False, strict_map_key=True,
-                                read_size=1 << 16, **_STREAM_LIMITS)
+    unpacker = msgpack.Unpacker(
+        f, raw=False, use_list=False, strict_map_key=True, read_size=1 << 16, **_STREAM_LIMITS
+    )
     try:
         header_map = unpacker.unpack()
     except msgpack.OutOfData:
@@ -254,20 +276,30 @@ def _parse_header(m, name: str):
     if not isinstance(version, int):
         raise CorruptFile(f"{name}: header has no format version")
     if version > FORMAT_VERSION:
-        raise FutureVersion(f"{name}: written in file format v{version}; this boardstate reads "
-                            f"up to v{FORMAT_VERSION} (upgrade boardstate)")
+        raise FutureVersion(
+            f"{name}: written in file format v{version}; this boardstate reads "
+            f"up to v{FORMAT_VERSION} (upgrade boardstate)"
+        )
     try:
         module = get_module(m["module"])
         events = tuple((str(n), int(v)) for n, v in m["events"])
         base = m.get("base") or (-1, b"")
         header = Header(
-            module=str(m["module"]), module_version=str(m["module_version"]),
+            module=str(m["module"]),
+            module_version=str(m["module_version"]),
             data_digest=str(m["data_digest"]),
             options=tuple((str(k), v) for k, v in m["options"]),
-            players=tuple(str(p) for p in m["players"]), created=str(m["created"]),
-            seed=m["seed"], seed_commitment=bytes(m["seed_commitment"]), events=events,
-            kind=str(m["kind"]), viewer=m["viewer"], base_seq=int(base[0]),
-            base_hash=bytes(base[1]), revision=m.get("revision", 1))
+            players=tuple(str(p) for p in m["players"]),
+            created=str(m["created"]),
+            seed=m["seed"],
+            seed_commitment=bytes(m["seed_commitment"]),
+            events=events,
+            kind=str(m["kind"]),
+            viewer=m["viewer"],
+            base_seq=int(base[0]),
+            base_hash=bytes(base[1]),
+            revision=m.get("revision", 1),
+        )
     except BoardstateError as exc:
         raise GameFileError(f"{name}: {exc.reason}", code=exc.code) from None
     except (KeyError, TypeError, ValueError) as exc:
@@ -275,11 +307,16 @@ def _parse_header(m, name: str):
     if header.kind not in ("game", "move"):
         raise CorruptFile(f"{name}: unknown file kind {header.kind!r}")
     viewer = header.viewer
-    if viewer is not None and (type(viewer) is not int or not 0 <= viewer < len(header.players)
-                               or header.seed is not None or header.kind != "game"):
+    if viewer is not None and (
+        type(viewer) is not int
+        or not 0 <= viewer < len(header.players)
+        or header.seed is not None
+        or header.kind != "game"
+    ):
         raise CorruptFile(f"{name}: bad viewer in the header")
-    if (m.get("base") is None) != (header.kind == "game") or \
-            (header.kind == "move" and (type(base[0]) is not int or len(header.base_hash) != 32)):
+    if (m.get("base") is None) != (header.kind == "game") or (
+        header.kind == "move" and (type(base[0]) is not int or len(header.base_hash) != 32)
+    ):
         raise CorruptFile(f"{name}: bad base in the header")
     if type(header.revision) is not int or ("revision" in m and header.revision == 1):
         raise CorruptFile(f"{name}: bad rules revision in the header")
@@ -290,7 +327,10 @@ def _parse_header(m, name: str):
     if header.seed is not None:
         from ._header import seed_commitment
 
-        if not isinstance(header.seed, bytes) or seed_commitment(header.seed) != header.seed_commitment:
+        if (
+            not isinstance(header.seed, bytes)
+            or seed_commitment(header.seed) != header.seed_commitment
+        ):
             raise CorruptFile(f"{name}: the seed does not match its commitment")
     installed = module.spec
     from ._decider import Decider
@@ -298,14 +338,30 @@ def _parse_header(m, name: str):
     Decider(module).check_revision(header.revision, name)
     file_major = int(header.module_version.split(".")[0])
     if file_major > installed.major:
-        raise FutureVersion(f"{name}: made with {header.module} {header.module_version}; installed "
-                            f"is {installed.version} (needs {header.module} >= {file_major}.0)")
+        raise FutureVersion(
+            f"{name}: made with {header.module} {header.module_version}; installed "
+            f"is {installed.version} (needs {header.module} >= {file_major}.0)"
+        )
     return header, module
 
 
-_HEADER_KEYS = {"format", "version", "kind", "game", "module", "module_version", "data_digest",
-                "options", "players", "created", "seed", "seed_commitment", "events", "viewer",
-                "base"}
+_HEADER_KEYS = {
+    "format",
+    "version",
+    "kind",
+    "game",
+    "module",
+    "module_version",
+    "data_digest",
+    "options",
+    "players",
+    "created",
+    "seed",
+    "seed_commitment",
+    "events",
+    "viewer",
+    "base",
+}
 
 
 @contextmanager
@@ -331,8 +387,11 @@ def load_game(path_or_raw) -> Game:
 def _load_game(path_or_raw) -> Game:
     raw = path_or_raw if isinstance(path_or_raw, RawFile) else read_raw(path_or_raw)
     if raw.header.kind != "game":
-        raise GameFileError(f"{raw.path}: this is a move file; apply it to a game with "
-                            f"'boardstate apply GAME {raw.path}'", code="not-a-game")
+        raise GameFileError(
+            f"{raw.path}: this is a move file; apply it to a game with "
+            f"'boardstate apply GAME {raw.path}'",
+            code="not-a-game",
+        )
     game = raw.game()
     decoder = raw.decoder(game)
     for i, (body, hash_, openings) in enumerate(raw.iter_records()):

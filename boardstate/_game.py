@@ -5,13 +5,19 @@ record the referee has re-derived (``boardstate._referee.Referee``), or a record
 our own file (``load``).  The engine checks game over, whose turn, and the sealed and face-down
 choices; the module checks its own rules (through ``Decider``).
 """
+
 from __future__ import annotations
 
 import os
 
 from ._decider import ENGINE_RULE, Decider
-from ._errors import (BoardstateError, GameFileError, IllegalCommand, InvalidCommand,
-                      SecretUnavailable)
+from ._errors import (
+    BoardstateError,
+    GameFileError,
+    IllegalCommand,
+    InvalidCommand,
+    SecretUnavailable,
+)
 from ._events import EventCodes
 from ._header import Header
 from ._module import HIDDEN, Choice
@@ -68,14 +74,14 @@ class FaceDown:
 class Game:
     """One game: ``records`` (the log), ``state`` (the fold of its events) and ``header``."""
 
-    def __init__(self, module, header: Header, *, codes: EventCodes | None = None,
-                 keep_records: bool = True) -> None:
+    def __init__(
+        self, module, header: Header, *, codes: EventCodes | None = None, keep_records: bool = True
+    ) -> None:
         self.module = module
         self.decider = decider = Decider(module)
         self.rules = module.rules
         self.header = header
-        self.codes = codes if codes is not None else EventCodes(module.spec.events,
-                                                                header.events)
+        self.codes = codes if codes is not None else EventCodes(module.spec.events, header.events)
         self.keep_records = keep_records  # False: the referee streams, memory stays flat
         self.records: list[Record] = []
         self.state = decider.initial(header.options, header.players, header.revision)
@@ -87,8 +93,9 @@ class Game:
 
     # ------------------------------------------------------------------ creation
     @classmethod
-    def new(cls, module, players, raw_options, seed: bytes | None = None,
-            created: str | None = None) -> "Game":
+    def new(
+        cls, module, players, raw_options, seed: bytes | None = None, created: str | None = None
+    ) -> Game:
         header = Header.for_new_game(module, players, raw_options, seed, created)
         game = cls(module, header)
         events, state = game.decider.start(game.state, game.rng(0))
@@ -109,8 +116,10 @@ class Game:
         try:
             return self.header.players.index(name)
         except ValueError:
-            raise InvalidCommand(f"no player {name!r} in this game (players: "
-                                 f"{', '.join(self.header.players)})", code="unknown-player") from None
+            raise InvalidCommand(
+                f"no player {name!r} in this game (players: {', '.join(self.header.players)})",
+                code="unknown-player",
+            ) from None
 
     def facts(self) -> tuple:
         """``(outcome, module to_act, choice)`` of the current state, computed once."""
@@ -121,8 +130,7 @@ class Game:
             if outcome is not None:
                 self._facts_cache = (outcome, (), Choice.OPEN)
             else:
-                self._facts_cache = (outcome, tuple(decider.to_act(state)),
-                                     decider.choice(state))
+                self._facts_cache = (outcome, tuple(decider.to_act(state)), decider.choice(state))
             self._facts_of = state
         return self._facts_cache
 
@@ -205,13 +213,18 @@ class Game:
         start = self._count
         if self.reveal_due():
             if text.strip().lower() != REVEAL_WORD:
-                raise IllegalCommand(f"{self.players[seat]} has committed a choice and must "
-                                     f"reveal it now (command 'reveal')", code="must-reveal",
-                                     rule=ENGINE_RULE)
+                raise IllegalCommand(
+                    f"{self.players[seat]} has committed a choice and must "
+                    f"reveal it now (command 'reveal')",
+                    code="must-reveal",
+                    rule=ENGINE_RULE,
+                )
             if not self.held_reveal(seat):
-                raise SecretUnavailable(f"this copy does not hold {self.players[seat]}'s sealed "
-                                        f"choice: reveal it from the copy it was made on",
-                                        code="no-opening")
+                raise SecretUnavailable(
+                    f"this copy does not hold {self.players[seat]}'s sealed "
+                    f"choice: reveal it from the copy it was made on",
+                    code="no-opening",
+                )
         elif not self.open_move_due():
             secret = make_secret(self.canonical(seat, text), entropy(16), 1 << seat)
             events, state = self.commit_events(seat, secret)
@@ -254,8 +267,9 @@ class Game:
             return
         outcome = self.outcome()
         if outcome is not None:
-            raise IllegalCommand(f"the game is over ({outcome.reason})", code="game-over",
-                                 rule=ENGINE_RULE)
+            raise IllegalCommand(
+                f"the game is over ({outcome.reason})", code="game-over", rule=ENGINE_RULE
+            )
         if not 0 <= seat < len(self.players):
             raise IllegalCommand("no such seat", code="unknown-player", rule=ENGINE_RULE)
         phase = self.round
@@ -269,20 +283,32 @@ class Game:
     def check_commit(self, seat: int, sealed) -> None:
         """A commitment from ``seat`` (whose turn it is): well formed, and due."""
         if type(sealed) is not Secret or sealed.owners != 1 << seat:
-            raise IllegalCommand("malformed commitment (not a secret owned by its maker alone)",
-                                 code="bad-commit", rule=ENGINE_RULE)
+            raise IllegalCommand(
+                "malformed commitment (not a secret owned by its maker alone)",
+                code="bad-commit",
+                rule=ENGINE_RULE,
+            )
         phase = self.phase()
         if phase is not None:
             if phase.all_committed:
-                raise IllegalCommand("a commitment after every choice is committed",
-                                     code="bad-commit", rule=ENGINE_RULE)
+                raise IllegalCommand(
+                    "a commitment after every choice is committed",
+                    code="bad-commit",
+                    rule=ENGINE_RULE,
+                )
             return
         if self.facts()[2] != Choice.FACE_DOWN:
-            raise IllegalCommand("a commitment where no choice is made face down",
-                                 code="not-sealed", rule=ENGINE_RULE)
+            raise IllegalCommand(
+                "a commitment where no choice is made face down",
+                code="not-sealed",
+                rule=ENGINE_RULE,
+            )
         if seat in self.face_down:
-            raise IllegalCommand(f"{self.players[seat]} already has a choice face down",
-                                 code="bad-commit", rule=ENGINE_RULE)
+            raise IllegalCommand(
+                f"{self.players[seat]} already has a choice face down",
+                code="bad-commit",
+                rule=ENGINE_RULE,
+            )
 
     def commit_events(self, seat: int, sealed, openings=None) -> tuple:
         """Check a commitment from ``seat``; ``(events, state after them)``: none in a sealed
@@ -313,19 +339,33 @@ class Game:
         """
         committed = self.pending_commitment(seat)
         if committed is None:
-            raise IllegalCommand(f"no reveal is due from {self.players[seat]} now",
-                                 code="early-reveal", rule=ENGINE_RULE)
+            raise IllegalCommand(
+                f"no reveal is due from {self.players[seat]} now",
+                code="early-reveal",
+                rule=ENGINE_RULE,
+            )
         if type(sealed) is not Reveal or sealed.commitment != committed.commitment:
-            raise IllegalCommand("the reveal does not open the player's commitment",
-                                 code="bad-reveal", rule=ENGINE_RULE)
-        same = (not rehash and committed.known and committed.salt == sealed.salt
-                and committed.value == sealed.value)
+            raise IllegalCommand(
+                "the reveal does not open the player's commitment",
+                code="bad-reveal",
+                rule=ENGINE_RULE,
+            )
+        same = (
+            not rehash
+            and committed.known
+            and committed.salt == sealed.salt
+            and committed.value == sealed.value
+        )
         if not (same or sealed.checks()):
-            raise IllegalCommand("the reveal does not open the player's commitment",
-                                 code="bad-reveal", rule=ENGINE_RULE)
+            raise IllegalCommand(
+                "the reveal does not open the player's commitment",
+                code="bad-reveal",
+                rule=ENGINE_RULE,
+            )
         if type(sealed.value) is not str:
-            raise IllegalCommand("the revealed choice is not a command", code="bad-reveal",
-                                 rule=ENGINE_RULE)
+            raise IllegalCommand(
+                "the revealed choice is not a command", code="bad-reveal", rule=ENGINE_RULE
+            )
         phase = self.round
         if phase is None:  # a face-down choice: legal where it was chosen, played now
             chosen = self.face_down[seat].state
@@ -383,8 +423,17 @@ class Game:
 
     def make(self, kind, actor, command, sealed, events, hash_: bytes | None = None) -> Record:
         try:
-            return make_record(self.codes, self.head_hash, self._count, kind, actor, command,
-                               sealed, tuple(events), hash_)
+            return make_record(
+                self.codes,
+                self.head_hash,
+                self._count,
+                kind,
+                actor,
+                command,
+                sealed,
+                tuple(events),
+                hash_,
+            )
         except KeyError as exc:  # an event the file's table holds under no installed schema
             name = getattr(exc.args[0], "__event_name__", exc.args[0])
             raise _needs_migration(f"no code for the event {name!r} as installed") from None
@@ -420,9 +469,11 @@ class Game:
 
 
 def _needs_migration(why: str) -> GameFileError:
-    return GameFileError(f"this game file has {why}: run 'boardstate migrate FILE -o NEW' to "
-                         f"rewrite it under the installed event schemas before adding moves",
-                         code="needs-migration")
+    return GameFileError(
+        f"this game file has {why}: run 'boardstate migrate FILE -o NEW' to "
+        f"rewrite it under the installed event schemas before adding moves",
+        code="needs-migration",
+    )
 
 
 def describe(game: Game, record, viewer: int | None = None) -> str:

@@ -1,4 +1,5 @@
 """The file header: which game this is, under which module and options, and who plays."""
+
 from __future__ import annotations
 
 import datetime as _dt
@@ -38,9 +39,16 @@ class Header:
     @property
     def game_id(self) -> bytes:
         """Names the game in every copy: the full log, each view and each move file."""
-        identity = [self.module, self.module_version, self.data_digest,
-                    [list(kv) for kv in self.options], list(self.players), self.created,
-                    self.seed_commitment, [list(e) for e in self.events]]
+        identity = [
+            self.module,
+            self.module_version,
+            self.data_digest,
+            [list(kv) for kv in self.options],
+            list(self.players),
+            self.created,
+            self.seed_commitment,
+            [list(e) for e in self.events],
+        ]
         if self.revision != 1:  # (files of revision 1 predate revisions: their ids stay)
             identity.append(self.revision)
         return hashlib.sha256(b"boardstate-game" + pack(identity)).digest()
@@ -54,29 +62,49 @@ class Header:
         spec = module.spec
         players = tuple(players)
         if not spec.min_players <= len(players) <= spec.max_players:
-            raise OptionError(f"{spec.name} takes {spec.min_players}–{spec.max_players} players, "
-                              f"got {len(players)}", code="player-count")
+            raise OptionError(
+                f"{spec.name} takes {spec.min_players}–{spec.max_players} players, "
+                f"got {len(players)}",
+                code="player-count",
+            )
         if len(set(players)) != len(players) or any(not p or p.strip() != p for p in players):
-            raise OptionError("player names must be distinct, non-empty, without outer spaces",
-                              code="bad-player")
+            raise OptionError(
+                "player names must be distinct, non-empty, without outer spaces", code="bad-player"
+            )
         from ._decider import Decider
 
         options = Decider(module).options(dict(raw_options), players)
         seed = os.urandom(32) if seed is None else seed
-        created = created or _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat()
-        return cls(spec.id, spec.version, spec.data_digest, tuple(sorted(options.items())),
-                   players, created, seed, seed_commitment(seed),
-                   tuple((c.__event_name__, c.__event_version__) for c in spec.events),
-                   revision=spec.revision)
+        created = created or _dt.datetime.now(_dt.UTC).replace(microsecond=0).isoformat()
+        return cls(
+            spec.id,
+            spec.version,
+            spec.data_digest,
+            tuple(sorted(options.items())),
+            players,
+            created,
+            seed,
+            seed_commitment(seed),
+            tuple((c.__event_name__, c.__event_version__) for c in spec.events),
+            revision=spec.revision,
+        )
 
     def to_map(self) -> dict:
         out = {
-            "format": FORMAT_NAME, "version": FORMAT_VERSION, "kind": self.kind,
-            "game": self.game_id, "module": self.module, "module_version": self.module_version,
-            "data_digest": self.data_digest, "options": [list(kv) for kv in self.options],
-            "players": list(self.players), "created": self.created, "seed": self.seed,
+            "format": FORMAT_NAME,
+            "version": FORMAT_VERSION,
+            "kind": self.kind,
+            "game": self.game_id,
+            "module": self.module,
+            "module_version": self.module_version,
+            "data_digest": self.data_digest,
+            "options": [list(kv) for kv in self.options],
+            "players": list(self.players),
+            "created": self.created,
+            "seed": self.seed,
             "seed_commitment": self.seed_commitment,
-            "events": [list(e) for e in self.events], "viewer": self.viewer,
+            "events": [list(e) for e in self.events],
+            "viewer": self.viewer,
             "base": [self.base_seq, self.base_hash] if self.kind == "move" else None,
         }
         if self.revision != 1:

@@ -6,6 +6,7 @@ rewrites every record with the installed encoding.  The result is deterministic,
 who migrates their copy of a game gets the same new game id and hash chain, and move files flow
 again between migrated copies (not between a migrated and an unmigrated one).
 """
+
 from __future__ import annotations
 
 import attrs
@@ -22,6 +23,16 @@ def migrate(old: Game) -> Game:
     header = attrs.evolve(old.header, events=tuple(codes.file_table))
     game = Game(old.module, header, codes=codes)
     for rec in old.records:
-        game.append(make_record(codes, game.head_hash, rec.seq, rec.kind, rec.actor,
-                                rec.command, rec.sealed, rec.events))
+        game.append(
+            make_record(
+                codes,
+                game.head_hash,
+                rec.seq,
+                rec.kind,
+                rec.actor,
+                rec.command,
+                rec.sealed,
+                rec.events,
+            )
+        )
     return game

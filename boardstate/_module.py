@@ -6,10 +6,12 @@ The engine knows no game.  A module gives a ``Module(spec, rules)``; ``rules`` f
 after them (the fold is written once, in the module's ``evolve``).  Randomness comes in through
 ``table.rng`` and is recorded in the events, so a replay never needs it.
 """
+
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from enum import IntEnum
-from typing import Any, Iterable, Mapping, Protocol
+from typing import Any, Protocol
 
 import attrs
 
@@ -85,12 +87,12 @@ class Outcome:
 class Choice(IntEnum):
     """How the seats in ``to_act`` choose (``Rules.choice``)."""
 
-    OPEN = 0       # in the open: the command is public as it is given
-    SEALED = 1     # at once, sealed: every acting seat commits; then all are turned over, and
-                   # ``decide`` runs once on all the choices together (bids)
+    OPEN = 0  # in the open: the command is public as it is given
+    SEALED = 1  # at once, sealed: every acting seat commits; then all are turned over, and
+    # ``decide`` runs once on all the choices together (bids)
     FACE_DOWN = 2  # the one acting seat commits its command face down; ``decide`` runs now on
-                   # ``HIDDEN`` (the others answer in the open), and the command is turned over
-                   # when the rules say TURN_OVER (an attack card played face down)
+    # ``HIDDEN`` (the others answer in the open), and the command is turned over
+    # when the rules say TURN_OVER (an attack card played face down)
     TURN_OVER = 3  # the acting seat's face-down command is turned over now; ``decide`` runs on it
 
 

@@ -5,6 +5,7 @@ is ``SHA-256(previous hash || body)``.  Secrets inside the body are extension ty
 only the commitment, so a full log and every player's view share one hash chain.  The openings
 this copy holds travel beside the body and are not hashed.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -23,8 +24,8 @@ NO_ACTOR = -1
 
 
 class Kind(IntEnum):
-    SETUP = 0   # the engine starts the game (shuffles, deals)
-    MOVE = 1    # one seat's command and its consequences
+    SETUP = 0  # the engine starts the game (shuffles, deals)
+    MOVE = 1  # one seat's command and its consequences
     COMMIT = 2  # a sealed choice: the commitment only
     REVEAL = 3  # the opening of a sealed choice (the last one resolves the phase)
 
@@ -45,8 +46,11 @@ class Record(NamedTuple):
         """Openings aligned with the record's secrets in body order: ``[salt, value]`` for each
         secret this copy holds (and ``seat``, if given, may know), nil for the others; trailing
         nils dropped.  Positional, so the commitment is not stored twice."""
-        out = [[v.salt, v.value] if v.known and (seat is None or v.owned_by(seat)) else None
-               for v in sealed_values(self) if type(v) is Secret]
+        out = [
+            [v.salt, v.value] if v.known and (seat is None or v.owned_by(seat)) else None
+            for v in sealed_values(self)
+            if type(v) is Secret
+        ]
         while out and out[-1] is None:
             out.pop()
         return out
@@ -95,13 +99,30 @@ def chain(prev_hash: bytes, body: bytes) -> bytes:
     return hashlib.sha256(prev_hash + body).digest()
 
 
-def make_record(table, prev_hash: bytes, seq: int, kind: int, actor: int, command: str,
-                sealed, events: tuple, hash_: bytes | None = None) -> Record:
+def make_record(
+    table,
+    prev_hash: bytes,
+    seq: int,
+    kind: int,
+    actor: int,
+    command: str,
+    sealed,
+    events: tuple,
+    hash_: bytes | None = None,
+) -> Record:
     """Encode a record.  ``hash_``: the referee's already-checked hash for this very body."""
     encode = table.encode
     body = pack([seq, int(kind), actor, command, sealed, [encode(e) for e in events]])
-    return Record(seq, int(kind), actor, command, sealed, tuple(events), body,
-                  hash_ if hash_ is not None else chain(prev_hash, body))
+    return Record(
+        seq,
+        int(kind),
+        actor,
+        command,
+        sealed,
+        tuple(events),
+        body,
+        hash_ if hash_ is not None else chain(prev_hash, body),
+    )
 
 
 class BodyDecoder:
@@ -116,8 +137,9 @@ class BodyDecoder:
 
     def _reset(self) -> None:
         # Reused unpackers: building one per body costs more than decoding a small body.
-        self._bodies = msgpack.Unpacker(use_list=False, raw=False, ext_hook=self._ext_hook,
-                                        **self._limits)
+        self._bodies = msgpack.Unpacker(
+            use_list=False, raw=False, ext_hook=self._ext_hook, **self._limits
+        )
         self._values = msgpack.Unpacker(use_list=False, raw=False, **self._limits)
 
     def _one(self, unpacker, data: bytes):
@@ -146,15 +168,19 @@ class BodyDecoder:
             opening = openings[index] if index < len(openings) else None
             if opening is None:
                 return Secret(commitment, data[0])
-            if type(opening) is not tuple or len(opening) != 2 or type(opening[0]) is not bytes \
-                    or commit(opening[1], opening[0]) != commitment:
+            if (
+                type(opening) is not tuple
+                or len(opening) != 2
+                or type(opening[0]) is not bytes
+                or commit(opening[1], opening[0]) != commitment
+            ):
                 raise ValueError("an opening does not match its commitment")
             return Secret(commitment, data[0], opening[1], opening[0])
         if code == EXT_REVEAL:
             if len(data) < HASH_SIZE + SALT_SIZE + 1:
                 raise ValueError("bad reveal")
-            value = self._one(self._values, data[HASH_SIZE + SALT_SIZE:])
-            return Reveal(data[:HASH_SIZE], data[HASH_SIZE:HASH_SIZE + SALT_SIZE], value)
+            value = self._one(self._values, data[HASH_SIZE + SALT_SIZE :])
+            return Reveal(data[:HASH_SIZE], data[HASH_SIZE : HASH_SIZE + SALT_SIZE], value)
         raise ValueError(f"unknown extension type {code}")
 
     def fields(self, body: bytes, openings=()) -> tuple:
@@ -165,9 +191,15 @@ class BodyDecoder:
         out = self._one(self._bodies, body)
         if self._next < len(self.openings):
             raise ValueError("more openings than secrets")
-        if (not isinstance(out, tuple) or len(out) != 6 or type(out[0]) is not int
-                or type(out[1]) is not int or type(out[2]) is not int
-                or not isinstance(out[3], str) or not isinstance(out[5], tuple)):
+        if (
+            not isinstance(out, tuple)
+            or len(out) != 6
+            or type(out[0]) is not int
+            or type(out[1]) is not int
+            or type(out[2]) is not int
+            or not isinstance(out[3], str)
+            or not isinstance(out[5], tuple)
+        ):
             raise ValueError("malformed record body")
         if out[1] not in (0, 1, 2, 3):
             raise ValueError(f"unknown record kind {out[1]}")
@@ -177,8 +209,12 @@ class BodyDecoder:
         decoders = self.decoders
         out = []
         for raw in raw_events:
-            if not isinstance(raw, tuple) or not raw or type(raw[0]) is not int \
-                    or not 0 <= raw[0] < len(decoders):
+            if (
+                not isinstance(raw, tuple)
+                or not raw
+                or type(raw[0]) is not int
+                or not 0 <= raw[0] < len(decoders)
+            ):
                 raise ValueError("malformed event")
             out.append(decoders[raw[0]](raw[1:]))
         return tuple(out)

@@ -11,13 +11,20 @@ the same ``Game`` methods that local play uses (``check_turn``, ``commit_events`
 
 ``Referee(game, fast=False)`` does all the work; the differential test holds the verdicts equal.
 """
+
 from __future__ import annotations
 
 import attrs
 
 from ._decider import ENGINE_RULE
-from ._errors import (BoardstateError, GameFileError, IllegalCommand, MoveRefused,
-                      SecretUnavailable, VerificationFailed)
+from ._errors import (
+    BoardstateError,
+    GameFileError,
+    IllegalCommand,
+    MoveRefused,
+    SecretUnavailable,
+    VerificationFailed,
+)
 from ._fileformat import LIMITS, RawFile, no_cyclic_gc, read_raw
 from ._game import Game, describe
 from ._records import NO_ACTOR, BodyDecoder, Kind, Record, chain, sealed_values
@@ -41,8 +48,9 @@ class Referee:
                 try:
                     fields = decoder.fields(body, openings)
                 except (ValueError, TypeError) as exc:
-                    raise VerificationFailed(f"the record does not decode ({exc})",
-                                             code="corrupt", seq=game.seq) from None
+                    raise VerificationFailed(
+                        f"the record does not decode ({exc})", code="corrupt", seq=game.seq
+                    ) from None
                 self.accept(fields, body, hash_)
 
     def accept(self, fields: tuple, body: bytes, hash_: bytes) -> Record:
@@ -50,13 +58,18 @@ class Referee:
         game = self.game
         seq, kind, actor, command, sealed, raw_events = fields
         if chain(game.head_hash, body) != hash_:
-            raise self._failure(fields, "hash chain broken: the record's hash does not match its "
-                                "content and the record before it", "bad-hash")
+            raise self._failure(
+                fields,
+                "hash chain broken: the record's hash does not match its "
+                "content and the record before it",
+                "bad-hash",
+            )
         if seq != game.seq:
             raise self._failure(fields, f"out of sequence: expected record {game.seq}", "bad-seq")
         if (kind == Kind.SETUP) != (seq == 0):
-            raise self._failure(fields, "the first record, and only the first, is the setup",
-                                "bad-kind")
+            raise self._failure(
+                fields, "the first record, and only the first, is the setup", "bad-kind"
+            )
         try:
             try:
                 expected = self._expected(kind, actor, command, sealed)
@@ -77,8 +90,7 @@ class Referee:
         if self.fast and not events:
             # Nothing to encode: every field is either checked above or must be empty.
             if fields[3] != command or raw_events:
-                raise self._failure(fields, self._difference(command, events, body),
-                                    "not-derived")
+                raise self._failure(fields, self._difference(command, events, body), "not-derived")
             record = Record(seq, kind, actor, command, sealed, (), body, hash_)
         else:
             try:
@@ -87,13 +99,11 @@ class Referee:
             except GameFileError:  # an older event schema: compare the upcast events by value
                 record = Record(seq, kind, actor, command, sealed, events, body, hash_)
                 try:
-                    same = fields[3] == command and _same_events(events,
-                                                                 self._decoded(raw_events))
+                    same = fields[3] == command and _same_events(events, self._decoded(raw_events))
                 except GameFileError:
                     same = False
             if not same:
-                raise self._failure(fields, self._difference(command, events, body),
-                                    "not-derived")
+                raise self._failure(fields, self._difference(command, events, body), "not-derived")
         self.rederived += 1
         game.append(record, state)
         return record
@@ -111,14 +121,17 @@ class Referee:
         if kind == Kind.COMMIT:
             return ("",) + game.commit_events(actor, sealed, openings)
         if kind == Kind.REVEAL:
-            return ("",) + game.check_reveal(actor, sealed, rehash=not self.fast,
-                                             openings=openings)
+            return ("",) + game.check_reveal(actor, sealed, rehash=not self.fast, openings=openings)
         if not game.open_move_due():
-            raise IllegalCommand("an open move where the choice is sealed or face down",
-                                 code="not-sealed", rule=ENGINE_RULE)
+            raise IllegalCommand(
+                "an open move where the choice is sealed or face down",
+                code="not-sealed",
+                rule=ENGINE_RULE,
+            )
         if sealed is not None:
-            raise IllegalCommand("an open move carries no sealed value", code="bad-kind",
-                                 rule=ENGINE_RULE)
+            raise IllegalCommand(
+                "an open move carries no sealed value", code="bad-kind", rule=ENGINE_RULE
+            )
         parsed = game.checked(actor, command)
         text = game.rules.notation(game.state, actor, parsed)
         return (text,) + game.decide(((actor, parsed),), openings)
@@ -155,8 +168,9 @@ class Referee:
         record = Record(seq, kind, actor, command, sealed, events, body, hash_)
         for value in sealed_values(record):
             if type(value) is Reveal and not value.checks():
-                raise self._failure(fields, "a revealed value does not match its commitment",
-                                    "bad-reveal")
+                raise self._failure(
+                    fields, "a revealed value does not match its commitment", "bad-reveal"
+                )
         return record
 
     # ------------------------------------------------------------------ saying what is wrong
@@ -165,8 +179,14 @@ class Referee:
         players = self.game.players
         label = players[actor] if type(actor) is int and 0 <= actor < len(players) else ""
         shown = command or (sealed.value if isinstance(sealed, Reveal) else "")
-        return VerificationFailed(reason, code=code, rule=rule, seq=seq, actor=label,
-                                  command=shown if isinstance(shown, str) else repr(shown))
+        return VerificationFailed(
+            reason,
+            code=code,
+            rule=rule,
+            seq=seq,
+            actor=label,
+            command=shown if isinstance(shown, str) else repr(shown),
+        )
 
     def _difference(self, command: str, events: tuple, body: bytes) -> str:
         """Say what differs between the recorded body and the one the rules give."""
@@ -182,8 +202,10 @@ class Referee:
             return "the recorded events do not decode"
         for i, (want, have) in enumerate(zip(events, got)):
             if not _same_events((want,), (have,)):
-                return (f"event {i + 1} differs from what the rules give: recorded "
-                        f"{_show(have)}, rules give {_show(want)}")
+                return (
+                    f"event {i + 1} differs from what the rules give: recorded "
+                    f"{_show(have)}, rules give {_show(want)}"
+                )
         if len(events) != len(got):
             return f"the record holds {len(got)} events, the rules give {len(events)}"
         return "the record differs from what the rules give"
@@ -192,8 +214,11 @@ class Referee:
 def _same_events(a: tuple, b: tuple) -> bool:
     """Equal in their committed form (a secret is its commitment and owners, held or not)."""
     return len(a) == len(b) and all(
-        type(x) is type(y) and committed_form(type(x).__event_fields__(x))
-        == committed_form(type(y).__event_fields__(y)) for x, y in zip(a, b))
+        type(x) is type(y)
+        and committed_form(type(x).__event_fields__(x))
+        == committed_form(type(y).__event_fields__(y))
+        for x, y in zip(a, b)
+    )
 
 
 def _show(ev) -> str:
@@ -230,8 +255,11 @@ def verify(path_or_raw, *, keep_records: bool = True, fast: bool = True) -> Verd
     """
     raw = path_or_raw if isinstance(path_or_raw, RawFile) else read_raw(path_or_raw)
     if raw.header.kind != "game":
-        raise GameFileError(f"{raw.path}: a move file cannot be verified alone; apply it to its "
-                            f"game with 'boardstate apply GAME {raw.path}'", code="not-a-game")
+        raise GameFileError(
+            f"{raw.path}: a move file cannot be verified alone; apply it to its "
+            f"game with 'boardstate apply GAME {raw.path}'",
+            code="not-a-game",
+        )
     game = raw.game(keep_records=keep_records)
     referee = Referee(game, fast=fast)
     failure = None
@@ -240,10 +268,17 @@ def verify(path_or_raw, *, keep_records: bool = True, fast: bool = True) -> Verd
     except VerificationFailed as exc:
         failure = exc
     if failure is None and game.seq == 0:
-        failure = VerificationFailed("the file holds no records (not even the setup)",
-                                     code="empty-log", seq=0)
-    return Verdict(raw.path, game.seq + (failure is not None), referee.rederived,
-                   game.outcome() if failure is None else None, failure, game)
+        failure = VerificationFailed(
+            "the file holds no records (not even the setup)", code="empty-log", seq=0
+        )
+    return Verdict(
+        raw.path,
+        game.seq + (failure is not None),
+        referee.rederived,
+        game.outcome() if failure is None else None,
+        failure,
+        game,
+    )
 
 
 def apply_moves(game: Game, move: RawFile, *, fast: bool = True) -> list:
@@ -256,29 +291,43 @@ def apply_moves(game: Game, move: RawFile, *, fast: bool = True) -> list:
     if header.kind != "move":
         raise MoveRefused(f"{move.path} is a game file, not a move file", code="not-a-move-file")
     if header.game_id != game.header.game_id:
-        raise MoveRefused(f"{move.path} is from another game (game {header.game_id.hex()[:12]}, "
-                          f"this game {game.header.game_id.hex()[:12]})", code="foreign-game")
+        raise MoveRefused(
+            f"{move.path} is from another game (game {header.game_id.hex()[:12]}, "
+            f"this game {game.header.game_id.hex()[:12]})",
+            code="foreign-game",
+        )
     game.check_writable()
     head = game.seq - 1
     base = header.base_seq
     if base > head:
-        raise MoveRefused(f"{move.path} follows record {base} but this game ends at record {head}: "
-                          f"apply the move files in between first", code="gap")
+        raise MoveRefused(
+            f"{move.path} follows record {base} but this game ends at record {head}: "
+            f"apply the move files in between first",
+            code="gap",
+        )
     local_base_hash = game.header.game_id if base < 0 else game.records[base].hash
     if header.base_hash != local_base_hash:
-        raise MoveRefused(f"{move.path} was made on a different record {base} than this game's: "
-                          f"the two copies have forked", code="fork")
+        raise MoveRefused(
+            f"{move.path} was made on a different record {base} than this game's: "
+            f"the two copies have forked",
+            code="fork",
+        )
     incoming = move.records
-    overlap = game.records[base + 1:]
+    overlap = game.records[base + 1 :]
     for mine, theirs in zip(overlap, incoming):
         if mine.hash != theirs[1]:
             raise MoveRefused(
                 f"fork: record {mine.seq} here is {describe(game, mine)}, but {move.path} holds "
-                f"another record {mine.seq} on the same base", code="fork")
-    fresh = incoming[len(overlap):]
+                f"another record {mine.seq} on the same base",
+                code="fork",
+            )
+    fresh = incoming[len(overlap) :]
     if not fresh:
-        raise MoveRefused(f"stale: {move.path} holds records {base + 1}-{base + len(incoming)}, "
-                          f"already in this game", code="stale")
+        raise MoveRefused(
+            f"stale: {move.path} holds records {base + 1}-{base + len(incoming)}, "
+            f"already in this game",
+            code="stale",
+        )
     start = game.seq
     Referee(game, fast=fast).run(fresh)
     return game.records[start:]

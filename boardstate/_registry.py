@@ -1,8 +1,9 @@
 """Installed game modules, found through the entry-point group ``boardstate.modules``."""
+
 from __future__ import annotations
 
 from contextlib import contextmanager
-from functools import lru_cache
+from functools import cache
 from importlib.metadata import entry_points
 
 from ._errors import OptionError
@@ -13,7 +14,7 @@ GROUP = "boardstate.modules"
 BROKEN: dict[str, str] = {}  # entry-point name -> why it did not load
 
 
-@lru_cache(maxsize=None)
+@cache
 def installed_modules() -> dict:
     """Module id -> Module, for every installed plugin.
 
@@ -57,5 +58,6 @@ def get_module(module_id: str):
         return modules[module_id]
     except KeyError:
         known = ", ".join(modules) or "none"
-        raise OptionError(f"no installed module {module_id!r} (installed: {known})",
-                          code="unknown-module") from None
+        raise OptionError(
+            f"no installed module {module_id!r} (installed: {known})", code="unknown-module"
+        ) from None

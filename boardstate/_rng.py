@@ -4,6 +4,7 @@ Every draw is ``HMAC-SHA256(seed, stream || counter)``; integers come from the f
 by rejection sampling, so the same seed gives the same game on every Python and platform.
 Python's ``random`` is never used for anything that a game record depends on.
 """
+
 from __future__ import annotations
 
 import hashlib

@@ -5,6 +5,7 @@ everyone, only ``commitment = SHA-256("boardstate-commit" || salt || msgpack(val
 owner set; a copy that may know the value also holds the *opening* (salt and value).  A
 ``Reveal`` carries value and salt in public so anyone can check it against the commitment.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -50,7 +51,7 @@ class Secret:
     def known(self) -> bool:
         return self.value is not UNKNOWN
 
-    def sealed(self) -> "Secret":
+    def sealed(self) -> Secret:
         return Secret(self.commitment, self.owners)
 
     def owned_by(self, seat: int) -> bool:
@@ -78,7 +79,9 @@ def reveal(secret: Secret) -> Reveal:
     if secret.value is UNKNOWN:
         from ._errors import SecretUnavailable
 
-        raise SecretUnavailable("this copy of the game does not hold that secret", code="no-opening")
+        raise SecretUnavailable(
+            "this copy of the game does not hold that secret", code="no-opening"
+        )
     return Reveal(secret.commitment, secret.salt, secret.value)
 
 

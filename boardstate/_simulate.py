@@ -1,4 +1,5 @@
 """The fast path: decide + evolve on states, no log, no hashing — for bots and simulations."""
+
 from __future__ import annotations
 
 import random
@@ -9,8 +10,15 @@ from ._rng import FastRng
 from ._table import Table
 
 
-def random_playout(module, players, raw_options=None, seed: bytes = b"", bot_seed: int = 0,
-                   *, max_actions: int = 1_000_000):
+def random_playout(
+    module,
+    players,
+    raw_options=None,
+    seed: bytes = b"",
+    bot_seed: int = 0,
+    *,
+    max_actions: int = 1_000_000,
+):
     """Play one game to the end with uniformly random legal commands.
 
     Returns ``(final_state, outcome, actions)``; ``actions`` counts one per seat per command.

@@ -4,6 +4,7 @@
 a rule sees the table it has made, and the engine receives the events together with the state
 after them: the fold is written once, in ``evolve``.
 """
+
 from __future__ import annotations
 
 from ._errors import SecretUnavailable
@@ -38,6 +39,7 @@ class Table:
             return Reveal(secret.commitment, secret.salt, secret.value)
         opening = self._openings.get(secret.commitment) if self._openings else None
         if opening is None:
-            raise SecretUnavailable("this copy of the game does not hold that secret",
-                                    code="no-opening")
+            raise SecretUnavailable(
+                "this copy of the game does not hold that secret", code="no-opening"
+            )
         return opening

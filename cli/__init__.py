@@ -1,4 +1,5 @@
 """The ``boardstate`` command (click)."""
+
 from .app import cli, main
 
 __all__ = ["cli", "main"]

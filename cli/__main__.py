@@ -1,4 +1,5 @@
 """``python -m boardstate.cli``: the same as the ``boardstate`` command."""
+
 from .app import main
 
 main()

@@ -1,5 +1,6 @@
 """One-line errors and the exit codes: 0 done, 1 rejected by the rules / verification failed,
 2 bad usage or unreadable input, 3 an internal error (a bug: please report it)."""
+
 from __future__ import annotations
 
 import functools
@@ -33,8 +34,11 @@ def one_line_errors(func):
         try:
             return func(*args, **kwargs)
         except BoardstateError as exc:
-            label = {IllegalCommand: "illegal", VerificationFailed: "verification failed",
-                     MoveRefused: "refused"}.get(type(exc), "error")
+            label = {
+                IllegalCommand: "illegal",
+                VerificationFailed: "verification failed",
+                MoveRefused: "refused",
+            }.get(type(exc), "error")
             fail(f"{label}: {exc}", exit_code(exc))
         except (click.exceptions.Exit, click.ClickException, click.Abort, SystemExit):
             raise

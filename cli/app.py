@@ -1,4 +1,5 @@
 """``boardstate``: create, play, exchange, replay and verify games."""
+
 from __future__ import annotations
 
 import json
@@ -18,14 +19,20 @@ class _Group(click.Group):
     def main(self, *args, **kwargs):
         kwargs.setdefault("standalone_mode", True)
         try:
-            return super().main(*args, standalone_mode=False, **{k: v for k, v in kwargs.items()
-                                                                  if k != "standalone_mode"})
+            return super().main(
+                *args,
+                standalone_mode=False,
+                **{k: v for k, v in kwargs.items() if k != "standalone_mode"},
+            )
         except click.exceptions.NoArgsIsHelpError as exc:
             click.echo(exc.ctx.get_help())
             sys.exit(0)
         except click.UsageError as exc:
-            hint = f" (try 'boardstate {exc.ctx.command_path.split(' ', 1)[1]} --help')" \
-                if exc.ctx and " " in exc.ctx.command_path else " (try 'boardstate --help')"
+            hint = (
+                f" (try 'boardstate {exc.ctx.command_path.split(' ', 1)[1]} --help')"
+                if exc.ctx and " " in exc.ctx.command_path
+                else " (try 'boardstate --help')"
+            )
             fail(f"usage: {exc.format_message()}{hint}", BAD_INPUT)
         except click.ClickException as exc:
             fail(exc.format_message(), exc.exit_code or BAD_INPUT)
@@ -73,12 +80,29 @@ def modules_cmd(as_json):
     for name, why in bs.broken_modules().items():
         click.echo(f"boardstate: warning: module {name!r} did not load ({why})", err=True)
     if as_json:
-        click.echo(json.dumps([{
-            "id": m.spec.id, "name": m.spec.name, "version": m.spec.version,
-            "players": [m.spec.min_players, m.spec.max_players],
-            "options": [{"key": o.key, "default": o.default, "choices": list(o.choices),
-                         "help": o.help} for o in m.spec.options]} for m in mods.values()],
-            indent=2))
+        click.echo(
+            json.dumps(
+                [
+                    {
+                        "id": m.spec.id,
+                        "name": m.spec.name,
+                        "version": m.spec.version,
+                        "players": [m.spec.min_players, m.spec.max_players],
+                        "options": [
+                            {
+                                "key": o.key,
+                                "default": o.default,
+                                "choices": list(o.choices),
+                                "help": o.help,
+                            }
+                            for o in m.spec.options
+                        ],
+                    }
+                    for m in mods.values()
+                ],
+                indent=2,
+            )
+        )
         return
     if not mods:
         click.echo("no game modules installed")
@@ -99,17 +123,26 @@ def modules_cmd(as_json):
 @click.option("--player", "players", multiple=True, required=True, help="A player (in seat order).")
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="A module option.")
 @click.option("--seed", help="Seed text (default: random).  Open mode: it is in the file.")
-@click.option("-o", "--out", "out", required=True, type=click.Path(dir_okay=False),
-              help="The game file to write.")
+@click.option(
+    "-o",
+    "--out",
+    "out",
+    required=True,
+    type=click.Path(dir_okay=False),
+    help="The game file to write.",
+)
 @one_line_errors
 def new(module, players, options, seed, out):
     """Create a game file."""
     mod = bs.get_module(module)
     if Path(out).exists():
-        fail(f"error: {out} exists; not overwriting a game (remove it or choose another name)",
-             BAD_INPUT)
-    game = bs.Game.new(mod, players, _options(options),
-                       seed=None if seed is None else seed.encode())
+        fail(
+            f"error: {out} exists; not overwriting a game (remove it or choose another name)",
+            BAD_INPUT,
+        )
+    game = bs.Game.new(
+        mod, players, _options(options), seed=None if seed is None else seed.encode()
+    )
     bs.save_game(game, out)
     acting = ", ".join(game.players[s] for s in game.to_act())
     click.echo(f"created {out}: {mod.spec.name}, {', '.join(players)}; to act: {acting}")
@@ -125,8 +158,10 @@ def _status(game: bs.Game, seat: int | None) -> str:
     acting = game.to_act()
     if phase is not None:
         done = [game.players[s] for s in phase.commits]
-        lines.append("Sealed choices: " + (", ".join(done) + " committed" if done else
-                                           "nobody has committed yet"))
+        lines.append(
+            "Sealed choices: "
+            + (", ".join(done) + " committed" if done else "nobody has committed yet")
+        )
         mine = game.pending_choice(seat) if seat is not None else None
         if mine:
             lines.append(f"Your sealed choice: {mine}")
@@ -143,15 +178,23 @@ def _outcome_text(game: bs.Game, outcome) -> str:
 def _json_status(game: bs.Game, seat: int | None) -> dict:
     outcome = game.outcome()
     phase = game.phase()
-    data = {"records": game.seq, "to_act": [game.players[s] for s in game.to_act()],
-            "sealed": None, "outcome": None}
+    data = {
+        "records": game.seq,
+        "to_act": [game.players[s] for s in game.to_act()],
+        "sealed": None,
+        "outcome": None,
+    }
     if phase is not None:
-        data["sealed"] = {"committed": [game.players[s] for s in phase.commits],
-                          "yours": game.pending_choice(seat) if seat is not None else None}
+        data["sealed"] = {
+            "committed": [game.players[s] for s in phase.commits],
+            "yours": game.pending_choice(seat) if seat is not None else None,
+        }
     if outcome is not None:
-        data["outcome"] = {"scores": dict(zip(game.players, outcome.scores)),
-                           "winners": [game.players[w] for w in outcome.winners],
-                           "reason": outcome.reason}
+        data["outcome"] = {
+            "scores": dict(zip(game.players, outcome.scores)),
+            "winners": [game.players[w] for w in outcome.winners],
+            "reason": outcome.reason,
+        }
     return data
 
 
@@ -210,7 +253,9 @@ def _write_reply(game: bs.Game, base_seq: int, file: str, out: str | None, *, al
         return
     path = out or str(Path(file).with_name(f"{Path(file).stem}.move{base_seq + 1}.msgpack"))
     bs.save_moves(game, base_seq, path)
-    click.echo(f"wrote {path} ({new} record{'s' if new != 1 else ''}): send it to the other players")
+    click.echo(
+        f"wrote {path} ({new} record{'s' if new != 1 else ''}): send it to the other players"
+    )
 
 
 @cli.command()
@@ -243,8 +288,11 @@ def _after(game: bs.Game, seat: int | None) -> None:
 @cli.command()
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.argument("movefile", type=click.Path(dir_okay=False))
-@click.option("--out", type=click.Path(dir_okay=False),
-              help="Where to write your automatic reply (your due reveals), if any.")
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False),
+    help="Where to write your automatic reply (your due reveals), if any.",
+)
 @one_line_errors
 def apply(file, movefile, out):
     """Referee a move file's records and append them to FILE."""
@@ -264,8 +312,13 @@ def apply(file, movefile, out):
 
 @cli.command()
 @click.argument("file", type=click.Path(dir_okay=False))
-@click.option("--after", "after", type=int, required=True,
-              help="The last record the other players already have.")
+@click.option(
+    "--after",
+    "after",
+    type=int,
+    required=True,
+    help="The last record the other players already have.",
+)
 @click.option("-o", "--out", required=True, type=click.Path(dir_okay=False))
 @one_line_errors
 def export(file, after, out):
@@ -273,8 +326,11 @@ def export(file, after, out):
     game = bs.load_game(file)
     last = game.seq - 1
     if not -1 <= after < last:
-        fail(f"error: --after {after} is out of range (records 0-{last}; the last has nothing "
-             f"after it)", BAD_INPUT)
+        fail(
+            f"error: --after {after} is out of range (records 0-{last}; the last has nothing "
+            f"after it)",
+            BAD_INPUT,
+        )
     count = bs.save_moves(game, after, out)
     click.echo(f"wrote {out}: records {after + 1}-{last} ({count})")
 
@@ -284,8 +340,11 @@ def export(file, after, out):
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--to", "to", type=int, help="Show the table after record N and stop.")
 @click.option("--as", "player", help="As this player saw it (default: a spectator).")
-@click.option("--step/--no-step", default=None,
-              help="Prompt between steps (default: only when input is a terminal).")
+@click.option(
+    "--step/--no-step",
+    default=None,
+    help="Prompt between steps (default: only when input is a terminal).",
+)
 @one_line_errors
 def replay(file, to, player, step):
     """Step through a game: Enter/n next, p back, j N jump, q quit.
@@ -312,8 +371,9 @@ def replay(file, to, player, step):
     while True:
         _show_step(game, states, i, seat)
         try:
-            answer = click.prompt(f"[{i}/{last}] n/p/j N/q", default="n",
-                                  show_default=False).strip()
+            answer = click.prompt(
+                f"[{i}/{last}] n/p/j N/q", default="n", show_default=False
+            ).strip()
         except click.Abort:  # end of input
             return
         if answer in ("q", "quit"):
@@ -348,8 +408,10 @@ def _revision_note(game: bs.Game) -> str:
     if revision == spec.revision:
         return ""
     changes = "; ".join(spec.changes_since(revision))
-    return (f"note: this game is played under {spec.id} rules revision {revision} (newest: "
-            f"{spec.revision}; changed since: {changes})")
+    return (
+        f"note: this game is played under {spec.id} rules revision {revision} (newest: "
+        f"{spec.revision}; changed since: {changes})"
+    )
 
 
 def _show_step(game, states, i, seat) -> None:
@@ -367,17 +429,31 @@ def verify(file, as_json):
     verdict = bs.verify(file, keep_records=False)
     game = verdict.game
     if as_json:
-        data = {"file": file, "ok": verdict.ok, "records": verdict.records,
-                "rederived": verdict.rederived, "outcome": None, "failure": None}
+        data = {
+            "file": file,
+            "ok": verdict.ok,
+            "records": verdict.records,
+            "rederived": verdict.rederived,
+            "outcome": None,
+            "failure": None,
+        }
         if verdict.outcome is not None:
-            data["outcome"] = {"scores": dict(zip(game.players, verdict.outcome.scores)),
-                               "winners": [game.players[w] for w in verdict.outcome.winners],
-                               "reason": verdict.outcome.reason}
+            data["outcome"] = {
+                "scores": dict(zip(game.players, verdict.outcome.scores)),
+                "winners": [game.players[w] for w in verdict.outcome.winners],
+                "reason": verdict.outcome.reason,
+            }
         data["revision"] = game.header.revision
         if verdict.failure is not None:
             f = verdict.failure
-            data["failure"] = {"record": f.seq, "actor": f.actor, "command": f.command,
-                               "code": f.code, "reason": f.reason, "rule": f.rule}
+            data["failure"] = {
+                "record": f.seq,
+                "actor": f.actor,
+                "command": f.command,
+                "code": f.code,
+                "reason": f.reason,
+                "rule": f.rule,
+            }
         click.echo(json.dumps(data, indent=2))
         if not verdict.ok:
             sys.exit(RULES_REJECTED)
@@ -386,8 +462,11 @@ def verify(file, as_json):
         fail(f"verification failed: {verdict.failure}", RULES_REJECTED)
     trusted = verdict.records - verdict.rederived
     note = f" ({trusted} checked on the hash chain only: this copy has no seed)" if trusted else ""
-    status = _outcome_text(game, verdict.outcome) if verdict.outcome is not None else \
-        "game in progress; to act: " + ", ".join(game.players[s] for s in game.to_act())
+    status = (
+        _outcome_text(game, verdict.outcome)
+        if verdict.outcome is not None
+        else "game in progress; to act: " + ", ".join(game.players[s] for s in game.to_act())
+    )
     click.echo(f"ok: {verdict.records} records re-derived and verified{note}. {status}")
     if _revision_note(game):
         click.echo(_revision_note(game))
@@ -409,8 +488,13 @@ def view_cmd(file, player, out):
 # --------------------------------------------------------------------------------- migrate / check
 @cli.command()
 @click.argument("file", type=click.Path(dir_okay=False))
-@click.option("-o", "--out", required=True, type=click.Path(dir_okay=False),
-              help="The migrated game file to write (a new file).")
+@click.option(
+    "-o",
+    "--out",
+    required=True,
+    type=click.Path(dir_okay=False),
+    help="The migrated game file to write (a new file).",
+)
 @one_line_errors
 def migrate(file, out):
     """Rewrite FILE under the installed event schemas (before adding moves to an old game).
@@ -422,19 +506,27 @@ def migrate(file, out):
         fail(f"error: {out} exists; not overwriting it (choose a new name)", BAD_INPUT)
     game = bs.load_game(file)
     if game.codes.current:
-        fail(f"error: {file} already uses the installed event schemas; nothing to migrate",
-             BAD_INPUT)
+        fail(
+            f"error: {file} already uses the installed event schemas; nothing to migrate", BAD_INPUT
+        )
     migrated = bs.migrate(game)
     bs.save_game(migrated, out)
-    click.echo(f"wrote {out}: {migrated.seq} records under the installed event schemas "
-               f"(game id {migrated.header.game_id.hex()[:12]}); send the other players this "
-               f"note: each runs 'boardstate migrate' on their own copy")
+    click.echo(
+        f"wrote {out}: {migrated.seq} records under the installed event schemas "
+        f"(game id {migrated.header.game_id.hex()[:12]}); send the other players this "
+        f"note: each runs 'boardstate migrate' on their own copy"
+    )
 
 
 @cli.command()
 @click.argument("module")
-@click.option("--seeds", type=click.IntRange(1, 10000), default=40, show_default=True,
-              help="Random games per check.")
+@click.option(
+    "--seeds",
+    type=click.IntRange(1, 10000),
+    default=40,
+    show_default=True,
+    help="Random games per check.",
+)
 @one_line_errors
 def check(module, seeds):
     """Run the conformance suite on an installed module (what every module must pass)."""
@@ -443,8 +535,9 @@ def check(module, seeds):
     mod = bs.get_module(module)
     report = check_module(mod, seeds=seeds, echo=click.echo)
     if report.failures:
-        fail(f"{mod.spec.id}: {len(report.failures)} of {report.total} checks failed",
-             RULES_REJECTED)
+        fail(
+            f"{mod.spec.id}: {len(report.failures)} of {report.total} checks failed", RULES_REJECTED
+        )
     click.echo(f"ok: {mod.spec.id} passes all {report.total} conformance checks")
 
 

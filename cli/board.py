@@ -33,7 +33,9 @@ def _load_boards(module: str) -> Mapping[str, Board]:
     sets = _board_sets()
     if module not in sets:
         installed = ", ".join(sorted(sets)) or "none"
-        raise OptionError(f"no boards for module {module!r} (installed: {installed})", code="unknown-module")
+        raise OptionError(
+            f"no boards for module {module!r} (installed: {installed})", code="unknown-module"
+        )
     try:
         boards = sets[module].load()
     except BoardstateError:
@@ -50,7 +52,9 @@ def _load_boards(module: str) -> Mapping[str, Board]:
 def _scene(boards: Mapping[str, Board], module: str, scene: str) -> Board:
     if scene not in boards:
         known = ", ".join(boards) or "none"
-        raise OptionError(f"module {module!r} has no board {scene!r} (known: {known})", code="unknown-board")
+        raise OptionError(
+            f"module {module!r} has no board {scene!r} (known: {known})", code="unknown-board"
+        )
     return boards[scene]
 
 
@@ -76,11 +80,15 @@ def _scene_list(boards: Mapping[str, Board]) -> str:
 @click.argument("module")
 @click.argument("scene", required=False)
 @click.option(
-    "-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
     help="Write the drawing to this file (.svg or .txt) instead of standard output.",
 )
 @click.option(
-    "--format", "chosen_format", type=click.Choice(["svg", "text"]),
+    "--format",
+    "chosen_format",
+    type=click.Choice(["svg", "text"]),
     help="Drawing format; by default taken from the output file's suffix, else text.",
 )
 @one_line_errors

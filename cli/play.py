@@ -1,4 +1,5 @@
 """``boardstate play``: a game at the terminal, hot seat or against the random bot."""
+
 from __future__ import annotations
 
 import random
@@ -34,8 +35,9 @@ def play(module, players, bots, options, seed, out):
         fail(f"error: --bot {sorted(unknown)[0]} is not a --player", BAD_INPUT)
     if out and Path(out).exists():
         fail(f"error: {out} exists; not overwriting a game", BAD_INPUT)
-    game = bs.Game.new(mod, players, _options(options),
-                       seed=None if seed is None else seed.encode())
+    game = bs.Game.new(
+        mod, players, _options(options), seed=None if seed is None else seed.encode()
+    )
     bot_rng = random.Random(seed)
     bot_seats = {game.seat(b) for b in bots}
     if out:

@@ -1,4 +1,5 @@
 """Shared fixtures: the installed modules; the random-game driver ships with the package."""
+
 from __future__ import annotations
 
 import pytest

@@ -13,7 +13,11 @@ def at(row: int, col: int) -> tuple[int, int]:
 
 def small_board(*rows: str, board_id: str = "test") -> Board:
     """A board from map rows: '.' floor, '#' blocks movement and sight, '~' blocks movement only."""
-    text = "map = '''\n" + "\n".join(rows) + "\n'''\n" + """title = "Test"
+    text = (
+        "map = '''\n"
+        + "\n".join(rows)
+        + "\n'''\n"
+        + """title = "Test"
 [terrain.floor]
 symbol = "."
 [terrain.obstacle]
@@ -23,4 +27,5 @@ blocks = ["movement", "sight"]
 symbol = "~"
 blocks = ["movement"]
 """
+    )
     return parse_board(text, board_id)

@@ -10,6 +10,7 @@ a readable diff of these files.  Regenerate (after a deliberate rules change) wi
 Every call into the engine's API is in the adapter section just below; when the API moves, that
 section is the one place to change.
 """
+
 from __future__ import annotations
 
 import random
@@ -51,20 +52,24 @@ def play(game: bs.Game, player: str, text: str, entropy=None) -> list[tuple[int,
 
 def setup_records(game: bs.Game) -> list[tuple[int, str, list[str]]]:
     """The records made when the game was created (the setup)."""
-    return [(r.seq, bs.describe(game, r), [event_line(ev) for ev in r.events])
-            for r in game.records]
+    return [
+        (r.seq, bs.describe(game, r), [event_line(ev) for ev in r.events]) for r in game.records
+    ]
 
 
 def tables(game: bs.Game) -> list[tuple[str, str]]:
     """``(player, the table as that player sees it)`` for every seat, and the outcome if over."""
     rules, state = game.rules, game.state
-    out = [(name, rules.render(rules.view(state, seat), seat))
-           for seat, name in enumerate(game.players)]
+    out = [
+        (name, rules.render(rules.view(state, seat), seat))
+        for seat, name in enumerate(game.players)
+    ]
     outcome = game.outcome()
     if outcome is not None:
         winners = ", ".join(game.players[s] for s in outcome.winners)
-        out.append(("outcome", f"scores {list(outcome.scores)}; won by {winners}; "
-                               f"{outcome.reason}"))
+        out.append(
+            ("outcome", f"scores {list(outcome.scores)}; won by {winners}; {outcome.reason}")
+        )
     return out
 
 
@@ -91,10 +96,14 @@ def value_text(value) -> str:
     if isinstance(value, bs.Reveal):
         return f"revealed({value.value!r})"
     if isinstance(value, tuple):
-        return "(" + ", ".join(value_text(v) for v in value) + ("," if len(value) == 1 else "") + ")"
+        return (
+            "(" + ", ".join(value_text(v) for v in value) + ("," if len(value) == 1 else "") + ")"
+        )
     if isinstance(value, bytes):
         return value.hex()
     return repr(value)
+
+
 # ---------------------------------------------------------------- end of the adapter
 
 
@@ -110,10 +119,12 @@ def build_playthrough(module, n: int, commands: list[tuple[str, str]] | None = N
     ``(player, command)`` pairs instead of choosing with the fixed random picker."""
     game = new_game(module, n, seed_of(n))
     pick = random.Random(n)
-    lines = [f"# {module.spec.id}, {n} players ({', '.join(game.players)}), "
-             f"seed {seed_of(n).decode()}: the first {STEPS} commands",
-             "# Regenerate after a deliberate rules change: python tests/golden_playthroughs.py",
-             ""]
+    lines = [
+        f"# {module.spec.id}, {n} players ({', '.join(game.players)}), "
+        f"seed {seed_of(n).decode()}: the first {STEPS} commands",
+        "# Regenerate after a deliberate rules change: python tests/golden_playthroughs.py",
+        "",
+    ]
     _records(lines, setup_records(game))
     step = 0
     queue = iter(commands) if commands is not None else None

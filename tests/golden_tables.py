@@ -3,6 +3,7 @@
 Like chess engines' perft tables: any change to the rules that changes what is legal shows up as
 a diff.  Regenerate (after a deliberate rules change) with:  python tests/golden_tables.py
 """
+
 from __future__ import annotations
 
 import json
@@ -26,8 +27,12 @@ def table(module, seed: int) -> list:
             rows.append([game.seq, seat, len(game.legal(seat))])
 
     game = random_game(module, seed, check_each=record)
-    return {"players": len(game.players), "records": game.seq,
-            "scores": list(game.outcome().scores), "counts": rows}
+    return {
+        "players": len(game.players),
+        "records": game.seq,
+        "scores": list(game.outcome().scores),
+        "counts": rows,
+    }
 
 
 def build(module) -> dict:

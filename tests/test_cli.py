@@ -1,4 +1,5 @@
 """The command line as a user meets it: exit codes, one-line errors, play by email."""
+
 from __future__ import annotations
 
 import json
@@ -26,14 +27,30 @@ def code(*args) -> int:
 
 def bs(tmp_path, *args):
     """Run the real console script, as a user does (stderr separate)."""
-    proc = subprocess.run([sys.executable, "-m", "boardstate.cli", *map(str, args)],
-                          cwd=tmp_path, capture_output=True, text=True)
+    proc = subprocess.run(
+        [sys.executable, "-m", "boardstate.cli", *map(str, args)],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    )
     return proc.returncode, proc.stdout, proc.stderr
 
 
 def new_game(tmp_path, name="game.msgpack", *extra):
-    rc, out, err = bs(tmp_path, "new", "duel-of-the-forces", "--player", "alice", "--player", "bob",
-                      "--seed", "cli-test", "-o", name, *extra)
+    rc, out, err = bs(
+        tmp_path,
+        "new",
+        "duel-of-the-forces",
+        "--player",
+        "alice",
+        "--player",
+        "bob",
+        "--seed",
+        "cli-test",
+        "-o",
+        name,
+        *extra,
+    )
     assert rc == 0, err
     return tmp_path / name
 
@@ -51,8 +68,9 @@ def test_play_by_email_round_trip(tmp_path):
     (tmp_path / "bob.msgpack").write_bytes(game.read_bytes())
     rc, out, _ = bs(tmp_path, "legal", "game.msgpack", "--as", "alice")
     assert rc == 0 and "play luke 5" in out.split("\n")
-    rc, out, err = bs(tmp_path, "move", "game.msgpack", "--as", "alice", "play luke 5",
-                      "--out", "m1.msgpack")
+    rc, out, err = bs(
+        tmp_path, "move", "game.msgpack", "--as", "alice", "play luke 5", "--out", "m1.msgpack"
+    )
     assert rc == 0, err
     m1 = (tmp_path / "m1.msgpack").read_bytes()
     assert b"play luke 5" not in m1  # the sealed bid travels as a commitment only
@@ -62,7 +80,9 @@ def test_play_by_email_round_trip(tmp_path):
     data = json.loads(out)
     assert data["engine"]["sealed"]["committed"] == ["alice"]
     assert "luke 5" not in out
-    rc, out, err = bs(tmp_path, "move", "bob.msgpack", "--as", "bob", "play 3", "--out", "m2.msgpack")
+    rc, out, err = bs(
+        tmp_path, "move", "bob.msgpack", "--as", "bob", "play 3", "--out", "m2.msgpack"
+    )
     assert rc == 0 and "bob reveals: play han 3" in out
     rc, out, err = bs(tmp_path, "apply", "game.msgpack", "m2.msgpack", "--out", "m3.msgpack")
     assert rc == 0 and "alice reveals: play luke 5" in out and (tmp_path / "m3.msgpack").exists()
@@ -89,7 +109,7 @@ def test_play_by_email_round_trip(tmp_path):
     # gap: a move file whose base this copy has not reached
     bs(tmp_path, "apply", "fork.msgpack", "a2.msgpack")
     # another game
-    other = new_game(tmp_path, "other.msgpack")
+    new_game(tmp_path, "other.msgpack")
     rc, _, err = bs(tmp_path, "apply", "other.msgpack", "m1.msgpack")
     assert rc == 1 and "another game" in err
 
@@ -121,11 +141,14 @@ def test_illegal_and_malformed_commands(tmp_path):
     assert rc == 2 and err.count("\n") == 1
 
 
-@pytest.mark.parametrize("content, words", [
-    (b"", "empty file"),
-    (b"not a game", "not a boardstate file"),
-    (b"\x8f\xa6format\xaaboardstate", "truncated"),
-])
+@pytest.mark.parametrize(
+    "content, words",
+    [
+        (b"", "empty file"),
+        (b"not a game", "not a boardstate file"),
+        (b"\x8f\xa6format\xaaboardstate", "truncated"),
+    ],
+)
 def test_bad_files_one_line_exit_2(tmp_path, content, words):
     (tmp_path / "bad.msgpack").write_bytes(content)
     for command in (["show", "bad.msgpack"], ["verify", "bad.msgpack"], ["replay", "bad.msgpack"]):
@@ -142,11 +165,31 @@ def test_missing_file_and_directory(tmp_path):
 
 def test_new_refuses_to_overwrite_and_bad_options(tmp_path):
     new_game(tmp_path)
-    rc, _, err = bs(tmp_path, "new", "duel-of-the-forces", "--player", "a", "--player", "b",
-                    "-o", "game.msgpack")
+    rc, _, err = bs(
+        tmp_path,
+        "new",
+        "duel-of-the-forces",
+        "--player",
+        "a",
+        "--player",
+        "b",
+        "-o",
+        "game.msgpack",
+    )
     assert rc == 2 and "exists" in err
-    rc, _, err = bs(tmp_path, "new", "duel-of-the-forces", "--player", "a", "--player", "b",
-                    "--option", "edition=deluxe", "-o", "x.msgpack")
+    rc, _, err = bs(
+        tmp_path,
+        "new",
+        "duel-of-the-forces",
+        "--player",
+        "a",
+        "--player",
+        "b",
+        "--option",
+        "edition=deluxe",
+        "-o",
+        "x.msgpack",
+    )
     assert rc == 2 and "option edition: 'deluxe' is not one of" in err
     rc, _, err = bs(tmp_path, "new", "chess", "--player", "a", "--player", "b", "-o", "y.msgpack")
     assert rc == 2 and "no installed module 'chess'" in err
@@ -168,9 +211,13 @@ def test_replay_prompt_forward_back_jump(tmp_path):
     new_game(tmp_path)
     bs(tmp_path, "move", "game.msgpack", "--as", "alice", "play 5")
     bs(tmp_path, "move", "game.msgpack", "--as", "bob", "play 2")
-    proc = subprocess.run([sys.executable, "-m", "boardstate.cli", "replay", "game.msgpack",
-                           "--step"], input="n\nn\np\nj 4\nj x\nq\n", cwd=tmp_path,
-                          capture_output=True, text=True)
+    proc = subprocess.run(
+        [sys.executable, "-m", "boardstate.cli", "replay", "game.msgpack", "--step"],
+        input="n\nn\np\nj 4\nj x\nq\n",
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    )
     assert proc.returncode == 0, proc.stderr
     shown = re.findall(r"--- record (\d+)", proc.stdout)
     assert shown == ["0", "1", "2", "1", "4", "4"]
@@ -186,8 +233,9 @@ def test_verify_explains_the_first_illegal_record(tmp_path):
     game.play(1, "play 2")
     # alice reveals R2-D2 — legal unless Darth Vader is up; forge a card she does not hold
     forged = make_secret("play r2", bytes(16), 1)
-    game.append(game.make(Kind.REVEAL, 0, "", Reveal(forged.commitment, forged.salt,
-                                                      forged.value), ()))
+    game.append(
+        game.make(Kind.REVEAL, 0, "", Reveal(forged.commitment, forged.salt, forged.value), ())
+    )
     save_game(game, tmp_path / "forged.msgpack")
     rc, out, err = bs(tmp_path, "verify", "forged.msgpack")
     assert rc == 1 and "record 4 by alice" in err
@@ -208,9 +256,27 @@ def test_view_file_has_no_seed_and_verifies(tmp_path):
 
 
 def test_hot_seat_never_writes_an_unrevealed_bid(tmp_path):
-    proc = subprocess.run([sys.executable, "-m", "boardstate.cli", "play", "duel-of-the-forces",
-                           "--player", "ann", "--player", "ben", "--seed", "hs", "-o", "g.msgpack"],
-                          input="play 5\nquit\n", cwd=tmp_path, capture_output=True, text=True)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "boardstate.cli",
+            "play",
+            "duel-of-the-forces",
+            "--player",
+            "ann",
+            "--player",
+            "ben",
+            "--seed",
+            "hs",
+            "-o",
+            "g.msgpack",
+        ],
+        input="play 5\nquit\n",
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    )
     assert proc.returncode == 0, proc.stderr
     data = (tmp_path / "g.msgpack").read_bytes()
     assert b"play luke 5" not in data
@@ -221,12 +287,35 @@ def test_hot_seat_never_writes_an_unrevealed_bid(tmp_path):
 
 
 def test_interactive_play_against_the_bot(tmp_path):
-    commands = "\n".join(["legal", "play 9", "play 8"] + ["play r2"] * 3 +
-                         [f"play {i}" for i in range(1, 9)] * 6) + "\nquit\n"
-    proc = subprocess.run([sys.executable, "-m", "boardstate.cli", "play", "duel-of-the-forces",
-                           "--player", "me", "--player", "robot", "--bot", "robot", "--seed", "p",
-                           "-o", "g.msgpack"], input=commands, cwd=tmp_path, capture_output=True,
-                          text=True)
+    commands = (
+        "\n".join(
+            ["legal", "play 9", "play 8"] + ["play r2"] * 3 + [f"play {i}" for i in range(1, 9)] * 6
+        )
+        + "\nquit\n"
+    )
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "boardstate.cli",
+            "play",
+            "duel-of-the-forces",
+            "--player",
+            "me",
+            "--player",
+            "robot",
+            "--bot",
+            "robot",
+            "--seed",
+            "p",
+            "-o",
+            "g.msgpack",
+        ],
+        input=commands,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    )
     assert proc.returncode == 0, proc.stderr
     assert "not allowed" in proc.stdout and "play luke 8" in proc.stdout
     rc, out, _ = bs(tmp_path, "verify", "g.msgpack")

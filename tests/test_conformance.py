@@ -3,13 +3,13 @@
 The suite itself ships with the package (``boardstate.testing``, ``boardstate check MODULE``):
 here it runs on every installed module, one test per check, so a failure names module and check.
 """
+
 from __future__ import annotations
 
 import pytest
 
 import boardstate as bs
 from boardstate.testing import CHECKS
-
 from conftest import all_modules
 
 MODULES = all_modules()
@@ -25,8 +25,7 @@ def test_module_conforms(module, check):
 def test_the_shipped_modules_and_the_example_are_installed():
     """The suite runs on what is installed: the two games and the example plugin (installed by
     the README's test command), or it has not run on them at all."""
-    assert {"duel-of-the-forces", "jedi-duel", "rock-paper-scissors"} <= set(
-        bs.installed_modules())
+    assert {"duel-of-the-forces", "jedi-duel", "rock-paper-scissors"} <= set(bs.installed_modules())
 
 
 def test_boardstate_check_reports_each_check(tmp_path):

@@ -1,16 +1,23 @@
 """Duel of the Forces: the rules of all three editions, with the rule texts' own cases."""
+
 from __future__ import annotations
 
 import pytest
 
 import boardstate as bs
-from boardstate.modules.duel_of_the_forces import MODULE, KEEP, give, play
+from boardstate.modules.duel_of_the_forces import KEEP, MODULE, give, play
 from boardstate.modules.duel_of_the_forces._cards import DECK_FILE
 from boardstate.modules.duel_of_the_forces._scoring import score
 from boardstate.modules.duel_of_the_forces._state import BID, OVER, R2, R2_DECISION, VillainTurnedUp
 from boardstate.rules import Reveal
-from boardstate.testing import (checked_options, decide, initial_state, make_secret, random_game,
-                                validate)
+from boardstate.testing import (
+    checked_options,
+    decide,
+    initial_state,
+    make_secret,
+    random_game,
+    validate,
+)
 
 RULES = MODULE.rules
 PLAYERS = ("ann", "ben", "cat", "dan")
@@ -18,8 +25,9 @@ DECK = initial_state(MODULE).cards.deck
 
 
 def deck_index(name: str, points: int | None = None, skip: int = 0) -> int:
-    hits = [i for i, c in enumerate(DECK)
-            if c.name == name and (points is None or c.points == points)]
+    hits = [
+        i for i, c in enumerate(DECK) if c.name == name and (points is None or c.points == points)
+    ]
     return hits[skip]
 
 
@@ -73,8 +81,8 @@ def test_highest_force_captures_and_discards_the_card_used():
     s = table(["Boba Fett", "Greedo"])
     s, _ = bid(s, 6, 3)
     assert names(s, 0) == ["Boba Fett"] and names(s, 1) == []
-    assert 6 not in s.hands[0]          # the winner throws the card to the wastepile
-    assert 3 in s.hands[1]              # everyone else takes theirs back
+    assert 6 not in s.hands[0]  # the winner throws the card to the wastepile
+    assert 3 in s.hands[1]  # everyone else takes theirs back
     assert s.cards.deck[s.villain].name == "Greedo"  # the next villain is turned up
 
 
@@ -95,7 +103,7 @@ def test_vader_winner_keeps_card_others_discard():
     s = table([("Darth Vader", -4), "Greedo"], n=3)
     s, _ = bid(s, 2, 7, 5)
     assert [s.cards.deck[i].points for i in s.captured[1]] == [-4]
-    assert 7 in s.hands[1]                       # the winner keeps the card it won with
+    assert 7 in s.hands[1]  # the winner keeps the card it won with
     assert 2 not in s.hands[0] and 5 not in s.hands[2]  # everyone else discards
 
 
@@ -121,18 +129,21 @@ def test_player_with_only_r2_sits_out_a_vader_turn():
 
 
 # ------------------------------------------------------------------ R2-D2, Ravensburger timing
-@pytest.mark.parametrize("up, decision, gets, keeps_r2", [
-    ("Jabba the Hutt", KEEP, 0, False),              # keep a villain: lose R2-D2
-    ("Jabba the Hutt", give(1), 1, True),            # give a villain away: keep R2-D2
-    (("Darth Vader", -5), KEEP, 0, True),           # keep a Vader: keep R2-D2
-    (("Darth Vader", -5), give(1), 1, False),        # give a Vader away: lose R2-D2
-])
+@pytest.mark.parametrize(
+    "up, decision, gets, keeps_r2",
+    [
+        ("Jabba the Hutt", KEEP, 0, False),  # keep a villain: lose R2-D2
+        ("Jabba the Hutt", give(1), 1, True),  # give a villain away: keep R2-D2
+        (("Darth Vader", -5), KEEP, 0, True),  # keep a Vader: keep R2-D2
+        (("Darth Vader", -5), give(1), 1, False),  # give a Vader away: lose R2-D2
+    ],
+)
 def test_r2_keep_or_give(up, decision, gets, keeps_r2):
     s = table(["Greedo", up, "Boba Fett"])
     s, events = bid(s, R2, 3)
-    assert names(s, 1) == ["Greedo"]             # the villain goes to the best other card
+    assert names(s, 1) == ["Greedo"]  # the villain goes to the best other card
     assert s.phase == R2_DECISION and s.r2_seat == 0
-    assert RULES.to_act(s) == (0,)               # at the start of the next round, R2 acts
+    assert RULES.to_act(s) == (0,)  # at the start of the next round, R2 acts
     assert set(RULES.legal(s, 0)) == {KEEP, give(1)}
     s, _ = act(s, 0, decision)
     assert s.cards.deck[s.captured[gets][-1]].name == (up if isinstance(up, str) else up[0])
@@ -150,14 +161,15 @@ def test_r2_turned_up_card_is_public_and_give_names_a_player():
 
 
 def test_the_engine_refuses_a_bid_before_r2_decides_and_after_the_end():
-    game = bs.Game.new(MODULE, list(PLAYERS[:3]), {}, seed=b"r2 turn",
-                       created="2026-01-01T00:00:00+00:00")
+    game = bs.Game.new(
+        MODULE, list(PLAYERS[:3]), {}, seed=b"r2 turn", created="2026-01-01T00:00:00+00:00"
+    )
     assert not game.state.cards.deck[game.state.villain].vader  # R2-D2 may be bid
     for seat, text in enumerate(("play r2", "play 3", "play 2")):
         game.play(seat, text)
     assert game.state.phase == R2_DECISION and game.to_act() == (0,)
     with pytest.raises(bs.IllegalCommand) as err:
-        game.play(1, "play 3")                      # nobody bids before R2-D2 decides
+        game.play(1, "play 3")  # nobody bids before R2-D2 decides
     assert err.value.code == "not-your-turn"
     over = random_game(MODULE, 1)
     with pytest.raises(bs.IllegalCommand) as err:
@@ -184,7 +196,7 @@ def test_parlett_r2_acts_before_the_current_villain_is_won():
     s = table(["Greedo", "Jabba the Hutt", "Boba Fett"], edition="parlett-english")
     s, events = bid(s, R2, 3)
     assert s.phase == R2_DECISION
-    assert names(s, 1) == []                      # Greedo not resolved yet
+    assert names(s, 1) == []  # Greedo not resolved yet
     s, _ = act(s, 0, give(1))
     assert names(s, 1) == ["Jabba the Hutt", "Greedo"]
     assert R2 in s.hands[0]
@@ -192,10 +204,11 @@ def test_parlett_r2_acts_before_the_current_villain_is_won():
 
 # ------------------------------------------------------------------ end of game
 def test_final_take_through_play():
-    s = table([("Darth Vader", -2), "Greedo", "Boba Fett", "Jabba the Hutt"],
-              hands=[(3,), (R2, 1, 2)])
-    s, events = bid(s, 3, 1)          # Vader: ann wins, keeps 3; ben discards 1
-    s, events = bid(s, 3, 2)          # Greedo: ann wins and discards her last card
+    s = table(
+        [("Darth Vader", -2), "Greedo", "Boba Fett", "Jabba the Hutt"], hands=[(3,), (R2, 1, 2)]
+    )
+    s, events = bid(s, 3, 1)  # Vader: ann wins, keeps 3; ben discards 1
+    s, events = bid(s, 3, 2)  # Greedo: ann wins and discards her last card
     assert s.phase == OVER
     # ben alone holds cards (R2-D2 and 2): one villain from the stock per card
     assert names(s, 1) == ["Boba Fett", "Jabba the Hutt"] and s.hands[1] == ()
@@ -203,24 +216,31 @@ def test_final_take_through_play():
 
 
 def test_parlett_english_ends_when_one_player_runs_out():
-    s = table(["Greedo", "Boba Fett", "Jabba the Hutt"], edition="parlett-english",
-              hands=[(3,), (R2, 1, 2)])
+    s = table(
+        ["Greedo", "Boba Fett", "Jabba the Hutt"],
+        edition="parlett-english",
+        hands=[(3,), (R2, 1, 2)],
+    )
     s, _ = bid(s, 3, 1)
     assert s.phase == OVER and "ann has run out" in s.end_reason
-    assert names(s, 1) == []          # no take from the stock in this edition
+    assert names(s, 1) == []  # no take from the stock in this edition
 
 
 def test_parlett_original_others_play_on_last_takes_from_stock():
-    s = table(["Greedo", "Boba Fett", "Jabba the Hutt", "Count Dooku", "Darth Maul"], n=3,
-              edition="parlett-original", hands=[(8,), (1, 2), (R2, 4, 5)])
-    s, _ = bid(s, 8, 1, 4)            # ann wins Greedo with her last card: she stops
+    s = table(
+        ["Greedo", "Boba Fett", "Jabba the Hutt", "Count Dooku", "Darth Maul"],
+        n=3,
+        edition="parlett-original",
+        hands=[(8,), (1, 2), (R2, 4, 5)],
+    )
+    s, _ = bid(s, 8, 1, 4)  # ann wins Greedo with her last card: she stops
     assert s.phase == BID and RULES.to_act(s) == (1, 2)
-    s, _ = bid(s, None, 2, 5)         # cat wins Boba Fett; ben takes back his 2
-    s, _ = bid(s, None, 2, 4)         # cat wins Jabba and holds only R2-D2
+    s, _ = bid(s, None, 2, 5)  # cat wins Boba Fett; ben takes back his 2
+    s, _ = bid(s, None, 2, 4)  # cat wins Jabba and holds only R2-D2
     assert s.phase == BID and s.hands[2] == (R2,)
-    s, _ = bid(s, None, 2, R2)        # R2-D2 turns up Darth Maul before Dooku is won
+    s, _ = bid(s, None, 2, R2)  # R2-D2 turns up Darth Maul before Dooku is won
     assert s.phase == R2_DECISION and names(s, 1) == []
-    s, _ = act(s, 2, KEEP)            # cat keeps Maul and loses R2-D2; ben wins Dooku with 2
+    s, _ = act(s, 2, KEEP)  # cat keeps Maul and loses R2-D2; ben wins Dooku with 2
     assert names(s, 1) == ["Count Dooku"]
     assert names(s, 2) == ["Boba Fett", "Jabba the Hutt", "Darth Maul"]
     assert s.phase == OVER and "only ben has cards left and takes 0" in s.end_reason
@@ -246,8 +266,10 @@ def test_only_r2_left_ends_the_game():
 # ------------------------------------------------------------------ scoring
 def test_scoring_bonuses_and_vader_penalty():
     deck = DECK
+
     def idx(name, k=0, points=None):
         return deck_index(name, points, k)
+
     tarkins = [idx("Grand Moff Tarkin", k) for k in range(3)]
     jabbas = [idx("Jabba the Hutt", k) for k in range(2)]
     storm = [idx("Stormtrooper", k) for k in range(4)]
@@ -269,7 +291,7 @@ def test_tie_break_fewer_vader_points_then_more_villains():
 
     deck = DECK
     a = [deck_index("Boba Fett"), deck_index("Darth Vader", -1)]  # 8 - 1 = 7
-    b = [deck_index("Count Dooku")]                                # 7
+    b = [deck_index("Count Dooku")]  # 7
     result = outcome((a, b), deck, "ravensburger-2015", "x")
     assert result.scores == (7, 7) and result.winners == (1,)
 
@@ -316,8 +338,12 @@ def test_deck_file_errors_name_file_line_and_field(tmp_path):
     path.write_text(twice)
     with pytest.raises(bs.OptionError) as err:
         checked_options(MODULE, {"deck": str(path)})
-    line = twice.splitlines().index('name = "Jabba the Hutt"', text.splitlines().index(
-        'name = "Greedo"')) + 1
+    line = (
+        twice.splitlines().index(
+            'name = "Jabba the Hutt"', text.splitlines().index('name = "Greedo"')
+        )
+        + 1
+    )
     assert str(err.value).startswith(f"{path}:{line}: villain[")
     assert "'Jabba the Hutt' is listed twice" in str(err.value)
     path.write_text(text.replace("[heroes.yoda]", "[heroes.obiwan]"))
@@ -332,7 +358,7 @@ def test_notation_round_trip_and_errors():
     assert RULES.parse(s, 0, "play luke 5") == play(5) == RULES.parse(s, 0, "PLAY 5")
     assert RULES.parse(s, 1, "play r2") == play(R2) == RULES.parse(s, 1, "play R2-D2")
     with pytest.raises(bs.IllegalCommand):
-        RULES.parse(s, 0, "play han 5")           # not ann's hero
+        RULES.parse(s, 0, "play han 5")  # not ann's hero
     with pytest.raises(bs.InvalidCommand):
         RULES.parse(s, 0, "play 9")
     with pytest.raises(bs.InvalidCommand):
@@ -364,8 +390,11 @@ def test_options_validated():
 def test_header_options_hold_the_cards():
     """The header stores the same options as ever: old files keep their game ids."""
     assert checked_options(MODULE, players=PLAYERS[:3]) == {
-        "edition": "ravensburger-2015", "heroes": ("luke", "han", "leia"),
-        "full-tie": "set-aside", "cards": DECK_FILE.builtin().to_option()}
+        "edition": "ravensburger-2015",
+        "heroes": ("luke", "han", "leia"),
+        "full-tie": "set-aside",
+        "cards": DECK_FILE.builtin().to_option(),
+    }
 
 
 def test_is_legal_is_membership_in_legal():
@@ -378,9 +407,14 @@ def test_is_legal_is_membership_in_legal():
                 assert RULES.is_legal(game.state, seat, command) == (command in listed)
 
     for seed in range(6):
-        random_game(MODULE, seed, options={"edition": ("ravensburger-2015", "parlett-english",
-                                                       "parlett-original")[seed % 3]},
-                    check_each=check)
+        random_game(
+            MODULE,
+            seed,
+            options={
+                "edition": ("ravensburger-2015", "parlett-english", "parlett-original")[seed % 3]
+            },
+            check_each=check,
+        )
 
 
 def test_two_to_four_players():

@@ -1,4 +1,5 @@
 """The engine: pinned randomness, commitments, the file format's defences, the referee."""
+
 from __future__ import annotations
 
 import msgpack
@@ -8,7 +9,6 @@ import boardstate as bs
 from boardstate import encode_game, parse_raw
 from boardstate.testing import EventCodes, Kind, Rng, commit, make_record, make_secret
 from boardstate.testing import encode_records as encode_file
-
 from conftest import random_game
 
 DOTF = bs.get_module("duel-of-the-forces")
@@ -27,7 +27,10 @@ def test_rng_outputs_are_pinned():
 def test_rng_streams_are_independent_and_uniform():
     a = [Rng(b"s", b"record:1").randbelow(1000) for _ in range(3)]
     assert len(set(a)) == 1  # same stream, same first draw
-    assert Rng(b"s", b"record:2").randbelow(1000) != a[0] or Rng(b"s", b"record:3").randbelow(1000) != a[0]
+    assert (
+        Rng(b"s", b"record:2").randbelow(1000) != a[0]
+        or Rng(b"s", b"record:3").randbelow(1000) != a[0]
+    )
     r = Rng(b"s", b"u")
     counts = [0] * 6
     for _ in range(6000):
@@ -38,8 +41,10 @@ def test_rng_streams_are_independent_and_uniform():
 
 
 def test_commitment_is_pinned_and_binding():
-    assert commit("play luke 5", bytes(16)).hex() == \
-        "1da5d8a832d4ab5baa73a54a0877800d0c18b8a588ad8acf4c2c705348f4d4f6"
+    assert (
+        commit("play luke 5", bytes(16)).hex()
+        == "1da5d8a832d4ab5baa73a54a0877800d0c18b8a588ad8acf4c2c705348f4d4f6"
+    )
     s = make_secret("play luke 5", bytes(16), 1)
     assert bs.Reveal(s.commitment, s.salt, s.value).checks()
     assert not bs.Reveal(s.commitment, bytes(16), "play luke 6").checks()
@@ -62,13 +67,16 @@ def _file(game) -> bytes:
     return encode_file(game.header, game.records)
 
 
-@pytest.mark.parametrize("data, error, words", [
-    (b"", bs.TruncatedFile, "empty"),
-    (b"hello world", bs.ForeignFile, "not a boardstate file"),
-    (msgpack.packb({"format": "other"}), bs.ForeignFile, "not a boardstate file"),
-    (msgpack.packb({"format": "boardstate", "version": 9}), bs.FutureVersion, "v9"),
-    (msgpack.packb({"format": "boardstate", "version": 1}), bs.CorruptFile, "corrupt header"),
-])
+@pytest.mark.parametrize(
+    "data, error, words",
+    [
+        (b"", bs.TruncatedFile, "empty"),
+        (b"hello world", bs.ForeignFile, "not a boardstate file"),
+        (msgpack.packb({"format": "other"}), bs.ForeignFile, "not a boardstate file"),
+        (msgpack.packb({"format": "boardstate", "version": 9}), bs.FutureVersion, "v9"),
+        (msgpack.packb({"format": "boardstate", "version": 1}), bs.CorruptFile, "corrupt header"),
+    ],
+)
 def test_defensive_reads(data, error, words):
     with pytest.raises(error) as err:
         parse_raw(data, "f.msgpack")
@@ -197,8 +205,7 @@ def test_forged_first_record_that_is_not_the_setup_is_refused():
     game = bs.Game.new(DOTF, ["a", "b"], {}, seed=b"f", created="2026-01-01T00:00:00+00:00")
     secret = make_secret("play luke 1", bytes(16), 1)
     opening = bs.Reveal(secret.commitment, secret.salt, secret.value)
-    for kind, sealed in ((Kind.COMMIT, secret.sealed()), (Kind.REVEAL, opening),
-                         (Kind.MOVE, None)):
+    for kind, sealed in ((Kind.COMMIT, secret.sealed()), (Kind.REVEAL, opening), (Kind.MOVE, None)):
         forged = make_record(game.codes, game.header.game_id, 0, kind, 0, "", sealed, ())
         verdict = bs.verify(parse_raw(encode_file(game.header, [forged]), "forged"))
         assert not verdict.ok and verdict.failure.code == "bad-kind"

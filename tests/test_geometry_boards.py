@@ -45,15 +45,45 @@ REFERENCE_MAPS = {
 }
 
 LETTER_NAMES = {
-    "Y": "yoda", "O": "obi-wan", "W": "mace", "L": "luke", "A": "anakin", "H": "han",
-    "V": "vader", "M": "maul", "B": "boba", "J": "jango", "E": "emperor", "D": "dooku",
+    "Y": "yoda",
+    "O": "obi-wan",
+    "W": "mace",
+    "L": "luke",
+    "A": "anakin",
+    "H": "han",
+    "V": "vader",
+    "M": "maul",
+    "B": "boba",
+    "J": "jango",
+    "E": "emperor",
+    "D": "dooku",
 }
 
 # Start squares as (row, col), as the reference lists them in prose.
 REFERENCE_STARTS = {
-    "kamino": {"emperor": (5, 0), "vader": (6, 1), "mace": (2, 7), "obi-wan": (3, 5), "anakin": (3, 8)},
-    "throne-room": {"anakin": (0, 0), "han": (0, 3), "luke": (3, 2), "mace": (4, 1), "obi-wan": (5, 3), "yoda": (6, 0), "emperor": (3, 9)},
-    "carbon-chamber": {"dooku": (3, 1), "emperor": (3, 2), "vader": (3, 4), "han": (2, 8), "luke": (3, 5)},
+    "kamino": {
+        "emperor": (5, 0),
+        "vader": (6, 1),
+        "mace": (2, 7),
+        "obi-wan": (3, 5),
+        "anakin": (3, 8),
+    },
+    "throne-room": {
+        "anakin": (0, 0),
+        "han": (0, 3),
+        "luke": (3, 2),
+        "mace": (4, 1),
+        "obi-wan": (5, 3),
+        "yoda": (6, 0),
+        "emperor": (3, 9),
+    },
+    "carbon-chamber": {
+        "dooku": (3, 1),
+        "emperor": (3, 2),
+        "vader": (3, 4),
+        "han": (2, 8),
+        "luke": (3, 5),
+    },
     "geonosis": {"han": (0, 9)},
 }
 
@@ -65,7 +95,10 @@ def reference_grid(scene: str) -> list[list[str]]:
 def test_scenes_are_the_four_battle_scenes_in_rulebook_order():
     assert list(BOARDS) == list(SCENES) == ["geonosis", "kamino", "throne-room", "carbon-chamber"]
     assert [BOARDS[s].title for s in SCENES] == [
-        "Geonosis Arena", "Kamino Platform", "Emperor's Throne Room", "Carbon-Freezing Chamber",
+        "Geonosis Arena",
+        "Kamino Platform",
+        "Emperor's Throne Room",
+        "Carbon-Freezing Chamber",
     ]
 
 
@@ -123,7 +156,9 @@ def test_scan_start_squares_win_over_the_java_clone(scene):
         ("carbon-chamber", "obstacle", True, True, 14),
     ],
 )
-def test_obstacles_block_shots_and_water_or_mist_only_movement(scene, terrain, blocks_movement, blocks_sight, count):
+def test_obstacles_block_shots_and_water_or_mist_only_movement(
+    scene, terrain, blocks_movement, blocks_sight, count
+):
     board = BOARDS[scene]
     found = [t for t in board.terrain if t.name == terrain]
     assert len(found) == count
@@ -148,7 +183,12 @@ def test_kamino_edge_water_choice_changes_no_straight_shot():
     as_obstacles = kamino.sight_blocking_mask | kamino.mask(edge)
     enterable = [i for i, c in enumerate(kamino.cells) if kamino.enterable(c)]
     table = kamino.line_table.between
-    straight = [(i, j) for i in enterable for j in enterable if kamino.is_straight_line(kamino.cells[i], kamino.cells[j])]
+    straight = [
+        (i, j)
+        for i in enterable
+        for j in enterable
+        if kamino.is_straight_line(kamino.cells[i], kamino.cells[j])
+    ]
     assert len(straight) > 500
     for i, j in straight:
         assert not table[i][j] & kamino.mask(edge)

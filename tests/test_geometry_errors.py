@@ -30,8 +30,11 @@ from boardstate.geometry import (
 from geometry_helpers import small_board
 
 GEOMETRY = Path(__file__).resolve().parent.parent / "boardstate" / "geometry"
-BUILTIN_ERRORS = {name for name, value in vars(builtins).items()
-                  if isinstance(value, type) and issubclass(value, BaseException)}
+BUILTIN_ERRORS = {
+    name
+    for name, value in vars(builtins).items()
+    if isinstance(value, type) and issubclass(value, BaseException)
+}
 
 
 def test_the_geometry_names_are_the_engine_classes():
@@ -41,6 +44,7 @@ def test_the_geometry_names_are_the_engine_classes():
 
 
 # -- board files -------------------------------------------------------------------------------------
+
 
 def test_a_board_file_error_carries_its_place_and_code():
     with pytest.raises(BoardError) as caught:
@@ -63,7 +67,9 @@ def test_an_unreadable_board_file_is_a_bad_board(tmp_path):
 
 def test_terrain_that_does_not_fill_the_grid_is_a_bad_board():
     floor = Terrain("floor", ".")
-    with pytest.raises(BoardError, match=r"^<board>:1:1: board 'x': 5 terrain cells for a grid of 6$"):
+    with pytest.raises(
+        BoardError, match=r"^<board>:1:1: board 'x': 5 terrain cells for a grid of 6$"
+    ):
         Board(id="x", title="X", grid=SquareGrid(3, 2), terrain=(floor,) * 5)
 
 
@@ -73,21 +79,37 @@ BOARD = small_board("...", ".#.")
 OFF = (3, 0)
 
 
-@pytest.mark.parametrize("query", [
-    lambda: BOARD.terrain_at(OFF),
-    lambda: BOARD.mask([(0, 0), OFF]),
-    lambda: BOARD.line_of_sight((0, 0), OFF),
-    lambda: BOARD.line_of_sight(OFF, (0, 0)),
-    lambda: BOARD.straight_line_of_sight((0, 0), OFF),
-    lambda: BOARD.cells_between((0, 0), OFF),
-    lambda: BOARD.reachable(OFF, 2),
-    lambda: BOARD.reachable((0, 0), 2, friends=[OFF]),
-    lambda: BOARD.path((0, 0), OFF),
-    lambda: BOARD.empty_cells([OFF]),
-    lambda: BOARD.grid.index((0, -1)),
-    lambda: BOARD.grid.cell(6),
-], ids=["terrain_at", "mask", "sight-to", "sight-from", "straight-sight", "cells_between", "reachable",
-        "reachable-friends", "path", "empty_cells", "grid.index", "grid.cell"])
+@pytest.mark.parametrize(
+    "query",
+    [
+        lambda: BOARD.terrain_at(OFF),
+        lambda: BOARD.mask([(0, 0), OFF]),
+        lambda: BOARD.line_of_sight((0, 0), OFF),
+        lambda: BOARD.line_of_sight(OFF, (0, 0)),
+        lambda: BOARD.straight_line_of_sight((0, 0), OFF),
+        lambda: BOARD.cells_between((0, 0), OFF),
+        lambda: BOARD.reachable(OFF, 2),
+        lambda: BOARD.reachable((0, 0), 2, friends=[OFF]),
+        lambda: BOARD.path((0, 0), OFF),
+        lambda: BOARD.empty_cells([OFF]),
+        lambda: BOARD.grid.index((0, -1)),
+        lambda: BOARD.grid.cell(6),
+    ],
+    ids=[
+        "terrain_at",
+        "mask",
+        "sight-to",
+        "sight-from",
+        "straight-sight",
+        "cells_between",
+        "reachable",
+        "reachable-friends",
+        "path",
+        "empty_cells",
+        "grid.index",
+        "grid.cell",
+    ],
+)
 def test_an_off_board_cell_is_refused_as_off_board(query):
     with pytest.raises(OffBoard) as caught:
         query()
@@ -95,9 +117,14 @@ def test_an_off_board_cell_is_refused_as_off_board(query):
 
 
 def test_an_unknown_square_name_is_off_board_not_a_key_error():
-    board = parse_board('map = "A."\ntitle = "T"\nnamed_square_terrain = "floor"\n'
-                        '[terrain.floor]\nsymbol = "."\n[named_squares]\nA = "altar"\n', "t")
-    with pytest.raises(OffBoard, match=r"^board 't' has no square named 'throne' \(known: altar\) \[off-board\]$"):
+    board = parse_board(
+        'map = "A."\ntitle = "T"\nnamed_square_terrain = "floor"\n'
+        '[terrain.floor]\nsymbol = "."\n[named_squares]\nA = "altar"\n',
+        "t",
+    )
+    with pytest.raises(
+        OffBoard, match=r"^board 't' has no square named 'throne' \(known: altar\) \[off-board\]$"
+    ):
         board.square("throne")
 
 
@@ -111,6 +138,7 @@ def test_a_catalog_is_still_a_mapping_an_absent_id_is_a_key_error(tmp_path):
 
 
 # -- drawings ----------------------------------------------------------------------------------------
+
 
 def test_more_pieces_than_text_marks_is_a_typed_error():
     board = small_board("." * 70)
@@ -133,6 +161,7 @@ def test_the_geometry_code_raises_no_bare_builtin_exception():
 
 
 # -- the command -------------------------------------------------------------------------------------
+
 
 class _BoardsEntryPoint:
     """Stands in for an installed ``boardstate.boards`` entry point."""
@@ -172,14 +201,21 @@ def test_a_broken_boards_package_is_one_line(broken_game, module):
     assert one_line_error(module).rstrip().endswith("[broken-module]")
 
 
-@pytest.mark.parametrize(("args", "code"), [
-    (("chess",), "unknown-module"),
-    (("epic-duels", "hoth"), "unknown-board"),
-])
+@pytest.mark.parametrize(
+    ("args", "code"),
+    [
+        (("chess",), "unknown-module"),
+        (("epic-duels", "hoth"), "unknown-board"),
+    ],
+)
 def test_unknown_module_or_scene_is_one_line_on_stderr_exit_2(tmp_path, args, code):
     """Run as a user does, so stdout and stderr are seen apart."""
-    proc = subprocess.run([sys.executable, "-m", "boardstate.cli", "board", *args],
-                          cwd=tmp_path, capture_output=True, text=True)
+    proc = subprocess.run(
+        [sys.executable, "-m", "boardstate.cli", "board", *args],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    )
     assert proc.returncode == 2 and proc.stdout == ""
     assert proc.stderr.count("\n") == 1 and proc.stderr.startswith("boardstate: error: ")
     assert proc.stderr.rstrip().endswith(f"[{code}]") and "Traceback" not in proc.stderr

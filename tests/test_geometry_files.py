@@ -46,7 +46,11 @@ def error_of(tmp_path: Path, text: str) -> BoardError:
         load_board(path)
     error = caught.value
     assert "\n" not in str(error)
-    assert isinstance(error, BoardstateError) and isinstance(error, ValueError) and error.code == "bad-board"
+    assert (
+        isinstance(error, BoardstateError)
+        and isinstance(error, ValueError)
+        and error.code == "bad-board"
+    )
     assert error.path == str(path)
     assert str(error).startswith(f"{path}:{error.line}:{error.column}: ")
     return error
@@ -114,7 +118,9 @@ def test_misspelt_key_is_named_where_it_stands(tmp_path):
 
 
 def test_unknown_blocked_thing(tmp_path):
-    error = error_of(tmp_path, GOOD.replace('blocks = ["movement"]', 'blocks = ["movement", "flying"]'))
+    error = error_of(
+        tmp_path, GOOD.replace('blocks = ["movement"]', 'blocks = ["movement", "flying"]')
+    )
     assert (error.line, error.column) == (18, 1)
     assert "'blocks' must be a list drawn from ['movement', 'sight']" in error.reason
 
@@ -149,7 +155,9 @@ def test_named_square_letter_that_is_also_terrain(tmp_path):
 
 
 def test_named_square_terrain_must_exist(tmp_path):
-    error = error_of(tmp_path, GOOD.replace('named_square_terrain = "floor"', 'named_square_terrain = "flor"'))
+    error = error_of(
+        tmp_path, GOOD.replace('named_square_terrain = "floor"', 'named_square_terrain = "flor"')
+    )
     assert (error.line, error.column) == (7, 1)
     assert error.reason == "named_square_terrain 'flor' is not a terrain (known: floor, wall, pool)"
 

@@ -42,7 +42,9 @@ def moves(draw):
 @given(moves())
 def test_reachable_equals_brute_force_search(move):
     board, start, budget, friends, enemies = move
-    assert board.reachable(start, budget, friends, enemies) == brute_force_ends(board, start, budget, friends, enemies)
+    assert board.reachable(start, budget, friends, enemies) == brute_force_ends(
+        board, start, budget, friends, enemies
+    )
 
 
 @settings(max_examples=150, deadline=None)
@@ -95,7 +97,9 @@ def test_standing_still_is_always_allowed_even_if_the_mover_is_listed():
 
 def test_occupancy_can_be_given_as_masks():
     board = small_board(".....")
-    assert board.reachable((0, 0), 3, board.mask({(1, 0)}), 0) == board.reachable((0, 0), 3, {(1, 0)}, ())
+    assert board.reachable((0, 0), 3, board.mask({(1, 0)}), 0) == board.reachable(
+        (0, 0), 3, {(1, 0)}, ()
+    )
 
 
 def test_moves_are_orthogonal_only():
@@ -122,7 +126,9 @@ def test_distances():
 @pytest.mark.parametrize("board", EPIC_BOARDS, ids=lambda b: b.id)
 def test_every_start_square_can_move(board):
     for name, cell in board.named_squares.items():
-        assert len(board.reachable(cell, 2, enemies=set(board.named_squares.values()) - {cell})) > 1, name
+        assert (
+            len(board.reachable(cell, 2, enemies=set(board.named_squares.values()) - {cell})) > 1
+        ), name
 
 
 def test_empty_cells_are_enterable_and_unoccupied():

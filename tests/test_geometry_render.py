@@ -36,7 +36,10 @@ def test_text_rendering_shows_map_pieces_and_legend():
 
 
 def test_text_piece_marks_avoid_the_maps_own_symbols():
-    board = parse_board('map = "1."\ntitle = "T"\n[terrain.rubble]\nsymbol = "1"\n[terrain.floor]\nsymbol = "."\n', "t")
+    board = parse_board(
+        'map = "1."\ntitle = "T"\n[terrain.rubble]\nsymbol = "1"\n[terrain.floor]\nsymbol = "."\n',
+        "t",
+    )
     text = render_text(board, {(1, 0): Piece("x")})
     assert text.splitlines()[2] == "  0 1 2"
     assert text.endswith("  2  x at (1, 0)\n")
@@ -75,6 +78,7 @@ def test_every_scene_renders(scene):
 
 
 # -- the command ------------------------------------------------------------------------------------
+
 
 def run(*args):
     """``boardstate board ARGS`` as the installed command runs it (the group turns usage errors into one line)."""
@@ -117,9 +121,14 @@ def test_board_format_option_wins_over_the_suffix(tmp_path):
     ("args", "message"),
     [
         (("chess",), "error: no boards for module 'chess' (installed: "),
-        (("epic-duels", "hoth"),
-         "error: module 'epic-duels' has no board 'hoth' (known: geonosis, kamino, throne-room, carbon-chamber)"),
-        (("epic-duels", "kamino", "-o", "board.png"), "error: cannot tell the format of 'board.png'"),
+        (
+            ("epic-duels", "hoth"),
+            "error: module 'epic-duels' has no board 'hoth' (known: geonosis, kamino, throne-room, carbon-chamber)",
+        ),
+        (
+            ("epic-duels", "kamino", "-o", "board.png"),
+            "error: cannot tell the format of 'board.png'",
+        ),
         (("epic-duels", "kamino", "--format", "pdf"), "usage: Invalid value for '--format'"),
     ],
 )

@@ -18,6 +18,7 @@ KAMINO = BOARDS["kamino"]
 
 # -- the rulebook's cases, on positions set up on the real boards ------------------------------
 
+
 def test_rulebook_clear_diagonal():
     """'An unobstructed straight line on the diagonal can be drawn between the two.'"""
     clone, dooku = at(2, 4), at(4, 6)
@@ -27,7 +28,10 @@ def test_rulebook_clear_diagonal():
 
 def test_rulebook_shoots_over_the_blue_mist():
     clone, droid = at(2, 1), at(2, 4)
-    assert [THRONE.terrain_at(c).name for c in THRONE.cells_between(clone, droid)] == ["mist", "mist"]
+    assert [THRONE.terrain_at(c).name for c in THRONE.cells_between(clone, droid)] == [
+        "mist",
+        "mist",
+    ]
     assert THRONE.straight_line_of_sight(clone, droid, {clone, droid})
     assert THRONE.path(clone, droid) != (clone, at(2, 2), at(2, 3), droid)
 
@@ -68,6 +72,7 @@ def test_rook_lines_exclude_diagonals_on_request():
 
 
 # -- exact semantics ------------------------------------------------------------------------------
+
 
 def test_diagonal_neighbours_see_each_other_between_two_blockers():
     board = small_board(".#", "#.")
@@ -117,6 +122,7 @@ def test_off_board_cells_are_refused():
 
 # -- the table against direct shapely, against the walk, and symmetric ----------------------------
 
+
 @pytest.mark.parametrize("board", EPIC_BOARDS, ids=lambda b: b.id)
 def test_table_equals_direct_shapely_for_every_pair(board):
     direct = DirectSight(board.grid)
@@ -129,7 +135,9 @@ def test_table_equals_direct_shapely_for_every_pair(board):
 def test_table_equals_the_cell_walk_for_every_pair(board):
     for a in board.cells:
         for b in board.cells:
-            assert board.cells_between(a, b) == tuple(sorted(walk_cells_between(a, b), key=lambda c: (c[1], c[0])))
+            assert board.cells_between(a, b) == tuple(
+                sorted(walk_cells_between(a, b), key=lambda c: (c[1], c[0]))
+            )
 
 
 @pytest.mark.parametrize("board", EPIC_BOARDS, ids=lambda b: b.id)
@@ -168,7 +176,9 @@ def positions(draw):
 def test_line_of_sight_is_symmetric(position):
     board, a, b, occupied = position
     assert board.line_of_sight(a, b, occupied) == board.line_of_sight(b, a, occupied)
-    assert board.straight_line_of_sight(a, b, occupied) == board.straight_line_of_sight(b, a, occupied)
+    assert board.straight_line_of_sight(a, b, occupied) == board.straight_line_of_sight(
+        b, a, occupied
+    )
 
 
 @settings(max_examples=300, deadline=None)

@@ -1,4 +1,5 @@
 """Golden move-count tables (the fast single-move check is in the shipped conformance suite)."""
+
 from __future__ import annotations
 
 import json

@@ -3,6 +3,7 @@
 The shared conformance suite runs every module; these tests hold Jedi Duel to the same bars on
 its own, with its own seeds, so a failure points here first.
 """
+
 from __future__ import annotations
 
 import random
@@ -13,10 +14,9 @@ import pytest
 
 import boardstate as bs
 from boardstate import Reveal, Secret
-from boardstate.testing import sealed_values
 from boardstate.modules.jedi_duel import MODULE, SPEC
 from boardstate.modules.jedi_duel._state import SHOW, Awaiting, HandSeen
-from boardstate.testing import ContractBroken, check_hidden_information, validate
+from boardstate.testing import ContractBroken, check_hidden_information, sealed_values, validate
 
 RULES = MODULE.rules
 # The module as it was before rules revision 2: what made the sample games in replays/.
@@ -50,15 +50,19 @@ def test_a_random_game_saves_loads_and_verifies(tmp_path, n, seed, module):
 @pytest.mark.parametrize("n,seed", [(2, 11), (4, 12), (6, 13)])
 def test_a_view_file_holds_no_opening_of_another_players_card(tmp_path, n, seed):
     game = play_random([f"p{i}" for i in range(n)], seed)
-    revealed = {r.commitment for rec in game.records for r in sealed_values(rec)
-                if isinstance(r, Reveal)}
+    revealed = {
+        r.commitment for rec in game.records for r in sealed_values(rec) if isinstance(r, Reveal)
+    }
     for viewer in range(n):
         path = tmp_path / f"view{viewer}.msgpack"
         bs.save_game(game, path, viewer=viewer)
         data = path.read_bytes()
-        hidden = [s for rec in game.records for s in sealed_values(rec)
-                  if isinstance(s, Secret) and not s.owned_by(viewer)
-                  and s.commitment not in revealed]
+        hidden = [
+            s
+            for rec in game.records
+            for s in sealed_values(rec)
+            if isinstance(s, Secret) and not s.owned_by(viewer) and s.commitment not in revealed
+        ]
         assert hidden
         for secret in hidden:
             assert secret.salt not in data
@@ -123,8 +127,9 @@ def _near_misses(state, seat):
 @pytest.mark.parametrize("options", [{"fumble-stance": "area"}, {"queen-vs-lightning": "no"}])
 def test_the_options_play_to_the_end(options):
     for seed in range(5):
-        _state, outcome, actions = bs.random_playout(MODULE, ["a", "b", "c", "d", "e"], options,
-                                                     seed=b"opt-%d" % seed, bot_seed=seed)
+        _state, outcome, actions = bs.random_playout(
+            MODULE, ["a", "b", "c", "d", "e"], options, seed=b"opt-%d" % seed, bot_seed=seed
+        )
         assert outcome.winners and actions > 0
 
 
@@ -132,8 +137,9 @@ def test_many_fast_games_end_under_both_conditions():
     reasons = set()
     for seed in range(300):
         n = 2 + seed % 5
-        state, outcome, _ = bs.random_playout(MODULE, [f"p{i}" for i in range(n)],
-                                              seed=b"end-%d" % seed, bot_seed=seed)
+        state, outcome, _ = bs.random_playout(
+            MODULE, [f"p{i}" for i in range(n)], seed=b"end-%d" % seed, bot_seed=seed
+        )
         alive = [f for f in state.fatigue if f > 0]
         if len(alive) == 1:
             reasons.add("survivor")
@@ -141,8 +147,9 @@ def test_many_fast_games_end_under_both_conditions():
         else:
             reasons.add("deck")
             assert state.passes == n
-            assert outcome.winners == tuple(i for i, f in enumerate(state.fatigue)
-                                            if f == max(state.fatigue))
+            assert outcome.winners == tuple(
+                i for i, f in enumerate(state.fatigue) if f == max(state.fatigue)
+            )
     assert reasons == {"survivor", "deck"}
 
 
@@ -216,8 +223,9 @@ def test_an_unfinished_revision_1_game_goes_on_under_revision_1(tmp_path):
     """A file written before revision 2 lacks the new event type in its header: it verifies and
     takes new moves as it is (revision 1 never emits that event), and a migrated copy stays
     under the rules it was created with."""
-    before = bs.Module(attrs.evolve(SPEC, revision=1, version="1.0", events=SPEC.events[:-1]),
-                       MODULE.rules)
+    before = bs.Module(
+        attrs.evolve(SPEC, revision=1, version="1.0", events=SPEC.events[:-1]), MODULE.rules
+    )
     game = bs.Game.new(before, ["ann", "ben"], {}, seed=b"unfinished")
     for _ in range(6):
         (seat,) = game.to_act()

@@ -1,52 +1,68 @@
 """Jedi Duel commands as a player types them in an email, and through the command line."""
+
 from __future__ import annotations
 
 import json
 
 import pytest
 from click.testing import CliRunner
+from test_jedi_duel_rules import FULL_DECK, HIGH, LOW, MIDDLE, c, table
 
 import boardstate as bs
 from boardstate.cli import app
 from boardstate.modules.jedi_duel import MODULE
-
-from test_jedi_duel_rules import FULL_DECK, HIGH, LOW, MIDDLE, c, table
 
 RULES = MODULE.rules
 
 
 @pytest.fixture
 def duel():
-    return table(players=("Alice", "Bob", "Bea"),
-                 hands=[["4S", "3C", "RJ", "KH"], ["2H"], ["5D"]],
-                 stances=[("8H", MIDDLE), ("9D", HIGH), ("7S", LOW)], deck=FULL_DECK)
+    return table(
+        players=("Alice", "Bob", "Bea"),
+        hands=[["4S", "3C", "RJ", "KH"], ["2H"], ["5D"]],
+        stances=[("8H", MIDDLE), ("9D", HIGH), ("7S", LOW)],
+        deck=FULL_DECK,
+    )
 
 
-@pytest.mark.parametrize("text,command", [
-    ("attack bob 4S", ("attack", 1, c("4S"), 2)),
-    ("Attack BOB 4s", ("attack", 1, c("4S"), 2)),
-    ("attack bob 4♠", ("attack", 1, c("4S"), 2)),
-    ("attack bea 3C high", ("attack", 2, c("3C"), 0)),
-    ("attack bea 3c medium", ("attack", 2, c("3C"), 1)),
-    ("attack bob joker", ("attack", 1, c("RJ"), -1)),
-    ("sense bea KH", ("sense", 2, c("KH"))),
-    ("discard kh", ("discard", c("KH"))),
-    ("discard TD", ("discard", c("10D"))),
-    ("show", ("show",)),
-    ("Keep", ("keep",)),
-])
+@pytest.mark.parametrize(
+    "text,command",
+    [
+        ("attack bob 4S", ("attack", 1, c("4S"), 2)),
+        ("Attack BOB 4s", ("attack", 1, c("4S"), 2)),
+        ("attack bob 4♠", ("attack", 1, c("4S"), 2)),
+        ("attack bea 3C high", ("attack", 2, c("3C"), 0)),
+        ("attack bea 3c medium", ("attack", 2, c("3C"), 1)),
+        ("attack bob joker", ("attack", 1, c("RJ"), -1)),
+        ("sense bea KH", ("sense", 2, c("KH"))),
+        ("discard kh", ("discard", c("KH"))),
+        ("discard TD", ("discard", c("10D"))),
+        ("show", ("show",)),
+        ("Keep", ("keep",)),
+    ],
+)
 def test_typed_commands_parse(duel, text, command):
     assert RULES.parse(duel, 0, text) == command
 
 
-@pytest.mark.parametrize("text,error", [
-    ("", bs.InvalidCommand), ("dance", bs.InvalidCommand), ("attack zed 4S", bs.InvalidCommand),
-    ("attack b 4S", bs.AmbiguousCommand), ("attack bob 3C", bs.AmbiguousCommand),
-    ("attack bob 11S", bs.InvalidCommand), ("attack bob 4S sideways", bs.InvalidCommand),
-    ("stance 3C", bs.AmbiguousCommand), ("take now", bs.InvalidCommand),
-    ("lightning KH QH", bs.InvalidCommand), ("attack 4S", bs.AmbiguousCommand),
-    ("show bob", bs.InvalidCommand), ("keep 9H", bs.InvalidCommand),
-])
+@pytest.mark.parametrize(
+    "text,error",
+    [
+        ("", bs.InvalidCommand),
+        ("dance", bs.InvalidCommand),
+        ("attack zed 4S", bs.InvalidCommand),
+        ("attack b 4S", bs.AmbiguousCommand),
+        ("attack bob 3C", bs.AmbiguousCommand),
+        ("attack bob 11S", bs.InvalidCommand),
+        ("attack bob 4S sideways", bs.InvalidCommand),
+        ("stance 3C", bs.AmbiguousCommand),
+        ("take now", bs.InvalidCommand),
+        ("lightning KH QH", bs.InvalidCommand),
+        ("attack 4S", bs.AmbiguousCommand),
+        ("show bob", bs.InvalidCommand),
+        ("keep 9H", bs.InvalidCommand),
+    ],
+)
 def test_bad_text_is_refused_with_the_right_error(duel, text, error):
     with pytest.raises(error):
         RULES.parse(duel, 0, text)
@@ -62,9 +78,15 @@ def test_every_canonical_form_reads_back(duel):
     for command in RULES.legal(duel, 0):
         assert RULES.parse(duel, 0, RULES.notation(duel, 0, command)) == command
     assert RULES.notation(duel, 0, ("attack", 2, c("3C"), 1)) == "attack Bea 3C middle"
-    assert RULES.notation(duel, 0, ("lightning", tuple(sorted(c(x) for x in ("JD", "QS", "KC", "KH"))))) == \
-        "lightning KC JD KH QS"
-    assert RULES.notation(duel, 0, ("force-defend", c("QH"), c("2D"))) == "force-defend QH fumble 2D"
+    assert (
+        RULES.notation(
+            duel, 0, ("lightning", tuple(sorted(c(x) for x in ("JD", "QS", "KC", "KH"))))
+        )
+        == "lightning KC JD KH QS"
+    )
+    assert (
+        RULES.notation(duel, 0, ("force-defend", c("QH"), c("2D"))) == "force-defend QH fumble 2D"
+    )
 
 
 def test_the_revision_2_answers_are_single_words():
@@ -86,8 +108,12 @@ def _cli(*args):
 
 def test_a_game_through_the_command_line(tmp_path):
     path = tmp_path / "g.msgpack"
-    assert _cli("new", "jedi-duel", "--player", "ann", "--player", "ben", "--seed", "cli",
-                "-o", path).exit_code == 0
+    assert (
+        _cli(
+            "new", "jedi-duel", "--player", "ann", "--player", "ben", "--seed", "cli", "-o", path
+        ).exit_code
+        == 0
+    )
     game = bs.load_game(path)
     for _ in range(12):
         seat = game.to_act()[0]

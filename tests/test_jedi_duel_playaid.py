@@ -1,8 +1,8 @@
 """The Stance Playaid as data: the shipped reconstruction, loading another, and located errors."""
+
 from __future__ import annotations
 
 from importlib.resources import files
-
 from pathlib import Path
 
 import pytest
@@ -40,7 +40,7 @@ low = 5
 
 
 def test_the_shipped_playaid_is_the_documented_reconstruction():
-    """"it will be +1 or +2" (attack) and "(+2, +3 or +5)" (defence)."""
+    """ "it will be +1 or +2" (attack) and "(+2, +3 or +5)" (defence)."""
     p = builtin_playaid()
     assert p.attack == ((1, 1, 2), (1, 1, 1), (2, 1, 1))
     assert {x for row in p.attack for x in row} == {1, 2}
@@ -67,15 +67,20 @@ def test_a_game_plays_with_another_playaid_and_the_file_records_it(tmp_path):
     assert again.state.defence == (3, 2, 5) and bs.verify(out).ok
 
 
-@pytest.mark.parametrize("change,where", [
-    (("low = 5", "low = 5.5"), ("21", "defence.low", "whole number")),
-    (("middle = 0\nlow = 1\n\n[attack.low]", "middle = 0\n\n[attack.low]"),
-     ("8", "attack.middle.low", "missing")),
-    (("high = 3", "high = 30"), ("19", "defence.high", "0 to 13")),
-    (("[defence]\n", "[defence]\nmiddel = 2\n"), ("19", "defence.middel", "unknown field")),
-    (('name = "house Playaid"', 'name = ""'), ("1", "name", "non-empty")),
-    (("[attack.low]", "[attack.low"), ("13", "not valid TOML", "")),
-])
+@pytest.mark.parametrize(
+    "change,where",
+    [
+        (("low = 5", "low = 5.5"), ("21", "defence.low", "whole number")),
+        (
+            ("middle = 0\nlow = 1\n\n[attack.low]", "middle = 0\n\n[attack.low]"),
+            ("8", "attack.middle.low", "missing"),
+        ),
+        (("high = 3", "high = 30"), ("19", "defence.high", "0 to 13")),
+        (("[defence]\n", "[defence]\nmiddel = 2\n"), ("19", "defence.middel", "unknown field")),
+        (('name = "house Playaid"', 'name = ""'), ("1", "name", "non-empty")),
+        (("[attack.low]", "[attack.low"), ("13", "not valid TOML", "")),
+    ],
+)
 def test_a_mistake_in_a_playaid_file_names_file_line_and_field(tmp_path, change, where):
     path = tmp_path / "bad.toml"
     path.write_text(GOOD.replace(*change))
@@ -91,8 +96,9 @@ def test_a_missing_playaid_file_is_an_option_error(tmp_path):
         checked_options(MODULE, {"playaid": str(tmp_path / "none.toml")})
 
 
-@pytest.mark.parametrize("raw", [{"colour": "red"}, {"fumble-stance": "sideways"},
-                                 {"queen-vs-lightning": "maybe"}])
+@pytest.mark.parametrize(
+    "raw", [{"colour": "red"}, {"fumble-stance": "sideways"}, {"queen-vs-lightning": "maybe"}]
+)
 def test_bad_options_are_refused(raw):
     with pytest.raises(bs.OptionError):
         checked_options(MODULE, raw)
@@ -107,11 +113,15 @@ def test_the_header_stores_the_same_options_as_before():
     """The options a new game's header stores are those of the sample games (made before the
     module moved onto the kit): choices checked and lower-cased, the Playaid's tables copied."""
     assert checked_options(MODULE, {}) == {
-        "playaid": builtin_playaid().to_option(), "fumble-stance": "card",
-        "queen-vs-lightning": "shields"}
+        "playaid": builtin_playaid().to_option(),
+        "fumble-stance": "card",
+        "queen-vs-lightning": "shields",
+    }
     assert checked_options(MODULE, {"fumble-stance": " AREA", "queen-vs-lightning": "No"}) == {
-        "playaid": builtin_playaid().to_option(), "fumble-stance": "area",
-        "queen-vs-lightning": "no"}
+        "playaid": builtin_playaid().to_option(),
+        "fumble-stance": "area",
+        "queen-vs-lightning": "no",
+    }
     sample = bs.load_game(REPLAYS / "jedi-duel-4p.msgpack").header
     assert dict(sample.options) == checked_options(MODULE, {}, players=sample.players)
 

@@ -5,6 +5,7 @@ commands), works out from the rule sentence quoted beside it which commands a pl
 there, and compares that with what the engine lists.  The expected commands are computed from the
 hand and the rule, never from ``legal()``: a rules change that alters these counts fails here.
 """
+
 from __future__ import annotations
 
 import pytest
@@ -17,8 +18,13 @@ NAMES = ("ann", "ben", "cat", "dan", "eve", "fay")
 # ------------------------------------------------------------ the engine, in one place
 def new_game(module_id: str, n: int, seed: int, **options) -> bs.Game:
     module = bs.installed_modules()[module_id]
-    return bs.Game.new(module, list(NAMES[:n]), options, seed=b"legal-%d" % seed,
-                       created="2026-01-01T00:00:00+00:00")
+    return bs.Game.new(
+        module,
+        list(NAMES[:n]),
+        options,
+        seed=b"legal-%d" % seed,
+        created="2026-01-01T00:00:00+00:00",
+    )
 
 
 def table(game: bs.Game, seat: int) -> dict:
@@ -45,8 +51,10 @@ def found(search, what: str, seeds=range(400)):
 
 def same(listed: list[str], expected: list[str]) -> None:
     assert len(listed) == len(set(listed)), f"duplicates in {listed}"
-    assert sorted(listed) == sorted(expected), (f"{len(listed)} listed, {len(expected)} by the "
-                                                f"rule:\n  listed {listed}\n  rule   {expected}")
+    assert sorted(listed) == sorted(expected), (
+        f"{len(listed)} listed, {len(expected)} by the "
+        f"rule:\n  listed {listed}\n  rule   {expected}"
+    )
 
 
 # ------------------------------------------------------------ Duel of the Forces
@@ -61,9 +69,11 @@ def vader_up(game: bs.Game) -> bool:
 
 def dotf_game(n: int, vader: bool, **options) -> bs.Game:
     """A new game whose first card turned up is (or is not) a Darth Vader."""
+
     def search(seed):
         game = new_game(DOTF, n, seed, **options)
         return game if vader_up(game) == vader else None
+
     return found(search, f"a {'Vader' if vader else 'villain'} first")
 
 
@@ -234,8 +244,10 @@ def test_jedi_attacker_options_with_number_cards():
         plain = all(not is_royal(c) and not is_joker(c) for c in rest)
         return plain and any(map(is_club, rest)) and not all(map(is_club, rest))
 
-    game, seat = found(lambda seed: jedi_to_action(seed, 3, "middle", keep),
-                       "a first hand of number cards with a Club")
+    game, seat = found(
+        lambda seed: jedi_to_action(seed, 3, "middle", keep),
+        "a first hand of number cards with a Club",
+    )
     data = table(game, seat)
     assert data["step"] == "attack, use a Force power, or discard for fatigue"
     cards = hand(game, seat)
@@ -272,9 +284,12 @@ def test_jedi_defender_options(attacker_area):
         return any(map(is_club, cards)) and force and off_suit
 
     def search(seed):
-        position = jedi_to_action(seed, 2, attacker_area,
-                                  lambda rest: any(not is_royal(c) and not is_joker(c)
-                                                   for c in rest))
+        position = jedi_to_action(
+            seed,
+            2,
+            attacker_area,
+            lambda rest: any(not is_royal(c) and not is_joker(c) for c in rest),
+        )
         if position is None:
             return None
         game, seat = position
@@ -285,8 +300,9 @@ def test_jedi_defender_options(attacker_area):
         play(game, seat, f"attack {NAMES[target]} {card}" + (" low" if is_club(card) else ""))
         return game, target
 
-    game, target = found(search, "a defender with a Club and royals in and out of stance suit",
-                         range(2000))
+    game, target = found(
+        search, "a defender with a Club and royals in and out of stance suit", range(2000)
+    )
     assert game.to_act() == (target,)
     data = table(game, target)
     assert data["players"][0]["column"] == data["players"][1]["column"]  # no fumble
@@ -294,6 +310,7 @@ def test_jedi_defender_options(attacker_area):
     stance_suit = {v: k for k, v in AREA_OF_SUIT.items()}[data["players"][target]["stance"]]
     expected = ["take"] + [f"defend {c}" for c in cards if is_club(c)]
     if attacker_area != "high":
-        expected += [f"force-defend {c}" for c in cards
-                     if is_royal(c) and suit(c) in (stance_suit, "C")]
+        expected += [
+            f"force-defend {c}" for c in cards if is_royal(c) and suit(c) in (stance_suit, "C")
+        ]
     same(legal(game, target), expected)

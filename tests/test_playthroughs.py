@@ -1,4 +1,5 @@
 """Golden playthroughs: the text of each fixed game equals its file, and each file verifies."""
+
 from __future__ import annotations
 
 import difflib
@@ -6,9 +7,16 @@ import difflib
 import pytest
 
 import boardstate as bs
-
-from golden_playthroughs import (build_playthrough, cases, commands_of, new_game, path_of, play,
-                                 seed_of, verify_failure)
+from golden_playthroughs import (
+    build_playthrough,
+    cases,
+    commands_of,
+    new_game,
+    path_of,
+    play,
+    seed_of,
+    verify_failure,
+)
 
 CASES = list(cases())
 IDS = [f"{module.spec.id}-{n}p" for module, n in CASES]
@@ -23,8 +31,11 @@ def _golden(module, n) -> str:
 
 
 def _first_difference(expected: str, actual: str, context: int = 3, limit: int = 40) -> str:
-    diff = list(difflib.unified_diff(expected.splitlines(), actual.splitlines(), "golden",
-                                     "now", n=context, lineterm=""))
+    diff = list(
+        difflib.unified_diff(
+            expected.splitlines(), actual.splitlines(), "golden", "now", n=context, lineterm=""
+        )
+    )
     return "\n".join(diff[:limit]) + ("\n..." if len(diff) > limit else "")
 
 
@@ -32,8 +43,11 @@ def _first_difference(expected: str, actual: str, context: int = 3, limit: int =
 def test_playthrough_matches_the_golden_file(module, n):
     expected, actual = _golden(module, n), build_playthrough(module, n)
     if actual != expected:
-        pytest.fail(f"{path_of(module, n).name} differs ({REGENERATE}):\n"
-                    + _first_difference(expected, actual), pytrace=False)
+        pytest.fail(
+            f"{path_of(module, n).name} differs ({REGENERATE}):\n"
+            + _first_difference(expected, actual),
+            pytrace=False,
+        )
 
 
 @pytest.mark.parametrize(("module", "n"), CASES, ids=IDS)
@@ -48,7 +62,9 @@ def test_golden_commands_replay_and_verify(module, n):
         try:
             play(game, player, text)
         except bs.BoardstateError as exc:
-            pytest.fail(f"step {step} ({player}: {text}) is refused now: {exc} ({REGENERATE})",
-                        pytrace=False)
+            pytest.fail(
+                f"step {step} ({player}: {text}) is refused now: {exc} ({REGENERATE})",
+                pytrace=False,
+            )
     assert verify_failure(game) is None
     assert build_playthrough(module, n, commands) == golden

@@ -1,4 +1,5 @@
 """The README's play-by-email walkthrough, run command by command as written."""
+
 from __future__ import annotations
 
 import re
@@ -12,7 +13,9 @@ README = Path(__file__).parent.parent / "README.md"
 
 def walkthrough_commands() -> list[list[str]]:
     text = README.read_text()
-    section = text.split("## Play by email in five minutes", 1)[1].split("To play at one terminal", 1)[0]
+    section = text.split("## Play by email in five minutes", 1)[1].split(
+        "To play at one terminal", 1
+    )[0]
     commands = []
     for line in section.splitlines():
         line = line.strip()
@@ -25,15 +28,28 @@ def test_walkthrough_runs_as_written(tmp_path):
     commands = walkthrough_commands()
     assert len(commands) >= 9
     for args in commands:
-        proc = subprocess.run([sys.executable, "-m", "boardstate.cli", *args], cwd=tmp_path,
-                              capture_output=True, text=True, input="")
+        proc = subprocess.run(
+            [sys.executable, "-m", "boardstate.cli", *args],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            input="",
+        )
         assert proc.returncode == 0, (args, proc.stderr)
         if args[:2] == ["new", "duel-of-the-forces"]:
             (tmp_path / "bob.msgpack").write_bytes((tmp_path / "game.msgpack").read_bytes())
         if args[0] == "legal":
             assert "play luke 5" in proc.stdout.split("\n")
-    alice = subprocess.run([sys.executable, "-m", "boardstate.cli", "show", "game.msgpack",
-                            "--json"], cwd=tmp_path, capture_output=True, text=True).stdout
-    bob = subprocess.run([sys.executable, "-m", "boardstate.cli", "show", "bob.msgpack",
-                          "--json"], cwd=tmp_path, capture_output=True, text=True).stdout
+    alice = subprocess.run(
+        [sys.executable, "-m", "boardstate.cli", "show", "game.msgpack", "--json"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    ).stdout
+    bob = subprocess.run(
+        [sys.executable, "-m", "boardstate.cli", "show", "bob.msgpack", "--json"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    ).stdout
     assert alice == bob and '"round": 2' in alice

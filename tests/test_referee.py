@@ -3,6 +3,7 @@
 The differential test runs the conformance corpus and a table of forged logs with the fast paths
 on and off and requires the same verdict (ok, or the same failing record and code).
 """
+
 from __future__ import annotations
 
 from typing import NamedTuple
@@ -11,10 +12,20 @@ import pytest
 
 import boardstate as bs
 from boardstate.rules import GameSpec, Module, Outcome, event
-from boardstate.testing import (ContractBroken, Kind, append_forged,
-                                check_forged_records_never_crash, check_hidden_information,
-                                check_module, check_random_games_end_and_verify, encode_records,
-                                forge, held_by, make_secret, random_game)
+from boardstate.testing import (
+    ContractBroken,
+    Kind,
+    append_forged,
+    check_forged_records_never_crash,
+    check_hidden_information,
+    check_module,
+    check_random_games_end_and_verify,
+    encode_records,
+    forge,
+    held_by,
+    make_secret,
+    random_game,
+)
 
 RPS = bs.get_module("rock-paper-scissors")
 SALT = b"\x05" * 16
@@ -43,8 +54,9 @@ def sealed_game(steps=0):
 
 
 def face_down_game():
-    game = bs.Game.new(RPS, ["ann", "ben"], {"mode": "face-down"}, seed=b"forge",
-                       created="2026-01-01T00:00:00Z")
+    game = bs.Game.new(
+        RPS, ["ann", "ben"], {"mode": "face-down"}, seed=b"forge", created="2026-01-01T00:00:00Z"
+    )
     game.play(0, "scissors", entropy=lambda n: SALT)
     game.play(1, "paper")
     return game  # ann's turn over is due (and done: this copy holds the opening)
@@ -67,8 +79,7 @@ def _reveal_with_wrong_salt():
     base = sealed_game()
     for rec in records[1:]:
         base.append(rec)
-    return base, records + [forge_record(base, Kind.REVEAL, 0,
-                                         opening(ann, salt=b"\x07" * 16))]
+    return base, records + [forge_record(base, Kind.REVEAL, 0, opening(ann, salt=b"\x07" * 16))]
 
 
 def _reveals_out_of_order():
@@ -99,8 +110,9 @@ def _open_move_in_sealed_round():
 def _turn_over_another_choice():
     game = face_down_game()
     records = game.records[:3]
-    base = bs.Game.new(RPS, ["ann", "ben"], {"mode": "face-down"}, seed=b"forge",
-                       created="2026-01-01T00:00:00Z")
+    base = bs.Game.new(
+        RPS, ["ann", "ben"], {"mode": "face-down"}, seed=b"forge", created="2026-01-01T00:00:00Z"
+    )
     for rec in records[1:]:
         base.append(rec)
     laid = records[1].sealed
@@ -108,8 +120,9 @@ def _turn_over_another_choice():
 
 
 def _face_down_commitment_without_events():
-    game = bs.Game.new(RPS, ["ann", "ben"], {"mode": "face-down"}, seed=b"forge",
-                       created="2026-01-01T00:00:00Z")
+    game = bs.Game.new(
+        RPS, ["ann", "ben"], {"mode": "face-down"}, seed=b"forge", created="2026-01-01T00:00:00Z"
+    )
     return game, append_forged(game, Kind.COMMIT, 0, sealed=secret("rock", 0))
 
 
@@ -126,8 +139,11 @@ FORGED = {
     "a record by a player not in the game": (_player_not_in_game, 1, "unknown-player"),
     "an open move during sealed choices": (_open_move_in_sealed_round, 1, "not-sealed"),
     "a face-down choice turned over as another": (_turn_over_another_choice, 3, "bad-reveal"),
-    "a face-down choice that the rules do not follow": (_face_down_commitment_without_events, 1,
-                                                        "not-derived"),
+    "a face-down choice that the rules do not follow": (
+        _face_down_commitment_without_events,
+        1,
+        "not-derived",
+    ),
 }
 
 
@@ -149,8 +165,9 @@ def test_the_honest_logs_verify_alike_with_and_without_fast_paths(mode):
         assert fast.ok and slow.ok and fast.rederived == slow.rederived == game.seq
 
 
-@pytest.mark.parametrize("module", bs.installed_modules().values(),
-                         ids=list(bs.installed_modules()))
+@pytest.mark.parametrize(
+    "module", bs.installed_modules().values(), ids=list(bs.installed_modules())
+)
 def test_corpus_and_forgeries_alike_with_and_without_fast_paths(module):
     """The conformance corpus of every installed module: each game and each junk forgery gets
     the same verdict from both referees (conformance: ``forged records never crash``)."""
@@ -193,7 +210,7 @@ def test_the_example_module_passes_the_shipped_conformance_suite(mode):
 
 class Guess(NamedTuple):
     players: tuple
-    numbers: tuple = ()   # per seat: a Secret owned by that seat
+    numbers: tuple = ()  # per seat: a Secret owned by that seat
     guessed: int = -1
     done: bool = False
 
@@ -238,7 +255,7 @@ class GuessRules:
         return str(command)
 
     def decide(self, table, moves):
-        (seat, guess), = moves
+        ((seat, guess),) = moves
         theirs = table.state.numbers[0 if self.honest else 1]  # honest: judges its own card
         table.emit(Guessed(guess, theirs.value == guess))
 
@@ -251,8 +268,7 @@ class GuessRules:
         return Outcome((0, 0), (0,), "guessed") if s.done else None
 
     def view(self, s, seat):
-        return s._replace(numbers=tuple(n if n.owned_by(seat) else n.sealed()
-                                        for n in s.numbers))
+        return s._replace(numbers=tuple(n if n.owned_by(seat) else n.sealed() for n in s.numbers))
 
 
 def guess_module(honest: bool) -> Module:
@@ -277,5 +293,5 @@ def test_held_by_seals_only_other_seats_secrets():
     held = held_by(state, 0).numbers
     assert held == (mine.sealed(), dealer) and not held[0].known
     with pytest.raises(ContractBroken):
-        held[0].value
+        _ = held[0].value
     assert held_by(state, 1) is state

@@ -1,4 +1,5 @@
 """The sample games in replays/: made by the project's own commands, verified here."""
+
 from __future__ import annotations
 
 from pathlib import Path

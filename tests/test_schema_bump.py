@@ -1,6 +1,7 @@
 """A schema change never breaks a game: a game written under schema 1 of an event, read by an
 installation where that event is at schema 2 (with its upcaster), verifies; adding to it is
 refused with a one-line error naming `boardstate migrate`; the migrated file plays on."""
+
 from __future__ import annotations
 
 from typing import NamedTuple
@@ -25,11 +26,13 @@ def counting_module(schema: int) -> Module:
     to the ``counting.added`` event, given only under the new option ``bonus`` (so the upcaster
     fills in what the rules give an old game: no bonus)."""
     if schema == 1:
+
         @event("counting.added")
         class Added:
             seat: int
             amount: int
     else:
+
         @event("counting.added", 2, upcasters={1: lambda f: (f[0], f[1], 0)})
         class Added:
             seat: int
@@ -58,7 +61,7 @@ def counting_module(schema: int) -> Module:
             return str(command)
 
         def decide(self, table, moves):
-            (seat, amount), = moves
+            ((seat, amount),) = moves
             fields = (seat, amount) if schema == 1 else (seat, amount, table.state.bonus)
             table.emit(Added(*fields))
 
@@ -77,8 +80,16 @@ def counting_module(schema: int) -> Module:
         def render(self, s, seat):
             return f"total {s.total}"
 
-    spec = GameSpec("counting", "Counting", "1.0", 2, 2, (Option("bonus", None, "added to every move"),) if schema == 2 else (),
-                    (Added,), "1 | 2 | 3")
+    spec = GameSpec(
+        "counting",
+        "Counting",
+        "1.0",
+        2,
+        2,
+        (Option("bonus", None, "added to every move"),) if schema == 2 else (),
+        (Added,),
+        "1 | 2 | 3",
+    )
     return Module(spec, Rules())
 
 
@@ -113,12 +124,17 @@ def outcome_of(*args):
 def test_a_game_made_under_schema_1_verifies_refuses_moves_and_migrates(tmp_path, install):
     game_file, bob_file = tmp_path / "game.msgpack", tmp_path / "bob.msgpack"
     install(counting_module(1))
-    assert run("new", "counting", "--player", "ann", "--player", "ben", "--seed", "s",
-               "-o", game_file).exit_code == 0
+    assert (
+        run(
+            "new", "counting", "--player", "ann", "--player", "ben", "--seed", "s", "-o", game_file
+        ).exit_code
+        == 0
+    )
     assert run("move", game_file, "2", "--as", "ann").exit_code == 0
     bob_file.write_bytes(game_file.read_bytes())
-    assert run("move", game_file, "3", "--as", "ben", "--out", tmp_path / "m1.msgpack"
-               ).exit_code == 0
+    assert (
+        run("move", game_file, "3", "--as", "ben", "--out", tmp_path / "m1.msgpack").exit_code == 0
+    )
     before = game_file.read_bytes()
 
     install(counting_module(2))  # the installation upgrades: counting.added is now schema 2
@@ -144,14 +160,19 @@ def test_a_game_made_under_schema_1_verifies_refuses_moves_and_migrates(tmp_path
     # A move file made before migrating belongs to the old game id.
     code, _, err = outcome_of("apply", tmp_path / "ben2.msgpack", tmp_path / "m1.msgpack")
     assert code == 1 and "another game" in err
-    assert run("move", tmp_path / "ann2.msgpack", "1", "--as", "ann",
-               "--out", tmp_path / "m2.msgpack").exit_code == 0
+    assert (
+        run(
+            "move", tmp_path / "ann2.msgpack", "1", "--as", "ann", "--out", tmp_path / "m2.msgpack"
+        ).exit_code
+        == 0
+    )
     ann = bs.load_game(tmp_path / "ann2.msgpack")
     assert ann.records[-1].events[0].bonus == 0  # written under schema 2
     assert "counting.added" in ann.header.events[0] and ann.header.events[0][1] == 2
     assert bs.verify(tmp_path / "ann2.msgpack").ok
-    code, _, err = outcome_of("migrate", tmp_path / "ann2.msgpack", "-o",
-                              tmp_path / "again.msgpack")
+    code, _, err = outcome_of(
+        "migrate", tmp_path / "ann2.msgpack", "-o", tmp_path / "again.msgpack"
+    )
     assert code == 2 and "nothing to migrate" in err
 
 

@@ -109,9 +109,7 @@ def eventsourcing_replay_events_per_s(
         copy = app.repository.get(game.id)
         runs.append(time.perf_counter() - t0)
         if copy.version != n_events or copy.moves != n_events - 1:
-            raise AssertionError(
-                f"replay rebuilt version {copy.version}, expected {n_events}"
-            )
+            raise AssertionError(f"replay rebuilt version {copy.version}, expected {n_events}")
         del copy
     app.close()
     best = min(runs)

@@ -37,6 +37,7 @@ MISSING_MSG = (
 
 try:  # pragma: no cover - depends on the environment
     import pyspiel
+
     # Importing this package registers the python_* games with pyspiel.
     from open_spiel.python import games as _python_games  # noqa: F401
 except ImportError:  # pragma: no cover
@@ -109,14 +110,11 @@ def random_playout_actions_per_s(
         "actions_per_s": actions / elapsed if elapsed > 0 else 0.0,
         "games": games,
         "chance_actions": chance_actions,
-        "actions_incl_chance_per_s":
-            (actions + chance_actions) / elapsed if elapsed > 0 else 0.0,
+        "actions_incl_chance_per_s": (actions + chance_actions) / elapsed if elapsed > 0 else 0.0,
     }
 
 
-def goofspiel_cpp_actions_per_s(
-    seconds: float = 3.0, num_cards: int = 8, players: int = 2
-) -> dict:
+def goofspiel_cpp_actions_per_s(seconds: float = 3.0, num_cards: int = 8, players: int = 2) -> dict:
     """C++ Goofspiel (pyspiel.load_game("goofspiel", ...)), random agents."""
     return random_playout_actions_per_s(
         "goofspiel",
@@ -129,7 +127,8 @@ def goofspiel_cpp_actions_per_s(
 def python_kuhn_actions_per_s(seconds: float = 3.0) -> dict:
     """OpenSpiel's Python-implemented Kuhn poker, chance nodes sampled."""
     return random_playout_actions_per_s(
-        "python_kuhn_poker", seconds=seconds,
+        "python_kuhn_poker",
+        seconds=seconds,
         label="OpenSpiel Python kuhn_poker",
     )
 
@@ -142,11 +141,11 @@ def python_goofspiel_actions_per_s(seconds: float = 3.0, **params) -> dict:
     """
     _require()
     if "python_goofspiel" not in pyspiel.registered_names():
-        raise PeerMissing(
-            "openspiel_random: this OpenSpiel has no python_goofspiel game"
-        )
+        raise PeerMissing("openspiel_random: this OpenSpiel has no python_goofspiel game")
     return random_playout_actions_per_s(
-        "python_goofspiel", params, seconds=seconds,
+        "python_goofspiel",
+        params,
+        seconds=seconds,
         label="OpenSpiel Python goofspiel",
     )
 
@@ -154,7 +153,8 @@ def python_goofspiel_actions_per_s(seconds: float = 3.0, **params) -> dict:
 def python_simultaneous_actions_per_s(seconds: float = 3.0) -> dict:
     """OpenSpiel's Python iterated prisoner's dilemma (simultaneous moves)."""
     return random_playout_actions_per_s(
-        "python_iterated_prisoners_dilemma", seconds=seconds,
+        "python_iterated_prisoners_dilemma",
+        seconds=seconds,
         label="OpenSpiel Python iterated_prisoners_dilemma",
     )
 
@@ -162,7 +162,9 @@ def python_simultaneous_actions_per_s(seconds: float = 3.0) -> dict:
 def kuhn_cpp_actions_per_s(seconds: float = 3.0) -> dict:
     """OpenSpiel's C++ Kuhn poker, for the C++/Python comparison."""
     return random_playout_actions_per_s(
-        "kuhn_poker", seconds=seconds, label="OpenSpiel C++ kuhn_poker",
+        "kuhn_poker",
+        seconds=seconds,
+        label="OpenSpiel C++ kuhn_poker",
     )
 
 
@@ -180,8 +182,7 @@ def run_all(seconds: float = 3.0) -> list[dict]:
 
 
 def format_table(results: list[dict]) -> str:
-    head = (f"{'peer':<48} {'actions/s':>12} {'+chance/s':>12}"
-            f" {'actions':>10} {'games':>8} {'s':>6}")
+    head = f"{'peer':<48} {'actions/s':>12} {'+chance/s':>12} {'actions':>10} {'games':>8} {'s':>6}"
     lines = [head, "-" * len(head)]
     for r in results:
         lines.append(
@@ -200,8 +201,10 @@ def main(argv: list[str] | None = None) -> int:
     except PeerMissing as exc:
         print(exc, file=sys.stderr)
         return 2
-    print(f"OpenSpiel {getattr(pyspiel, '__version__', '?')} random self-play,"
-          f" {seconds:g}s per game, seed {SEED}")
+    print(
+        f"OpenSpiel {getattr(pyspiel, '__version__', '?')} random self-play,"
+        f" {seconds:g}s per game, seed {SEED}"
+    )
     print(format_table(results))
     return 0
 

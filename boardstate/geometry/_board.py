@@ -127,7 +127,9 @@ class Board:
         try:
             for cell in cells:
                 bits |= 1 << index[cell]
-        except KeyError as error:  # one dict lookup per cell is the fast path; a miss is translated here
+        except (
+            KeyError
+        ) as error:  # one dict lookup per cell is the fast path; a miss is translated here
             raise self._off_board(error.args[0]) from None
         return bits
 
@@ -140,7 +142,9 @@ class Board:
         return OffBoard(f"cell {cell} is off the {self.width}x{self.height} board {self.id!r}")
 
     def _bits(self, cells: Cells) -> int:
-        return cells if type(cells) is int else self.mask(cells)  # type(), not isinstance: a bool is not a mask
+        return (
+            cells if type(cells) is int else self.mask(cells)
+        )  # type(), not isinstance: a bool is not a mask
 
     @cached_property
     def _index(self) -> dict[Cell, int]:
@@ -163,7 +167,9 @@ class Board:
         index = self._index
         return tuple(tuple(index[n] for n in self.grid.neighbours(c)) for c in self.cells)
 
-    def reachable(self, start: Cell, budget: int, friends: Cells = (), enemies: Cells = ()) -> dict[Cell, int]:
+    def reachable(
+        self, start: Cell, budget: int, friends: Cells = (), enemies: Cells = ()
+    ) -> dict[Cell, int]:
         """Where a piece on ``start`` may end a move of up to ``budget`` orthogonal steps.
 
         Maps each end cell to its fewest steps; ``start`` itself (0 steps) is
@@ -173,19 +179,33 @@ class Board:
         """
         cell_at = self.cells
         ends = reachable_ends(
-            self._orthogonal, self.walkable_mask, self.grid.index(start), budget,
-            self._bits(friends), self._bits(enemies),
+            self._orthogonal,
+            self.walkable_mask,
+            self.grid.index(start),
+            budget,
+            self._bits(friends),
+            self._bits(enemies),
         )
         return {cell_at[i]: steps for i, steps in ends.items()}
 
     def path(
-        self, start: Cell, goal: Cell, budget: int | None = None, friends: Cells = (), enemies: Cells = ()
+        self,
+        start: Cell,
+        goal: Cell,
+        budget: int | None = None,
+        friends: Cells = (),
+        enemies: Cells = (),
     ) -> tuple[Cell, ...] | None:
         """A shortest legal move from start to goal (both included), or None if there is none within budget."""
         limit = self.grid.size if budget is None else budget
         found = shortest_path(
-            self._orthogonal, self.walkable_mask, self.grid.index(start), self.grid.index(goal), limit,
-            self._bits(friends), self._bits(enemies),
+            self._orthogonal,
+            self.walkable_mask,
+            self.grid.index(start),
+            self.grid.index(goal),
+            limit,
+            self._bits(friends),
+            self._bits(enemies),
         )
         return None if found is None else tuple(self.cells[i] for i in found)
 
@@ -217,6 +237,10 @@ class Board:
         """Same row or column, or (with ``diagonal``) the same exact diagonal."""
         return self.grid.is_straight_line(a, b, diagonal=diagonal)
 
-    def straight_line_of_sight(self, a: Cell, b: Cell, occupied: Cells = 0, *, diagonal: bool = True) -> bool:
+    def straight_line_of_sight(
+        self, a: Cell, b: Cell, occupied: Cells = 0, *, diagonal: bool = True
+    ) -> bool:
         """Epic Duels' ranged attack line: a straight line (row, column, exact diagonal) that nothing blocks."""
-        return self.grid.is_straight_line(a, b, diagonal=diagonal) and self.line_of_sight(a, b, occupied)
+        return self.grid.is_straight_line(a, b, diagonal=diagonal) and self.line_of_sight(
+            a, b, occupied
+        )

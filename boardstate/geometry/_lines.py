@@ -45,8 +45,12 @@ def build_line_table(grid: Grid) -> LineTable:
     centres = [grid.centre(c) for c in cells]
     segments = shapely.linestrings([[centres[i], centres[j]] for i, j in pairs])
     segment_hits, cell_hits = tree.query(segments, predicate="intersects")
-    crossed = shapely.relate_pattern(squares[cell_hits], segments[segment_hits], CELL_INTERIOR_MEETS_LINE)
-    for segment, cell, is_crossed in zip(segment_hits.tolist(), cell_hits.tolist(), crossed.tolist()):
+    crossed = shapely.relate_pattern(
+        squares[cell_hits], segments[segment_hits], CELL_INTERIOR_MEETS_LINE
+    )
+    for segment, cell, is_crossed in zip(
+        segment_hits.tolist(), cell_hits.tolist(), crossed.tolist()
+    ):
         i, j = pairs[segment]
         if is_crossed and cell != i and cell != j:
             rows[i][j] |= 1 << cell

@@ -50,7 +50,11 @@ class _Text:
     def table_position(self, table: str | None) -> tuple[int, int]:
         """Line and column of the ``[table]`` header; (1, 1) for the top level or if absent."""
         header = self._header(table)
-        return (1, 1) if header is None else self.position(header.start() + len(header.group()) - len(header.group().lstrip()))
+        return (
+            (1, 1)
+            if header is None
+            else self.position(header.start() + len(header.group()) - len(header.group().lstrip()))
+        )
 
     def _header(self, table: str | None) -> re.Match[str] | None:
         if table is None:
@@ -127,7 +131,14 @@ def parse_board(text: str, board_id: str, source: str = "<board>") -> Board:
     return Board(id=board_id, title=title, grid=grid, terrain=cells, named=named, source=source)
 
 
-def _string(raw: _Text, table: Mapping[str, Any], key: str, *, required: bool = False, section: str | None = None) -> str:
+def _string(
+    raw: _Text,
+    table: Mapping[str, Any],
+    key: str,
+    *,
+    required: bool = False,
+    section: str | None = None,
+) -> str:
     value = table.get(key)
     if value is None:
         if required:
@@ -141,7 +152,9 @@ def _string(raw: _Text, table: Mapping[str, Any], key: str, *, required: bool = 
 
 def _terrains(raw: _Text, table: Any) -> tuple[Terrain, ...]:
     if not isinstance(table, dict) or not table:
-        raise raw.key_error("missing [terrain.NAME] tables: at least one terrain is needed", "terrain")
+        raise raw.key_error(
+            "missing [terrain.NAME] tables: at least one terrain is needed", "terrain"
+        )
     terrains: list[Terrain] = []
     seen: dict[str, str] = {}
     for name, spec in table.items():
@@ -150,20 +163,40 @@ def _terrains(raw: _Text, table: Any) -> tuple[Terrain, ...]:
             raise raw.key_error(f"terrain {name!r} must be a table", name, "terrain")
         for key in spec:
             if key not in _TERRAIN_KEYS:
-                raise raw.key_error(f"unknown key {key!r} in [{section}] (known: {', '.join(sorted(_TERRAIN_KEYS))})", key, section)
+                raise raw.key_error(
+                    f"unknown key {key!r} in [{section}] (known: {', '.join(sorted(_TERRAIN_KEYS))})",
+                    key,
+                    section,
+                )
         symbol = _string(raw, spec, "symbol", required=True, section=section)
         if len(symbol) != 1 or symbol.isspace():
-            raise raw.key_error(f"terrain symbol must be one visible character, not {symbol!r}", "symbol", section)
+            raise raw.key_error(
+                f"terrain symbol must be one visible character, not {symbol!r}", "symbol", section
+            )
         if symbol in seen:
-            raise raw.key_error(f"symbol {symbol!r} is used by both terrains {seen[symbol]!r} and {name!r}", "symbol", section)
+            raise raw.key_error(
+                f"symbol {symbol!r} is used by both terrains {seen[symbol]!r} and {name!r}",
+                "symbol",
+                section,
+            )
         seen[symbol] = name
         blocks = spec.get("blocks", [])
         if not isinstance(blocks, list) or any(b not in BLOCKABLE for b in blocks):
-            raise raw.key_error(f"'blocks' must be a list drawn from {list(BLOCKABLE)}, not {blocks!r}", "blocks", section)
-        terrains.append(Terrain(
-            name=name, symbol=symbol, blocks_movement="movement" in blocks, blocks_sight="sight" in blocks,
-            fill=_string(raw, spec, "fill", section=section), about=_string(raw, spec, "about", section=section),
-        ))
+            raise raw.key_error(
+                f"'blocks' must be a list drawn from {list(BLOCKABLE)}, not {blocks!r}",
+                "blocks",
+                section,
+            )
+        terrains.append(
+            Terrain(
+                name=name,
+                symbol=symbol,
+                blocks_movement="movement" in blocks,
+                blocks_sight="sight" in blocks,
+                fill=_string(raw, spec, "fill", section=section),
+                about=_string(raw, spec, "about", section=section),
+            )
+        )
     return tuple(terrains)
 
 
@@ -173,28 +206,46 @@ def _named_letters(raw: _Text, table: Any, by_symbol: Mapping[str, Terrain]) -> 
     names: dict[str, str] = {}
     for letter, name in table.items():
         if len(letter) != 1 or letter.isspace():
-            raise raw.key_error(f"a named square's map symbol must be one visible character, not {letter!r}", letter, "named_squares")
+            raise raw.key_error(
+                f"a named square's map symbol must be one visible character, not {letter!r}",
+                letter,
+                "named_squares",
+            )
         if letter in by_symbol:
-            raise raw.key_error(f"symbol {letter!r} is both terrain {by_symbol[letter].name!r} and a named square", letter, "named_squares")
+            raise raw.key_error(
+                f"symbol {letter!r} is both terrain {by_symbol[letter].name!r} and a named square",
+                letter,
+                "named_squares",
+            )
         if not isinstance(name, str) or not name:
-            raise raw.key_error(f"named square {letter!r} needs a non-empty name string", letter, "named_squares")
+            raise raw.key_error(
+                f"named square {letter!r} needs a non-empty name string", letter, "named_squares"
+            )
         if name in names.values():
-            raise raw.key_error(f"square name {name!r} is given to two symbols", letter, "named_squares")
+            raise raw.key_error(
+                f"square name {name!r} is given to two symbols", letter, "named_squares"
+            )
         names[letter] = name
     return names
 
 
-def _named_terrain(raw: _Text, data: Mapping[str, Any], terrains: tuple[Terrain, ...], letters: Mapping[str, str]) -> Terrain | None:
+def _named_terrain(
+    raw: _Text, data: Mapping[str, Any], terrains: tuple[Terrain, ...], letters: Mapping[str, str]
+) -> Terrain | None:
     name = _string(raw, data, "named_square_terrain")
     if not name:
         if letters:
-            raise raw.key_error("'named_square_terrain' is required when there are named squares", "named_squares")
+            raise raw.key_error(
+                "'named_square_terrain' is required when there are named squares", "named_squares"
+            )
         return None
     for terrain in terrains:
         if terrain.name == name:
             return terrain
     known = ", ".join(t.name for t in terrains)
-    raise raw.key_error(f"named_square_terrain {name!r} is not a terrain (known: {known})", "named_square_terrain")
+    raise raw.key_error(
+        f"named_square_terrain {name!r} is not a terrain (known: {known})", "named_square_terrain"
+    )
 
 
 def _map_rows(raw: _Text, data: Mapping[str, Any]) -> list[str]:
@@ -209,12 +260,20 @@ def _map_rows(raw: _Text, data: Mapping[str, Any]) -> list[str]:
     for number, row in enumerate(rows):
         if len(row) != width:
             start = column if number == 0 else 1
-            raise raw.error(f"map row {number} has {len(row)} cells, but row 0 has {width}", line + number, start + min(len(row), width))
+            raise raw.error(
+                f"map row {number} has {len(row)} cells, but row 0 has {width}",
+                line + number,
+                start + min(len(row), width),
+            )
     return rows
 
 
 def _read_map(
-    raw: _Text, rows: list[str], by_symbol: Mapping[str, Terrain], letters: Mapping[str, str], named_on: Terrain | None
+    raw: _Text,
+    rows: list[str],
+    by_symbol: Mapping[str, Terrain],
+    letters: Mapping[str, str],
+    named_on: Terrain | None,
 ) -> tuple[tuple[Terrain, ...], tuple[NamedSquare, ...]]:
     line, column = raw.map_origin()
     known = " ".join([*by_symbol, *letters])
@@ -228,14 +287,18 @@ def _read_map(
             elif symbol in letters and named_on is not None:
                 name = letters[symbol]
                 if name in named:
-                    raise raw.error(f"named square {symbol!r} ({name}) appears twice on the map", *here)
+                    raise raw.error(
+                        f"named square {symbol!r} ({name}) appears twice on the map", *here
+                    )
                 named[name] = NamedSquare(name, (col_number, row_number), symbol)
                 cells.append(named_on)
             else:
                 raise raw.error(f"unknown terrain symbol {symbol!r} (known: {known})", *here)
     for letter, name in letters.items():
         if name not in named:
-            raise raw.key_error(f"named square {letter!r} ({name}) is not on the map", letter, "named_squares")
+            raise raw.key_error(
+                f"named square {letter!r} ({name}) is not on the map", letter, "named_squares"
+            )
     return tuple(cells), tuple(named.values())
 
 

@@ -18,7 +18,12 @@ from ._grid import Cell
 SIDE_COLOURS = ("#1f5fbf", "#b3261e", "#2e7d32", "#8e24aa", "#ef6c00", "#00838f")
 """Piece colours, given to sides in sorted order of their names."""
 
-_DEFAULT_FILLS = {(False, False): "#eeeeee", (True, False): "#6fa8dc", (False, True): "#bbbbbb", (True, True): "#555555"}
+_DEFAULT_FILLS = {
+    (False, False): "#eeeeee",
+    (True, False): "#6fa8dc",
+    (False, True): "#bbbbbb",
+    (True, True): "#555555",
+}
 _PIECE_MARKS = "123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
@@ -39,63 +44,126 @@ def _side_colours(pieces: Mapping[Cell, Piece]) -> dict[str, str]:
     return {side: SIDE_COLOURS[i % len(SIDE_COLOURS)] for i, side in enumerate(sides)}
 
 
-def render_svg(board: Board, pieces: Mapping[Cell, Piece] | None = None, *, cell_size: int = 60) -> str:
+def render_svg(
+    board: Board, pieces: Mapping[Cell, Piece] | None = None, *, cell_size: int = 60
+) -> str:
     """The board as a standalone SVG document: terrain, grid, named squares, pieces, coordinates."""
     pieces = pieces or {}
     margin = cell_size // 2
-    width, height = board.width * cell_size + 2 * margin, board.height * cell_size + 2 * margin + margin
-    svg = ET.Element("svg", {
-        "xmlns": "http://www.w3.org/2000/svg", "width": str(width), "height": str(height),
-        "viewBox": f"0 0 {width} {height}", "font-family": "sans-serif",
-    })
+    width, height = (
+        board.width * cell_size + 2 * margin,
+        board.height * cell_size + 2 * margin + margin,
+    )
+    svg = ET.Element(
+        "svg",
+        {
+            "xmlns": "http://www.w3.org/2000/svg",
+            "width": str(width),
+            "height": str(height),
+            "viewBox": f"0 0 {width} {height}",
+            "font-family": "sans-serif",
+        },
+    )
     ET.SubElement(svg, "title").text = board.title
     ET.SubElement(svg, "rect", {"width": str(width), "height": str(height), "fill": "white"})
-    ET.SubElement(svg, "text", {
-        "x": str(width // 2), "y": str(margin - 6), "text-anchor": "middle", "font-size": str(margin * 2 // 3),
-    }).text = board.title
+    ET.SubElement(
+        svg,
+        "text",
+        {
+            "x": str(width // 2),
+            "y": str(margin - 6),
+            "text-anchor": "middle",
+            "font-size": str(margin * 2 // 3),
+        },
+    ).text = board.title
     top = margin
 
     def corner(cell: Cell) -> tuple[int, int]:
         return margin + cell[0] * cell_size, top + cell[1] * cell_size
 
     for col in range(board.width):
-        ET.SubElement(svg, "text", {
-            "x": str(margin + col * cell_size + cell_size // 2), "y": str(top + board.height * cell_size + margin * 2 // 3),
-            "text-anchor": "middle", "font-size": str(margin // 2),
-        }).text = str(col)
+        ET.SubElement(
+            svg,
+            "text",
+            {
+                "x": str(margin + col * cell_size + cell_size // 2),
+                "y": str(top + board.height * cell_size + margin * 2 // 3),
+                "text-anchor": "middle",
+                "font-size": str(margin // 2),
+            },
+        ).text = str(col)
     for row in range(board.height):
-        ET.SubElement(svg, "text", {
-            "x": str(margin // 2), "y": str(top + row * cell_size + cell_size // 2 + margin // 6),
-            "text-anchor": "middle", "font-size": str(margin // 2),
-        }).text = str(row)
+        ET.SubElement(
+            svg,
+            "text",
+            {
+                "x": str(margin // 2),
+                "y": str(top + row * cell_size + cell_size // 2 + margin // 6),
+                "text-anchor": "middle",
+                "font-size": str(margin // 2),
+            },
+        ).text = str(row)
     cells = ET.SubElement(svg, "g", {"class": "cells"})
     for cell, terrain in zip(board.cells, board.terrain):
         x, y = corner(cell)
-        ET.SubElement(cells, "rect", {
-            "x": str(x), "y": str(y), "width": str(cell_size), "height": str(cell_size),
-            "fill": _fill(terrain), "stroke": "#333333", "stroke-width": "1",
-            "class": f"terrain {terrain.name}", "data-cell": f"{cell[0]},{cell[1]}",
-        })
+        ET.SubElement(
+            cells,
+            "rect",
+            {
+                "x": str(x),
+                "y": str(y),
+                "width": str(cell_size),
+                "height": str(cell_size),
+                "fill": _fill(terrain),
+                "stroke": "#333333",
+                "stroke-width": "1",
+                "class": f"terrain {terrain.name}",
+                "data-cell": f"{cell[0]},{cell[1]}",
+            },
+        )
     names = ET.SubElement(svg, "g", {"class": "named-squares"})
     for square in board.named:
         x, y = corner(square.cell)
-        ET.SubElement(names, "text", {
-            "x": str(x + cell_size // 2), "y": str(y + cell_size // 5), "text-anchor": "middle",
-            "font-size": str(cell_size // 6), "fill": "#222222",
-        }).text = square.name
+        ET.SubElement(
+            names,
+            "text",
+            {
+                "x": str(x + cell_size // 2),
+                "y": str(y + cell_size // 5),
+                "text-anchor": "middle",
+                "font-size": str(cell_size // 6),
+                "fill": "#222222",
+            },
+        ).text = square.name
     colours = _side_colours(pieces)
     tokens = ET.SubElement(svg, "g", {"class": "pieces"})
     for cell, piece in pieces.items():
         x, y = corner(cell)
-        group = ET.SubElement(tokens, "g", {"class": f"piece side-{piece.side}" if piece.side else "piece"})
-        ET.SubElement(group, "circle", {
-            "cx": str(x + cell_size // 2), "cy": str(y + cell_size * 3 // 5), "r": str(cell_size * 3 // 10),
-            "fill": colours[piece.side], "stroke": "black",
-        })
-        ET.SubElement(group, "text", {
-            "x": str(x + cell_size // 2), "y": str(y + cell_size * 3 // 5 + cell_size // 18), "text-anchor": "middle",
-            "font-size": str(cell_size // 6), "fill": "white",
-        }).text = piece.label
+        group = ET.SubElement(
+            tokens, "g", {"class": f"piece side-{piece.side}" if piece.side else "piece"}
+        )
+        ET.SubElement(
+            group,
+            "circle",
+            {
+                "cx": str(x + cell_size // 2),
+                "cy": str(y + cell_size * 3 // 5),
+                "r": str(cell_size * 3 // 10),
+                "fill": colours[piece.side],
+                "stroke": "black",
+            },
+        )
+        ET.SubElement(
+            group,
+            "text",
+            {
+                "x": str(x + cell_size // 2),
+                "y": str(y + cell_size * 3 // 5 + cell_size // 18),
+                "text-anchor": "middle",
+                "font-size": str(cell_size // 6),
+                "fill": "white",
+            },
+        ).text = piece.label
     ET.indent(svg)
     return ET.tostring(svg, encoding="unicode") + "\n"
 
@@ -110,14 +178,25 @@ def render_text(board: Board, pieces: Mapping[Cell, Piece] | None = None) -> str
         for col in range(board.width):
             cell = (col, row)
             named = board.named_square_at(cell)
-            symbols.append(marks.get(cell) or (named.symbol if named and named.symbol else board.terrain_at(cell).symbol))
+            symbols.append(
+                marks.get(cell)
+                or (named.symbol if named and named.symbol else board.terrain_at(cell).symbol)
+            )
         lines.append(f"{row:>3} " + " ".join(symbols))
     lines.append("")
     for terrain in dict.fromkeys(board.terrain):
-        blocks = [what for what, on in (("movement", terrain.blocks_movement), ("sight", terrain.blocks_sight)) if on]
-        lines.append(f"  {terrain.symbol}  {terrain.name}: blocks {' and '.join(blocks) or 'nothing'}")
+        blocks = [
+            what
+            for what, on in (("movement", terrain.blocks_movement), ("sight", terrain.blocks_sight))
+            if on
+        ]
+        lines.append(
+            f"  {terrain.symbol}  {terrain.name}: blocks {' and '.join(blocks) or 'nothing'}"
+        )
     for square in board.named:
-        lines.append(f"  {square.symbol or ' '}  {square.name} at ({square.cell[0]}, {square.cell[1]})")
+        lines.append(
+            f"  {square.symbol or ' '}  {square.name} at ({square.cell[0]}, {square.cell[1]})"
+        )
     for cell, mark in marks.items():
         piece = pieces[cell]
         side = f" ({piece.side})" if piece.side else ""
@@ -130,6 +209,8 @@ def _piece_marks(board: Board, pieces: Mapping[Cell, Piece]) -> dict[Cell, str]:
     taken = {t.symbol for t in board.terrain} | {square.symbol for square in board.named}
     free = [mark for mark in _PIECE_MARKS if mark not in taken]
     if len(pieces) > len(free):
-        reason = f"text rendering can mark at most {len(free)} pieces on this board, not {len(pieces)}"
+        reason = (
+            f"text rendering can mark at most {len(free)} pieces on this board, not {len(pieces)}"
+        )
         raise BoardstateError(reason, code="too-many-pieces")
     return {cell: free[i] for i, cell in enumerate(sorted(pieces, key=lambda c: (c[1], c[0])))}

@@ -7,17 +7,43 @@ Secrets are ``Secret`` values in events; ``table.reveal`` turns one face up.  Ch
 once and sealed, or face down and turned over later, are engine features a module asks for with
 ``Rules.choice`` (``Choice``).  See docs/writing-a-module.md.
 """
+
 from .._datafile import DataFile, FieldError, cached_by_value, resolve_player, structure_toml
-from .._errors import (AmbiguousCommand, IllegalCommand, InvalidCommand, OptionError,
-                       SecretUnavailable)
+from .._errors import (
+    AmbiguousCommand,
+    IllegalCommand,
+    InvalidCommand,
+    OptionError,
+    SecretUnavailable,
+)
 from .._events import event
 from .._module import HIDDEN, Choice, GameSpec, Module, Option, Outcome, Rules, Setup
 from .._secrets import UNKNOWN, Reveal, Secret, seats_mask
 from .._table import Table
 
 __all__ = [
-    "AmbiguousCommand", "Choice", "DataFile", "FieldError", "GameSpec", "HIDDEN",
-    "IllegalCommand", "InvalidCommand", "Module", "Option", "OptionError", "Outcome", "Reveal",
-    "Rules", "Secret", "SecretUnavailable", "Setup", "Table", "UNKNOWN", "cached_by_value",
-    "event", "resolve_player", "seats_mask", "structure_toml",
+    "AmbiguousCommand",
+    "Choice",
+    "DataFile",
+    "FieldError",
+    "GameSpec",
+    "HIDDEN",
+    "IllegalCommand",
+    "InvalidCommand",
+    "Module",
+    "Option",
+    "OptionError",
+    "Outcome",
+    "Reveal",
+    "Rules",
+    "Secret",
+    "SecretUnavailable",
+    "Setup",
+    "Table",
+    "UNKNOWN",
+    "cached_by_value",
+    "event",
+    "resolve_player",
+    "seats_mask",
+    "structure_toml",
 ]

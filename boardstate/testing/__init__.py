@@ -5,21 +5,60 @@ module, no source checkout needed.  The helpers drive a module the way the engin
 (``initial_state``, ``decide``, ``validate``, ``random_game``) and forge records for tests of
 the referee (``forge``, ``rechain``).
 """
+
 from .._events import EventCodes
 from .._fileformat import encode_file as encode_records
 from .._records import Kind, chain, make_record, pack, sealed_values
 from .._rng import Rng
 from .._secrets import commit, make_secret
-from ._conformance import (CHECKS, Report, append_forged, check_forged_records_never_crash,
-                           check_module, check_random_games_end_and_verify, forge, rechain)
+from ._conformance import (
+    CHECKS,
+    Report,
+    append_forged,
+    check_forged_records_never_crash,
+    check_module,
+    check_random_games_end_and_verify,
+    forge,
+    rechain,
+)
 from ._contract import ContractBroken, check_hidden_information, held_by
-from ._play import (checked_options, decide, initial_state, player_names, random_game, start,
-                    validate)
+from ._play import (
+    checked_options,
+    decide,
+    initial_state,
+    player_names,
+    random_game,
+    start,
+    validate,
+)
 
 __all__ = [
-    "CHECKS", "check_forged_records_never_crash", "check_random_games_end_and_verify",
-    "EventCodes", "Kind", "Rng", "chain", "commit", "encode_records", "make_record",
-    "make_secret", "pack", "Report", "append_forged", "check_module", "forge", "rechain",
-    "sealed_values", "ContractBroken", "check_hidden_information", "checked_options", "decide", "held_by",
-    "initial_state", "player_names", "random_game", "start", "validate",
+    "CHECKS",
+    "check_forged_records_never_crash",
+    "check_random_games_end_and_verify",
+    "EventCodes",
+    "Kind",
+    "Rng",
+    "chain",
+    "commit",
+    "encode_records",
+    "make_record",
+    "make_secret",
+    "pack",
+    "Report",
+    "append_forged",
+    "check_module",
+    "forge",
+    "rechain",
+    "sealed_values",
+    "ContractBroken",
+    "check_hidden_information",
+    "checked_options",
+    "decide",
+    "held_by",
+    "initial_state",
+    "player_names",
+    "random_game",
+    "start",
+    "validate",
 ]

@@ -6,6 +6,7 @@ Each check is a function ``check_x(module, seeds) -> int`` that raises ``Asserti
 message naming the first problem, and returns how many things it checked (never zero: a check
 that found nothing to check has not checked anything, and says so).
 """
+
 from __future__ import annotations
 
 import random
@@ -16,7 +17,6 @@ import attrs
 from .._errors import BoardstateError, GameFileError
 from .._fileformat import encode_file, encode_game, encode_moves, load_game, parse_raw
 from .._game import Game
-from .._module import Choice
 from .._records import chain, make_record, pack, sealed_values
 from .._referee import apply_moves, verify
 from .._registry import registered
@@ -42,14 +42,18 @@ def check_random_games_end_and_verify(module, seeds) -> int:
         outcome = game.outcome()
         _require(outcome is not None, f"seed {seed}: the game did not end")
         _require(len(outcome.scores) == len(game.players), f"seed {seed}: scores per seat")
-        _require(outcome.winners and set(outcome.winners) <= set(range(len(game.players))),
-                 f"seed {seed}: winners are not seats")
+        _require(
+            outcome.winners and set(outcome.winners) <= set(range(len(game.players))),
+            f"seed {seed}: winners are not seats",
+        )
         data = encode_file(game.header, game.records)
         for fast in (True, False):
             verdict = _verdict(data, fast)
             _require(verdict.ok, f"seed {seed}: verify (fast={fast}) fails: {verdict.failure}")
-            _require(verdict.rederived == len(game.records),
-                     f"seed {seed}: only {verdict.rederived} of {len(game.records)} re-derived")
+            _require(
+                verdict.rederived == len(game.records),
+                f"seed {seed}: only {verdict.rederived} of {len(game.records)} re-derived",
+            )
             _require(verdict.outcome == outcome, f"seed {seed}: verify finds another outcome")
     return len(seeds)
 
@@ -65,16 +69,20 @@ def check_legal_and_rules_agree(module, seeds) -> int:
         for seat in range(len(game.players)):
             listed = game.legal(seat)
             pool.update(listed)
-            _require(bool(listed) == (seat in game.to_act()),
-                     f"{game.players[seat]}: legal commands exactly when acting")
+            _require(
+                bool(listed) == (seat in game.to_act()),
+                f"{game.players[seat]}: legal commands exactly when acting",
+            )
             for text in listed:
                 _require(game.is_legal(seat, text), f"listed {text!r} is refused")
                 if game.reveal_due():
                     continue
                 command = rules.parse(state, seat, text)
                 game.decider.validate(state, seat, command)
-                _require(rules.notation(state, seat, command) == text,
-                         f"{text!r} does not round-trip through parse and notation")
+                _require(
+                    rules.notation(state, seat, command) == text,
+                    f"{text!r} does not round-trip through parse and notation",
+                )
                 counts[0] += 1
             sample = random.Random(len(pool) + seat).sample(sorted(pool), min(12, len(pool)))
             for text in sample:
@@ -87,13 +95,16 @@ def check_legal_and_rules_agree(module, seeds) -> int:
                 except BoardstateError:
                     counts[1] += 1
                 else:
-                    raise AssertionError(f"{game.players[seat]}: unlisted {text!r} passes the "
-                                         f"engine's checks")
+                    raise AssertionError(
+                        f"{game.players[seat]}: unlisted {text!r} passes the engine's checks"
+                    )
 
     for seed in seeds:
         random_game(module, seed, check_each=check)
-    _require(counts[0] > 0 and counts[1] > 0,
-             f"too little to compare: {counts[0]} accepted, {counts[1]} refused")
+    _require(
+        counts[0] > 0 and counts[1] > 0,
+        f"too little to compare: {counts[0]} accepted, {counts[1]} refused",
+    )
     return sum(counts)
 
 
@@ -119,8 +130,10 @@ def check_fast_check_equals_legal(module, seeds) -> int:
             sample = random.Random(checked).sample(sorted(pool), min(20, len(pool)))
             for key in sample:
                 other = pool[key]
-                _require(fast(state, seat, other) == (other in listed),
-                         f"is_legal and legal differ on {other!r}")
+                _require(
+                    fast(state, seat, other) == (other in listed),
+                    f"is_legal and legal differ on {other!r}",
+                )
                 checked += 1
 
     for seed in seeds:
@@ -153,7 +166,7 @@ def check_every_option_choice(module, seeds) -> int:
     """Each choice of each option (the others at their defaults): games end, verify, and keep
     the hidden-information contract."""
     games = 0
-    few = seeds[:max(1, len(seeds) // 8)]
+    few = seeds[: max(1, len(seeds) // 8)]
     for option in module.spec.options:
         for value in option.choices:
             if value == option.default:
@@ -173,10 +186,11 @@ def check_save_load_fold(module, seeds) -> int:
     for seed in seeds:
         snapshots = []
 
-        def check(game: Game):
+        def check(game: Game, snapshots=snapshots):
             if game.seq % 7 == 0:
-                snapshots.append((encode_file(game.header, game.records), game.state,
-                                  game.to_act()))
+                snapshots.append(
+                    (encode_file(game.header, game.records), game.state, game.to_act())
+                )
 
         final = random_game(module, seed, check_each=check)
         snapshots.append((encode_file(final.header, final.records), final.state, final.to_act()))
@@ -211,10 +225,14 @@ def check_views_leak_nothing(module, seeds) -> int:
                     _require(secret.salt not in data, f"the view of seat {seat} leaks a secret")
                     checked += 1
             view = load_game(parse_raw(data, "<view>"))
-            _require(view.rules.view(view.state, seat) == view.state,
-                     "a view's state shows more than the player's view")
-            _require(view.state == game.rules.view(game.state, seat),
-                     "a view file does not fold to the player's view")
+            _require(
+                view.rules.view(view.state, seat) == view.state,
+                "a view's state shows more than the player's view",
+            )
+            _require(
+                view.state == game.rules.view(game.state, seat),
+                "a view file does not fold to the player's view",
+            )
         move = encode_moves(game, max(0, game.seq - 4))
         for secret in hidden:
             _require(secret.salt not in move, "a move file carries an opening")
@@ -236,16 +254,19 @@ def check_choices_hidden_until_due(module, seeds) -> int:
             _require(secret.salt not in move, "a move file carries a pending choice")
             for seat in range(len(game.players)):
                 if seat != committer:
-                    _require(secret.salt not in encode_game(game, viewer=seat),
-                             f"seat {seat}'s view shows {game.players[committer]}'s choice")
+                    _require(
+                        secret.salt not in encode_game(game, viewer=seat),
+                        f"seat {seat}'s view shows {game.players[committer]}'s choice",
+                    )
                     checked += 1
     return checked + len(seeds)
 
 
 def check_single_byte_corruption(module, seeds) -> int:
     """Every byte of a short game, flipped two ways: verify fails, or the log is unchanged."""
-    game = random_game(module, seeds[0] if len(seeds) else 7,
-                       players=module.spec.min_players, stop_after=6)
+    game = random_game(
+        module, seeds[0] if len(seeds) else 7, players=module.spec.min_players, stop_after=6
+    )
     data = encode_file(game.header, game.records)
     original = [(r.body, r.hash) for r in game.records]
     refused = 0
@@ -278,17 +299,37 @@ def check_tampered_records(module, seeds) -> int:
         events = target.events[:-1] if len(target.events) > 1 else target.events * 2
         forged = forge(game, target.seq, events=events)
         verdict = _verdict(encode_file(game.header, forged))
-        _require(not verdict.ok and verdict.failure.seq == target.seq,
-                 f"a tampered record {target.seq} is not caught there")
+        _require(
+            not verdict.ok and verdict.failure.seq == target.seq,
+            f"a tampered record {target.seq} is not caught there",
+        )
         _require(verdict.failure.code == "not-derived", f"caught as {verdict.failure.code}")
         checked += 1
     _require(checked > 0, "no record with events to tamper with")
     return checked
 
 
-JUNK = [None, -1, 0, 1, 7, 2**70, "", "play 1", "keep", "x" * 50, b"\x00" * 32, (), (1,),
-        ((0, 1),), (("nope",),), Secret(b"\x01" * 32, 1), Reveal(b"\x02" * 32, b"\x00" * 16, "x"),
-        ((0,),), ((99, 1, 2),)]
+JUNK = [
+    None,
+    -1,
+    0,
+    1,
+    7,
+    2**70,
+    "",
+    "play 1",
+    "keep",
+    "x" * 50,
+    b"\x00" * 32,
+    (),
+    (1,),
+    ((0, 1),),
+    (("nope",),),
+    Secret(b"\x01" * 32, 1),
+    Reveal(b"\x02" * 32, b"\x00" * 16, "x"),
+    ((0,),),
+    ((99, 1, 2),),
+]
 
 
 def check_forged_records_never_crash(module, seeds) -> int:
@@ -301,26 +342,41 @@ def check_forged_records_never_crash(module, seeds) -> int:
     for _ in range(40 * len(seeds) // 4 + 60):
         index = rng.randrange(len(game.records))
         rec = game.records[index]
-        fields = [rec.seq, rec.kind, rec.actor, rec.command, rec.sealed,
-                  tuple(game.codes.encode(e) for e in rec.events)]
+        fields = [
+            rec.seq,
+            rec.kind,
+            rec.actor,
+            rec.command,
+            rec.sealed,
+            tuple(game.codes.encode(e) for e in rec.events),
+        ]
         fields[rng.randrange(6)] = rng.choice(JUNK)
         try:
             body = pack(fields)
         except (TypeError, ValueError):
             continue
-        forged = rechain(game, game.records[:index] + [rec._replace(body=body)]
-                         + game.records[index + 1:], index)
+        forged = rechain(
+            game,
+            game.records[:index] + [rec._replace(body=body)] + game.records[index + 1 :],
+            index,
+        )
         try:
-            verdicts = [_verdict(encode_file(game.header, forged, openings_for=None), fast)
-                        for fast in (True, False)]
+            verdicts = [
+                _verdict(encode_file(game.header, forged, openings_for=None), fast)
+                for fast in (True, False)
+            ]
         except GameFileError:
             continue
         tried += 1
-        _require(_same_verdict(*verdicts), f"fast and slow referees disagree: "
-                 f"{verdicts[0].failure} / {verdicts[1].failure}")
+        _require(
+            _same_verdict(*verdicts),
+            f"fast and slow referees disagree: {verdicts[0].failure} / {verdicts[1].failure}",
+        )
         if verdicts[0].ok:
-            _require([(r.body, r.hash) for r in verdicts[0].game.records] == original,
-                     "a forged log verifies")
+            _require(
+                [(r.body, r.hash) for r in verdicts[0].game.records] == original,
+                "a forged log verifies",
+            )
         else:
             refused += 1
     _require(refused > tried // 2, f"only {refused} of {tried} forgeries refused")
@@ -336,48 +392,55 @@ def _same_verdict(a, b) -> bool:
 def check_play_by_mail(module, seeds) -> int:
     """Separate copies per player, only move files travel: the copies agree to the end, and an
     unrevealed choice lives only in its owner's copy."""
-    games = 0
-    for players in range(module.spec.min_players, min(module.spec.max_players, 3) + 1):
-        first = Game.new(module, player_names(players), {}, seed=b"pbem", created=CREATED)
-        start = encode_file(first.header, first.records)
-        copies = [load_game(parse_raw(start, f"copy{i}")) for i in range(players)]
-        pick = random.Random(players)
-        mail: deque = deque()
+    counts = range(module.spec.min_players, min(module.spec.max_players, 3) + 1)
+    for players in counts:
+        _play_by_mail(module, players)
+    return len(counts)
 
-        def deliver(sender: int, data: bytes) -> None:
-            for seat, copy in enumerate(copies):
-                if seat != sender:
-                    apply_moves(copy, parse_raw(data, "move"))
-                    applied = copy.seq - 1
-                    if copy.reveal_held():  # this copy's own reveal is due: it mails it on
-                        mail.append((seat, encode_moves(copy, applied)))
 
-        turns = 0
-        while mail or copies[0].outcome() is None:
-            if mail:
-                deliver(*mail.popleft())
-                continue
-            seat = min(copies[0].to_act())  # pass the moves around in seat order
-            mine = copies[seat]
-            base = mine.seq - 1
-            mine.play(seat, pick.choice(mine.legal(seat)))
-            mail.append((seat, encode_moves(mine, base)))
-            for holder, copy in enumerate(copies):
-                pending = dict(copy.round.commits) if copy.round is not None else {}
-                pending.update({s: f.secret for s, f in copy.face_down.items()})
-                for owner, secret in pending.items():
-                    if copy.round is None or owner not in copy.round.revealed:
-                        _require(secret.known == (owner == holder),
-                                 "an unrevealed choice is held by a copy not its owner's")
-            turns += 1
-            _require(turns < 5000, "the game by mail does not end")
-        _require(all(c.state == copies[0].state and c.seq == copies[0].seq for c in copies),
-                 "the copies disagree")
-        for c in copies:
-            verdict = _verdict(encode_file(c.header, c.records))
-            _require(verdict.ok, f"a copy does not verify: {verdict.failure}")
-        games += 1
-    return games
+def _play_by_mail(module, players: int) -> None:
+    first = Game.new(module, player_names(players), {}, seed=b"pbem", created=CREATED)
+    start = encode_file(first.header, first.records)
+    copies = [load_game(parse_raw(start, f"copy{i}")) for i in range(players)]
+    pick = random.Random(players)
+    mail: deque = deque()  # (sender, move file bytes), delivered to everyone else in order
+
+    def deliver(sender: int, data: bytes) -> None:
+        for seat, copy in enumerate(copies):
+            if seat != sender:
+                apply_moves(copy, parse_raw(data, "move"))
+                applied = copy.seq - 1
+                if copy.reveal_held():  # this copy's own reveal is due: it mails it on
+                    mail.append((seat, encode_moves(copy, applied)))
+
+    turns = 0
+    while mail or copies[0].outcome() is None:
+        if mail:
+            deliver(*mail.popleft())
+            continue
+        seat = min(copies[0].to_act())  # pass the moves around in seat order
+        mine = copies[seat]
+        base = mine.seq - 1
+        mine.play(seat, pick.choice(mine.legal(seat)))
+        mail.append((seat, encode_moves(mine, base)))
+        for holder, copy in enumerate(copies):
+            pending = dict(copy.round.commits) if copy.round is not None else {}
+            pending.update({s: f.secret for s, f in copy.face_down.items()})
+            for owner, secret in pending.items():
+                if copy.round is None or owner not in copy.round.revealed:
+                    _require(
+                        secret.known == (owner == holder),
+                        "an unrevealed choice is held by a copy not its owner's",
+                    )
+        turns += 1
+        _require(turns < 5000, "the game by mail does not end")
+    _require(
+        all(c.state == copies[0].state and c.seq == copies[0].seq for c in copies),
+        "the copies disagree",
+    )
+    for c in copies:
+        verdict = _verdict(encode_file(c.header, c.records))
+        _require(verdict.ok, f"a copy does not verify: {verdict.failure}")
 
 
 def check_contract(module, seeds) -> int:
@@ -385,12 +448,21 @@ def check_contract(module, seeds) -> int:
     return check_hidden_information(module, seeds)
 
 
-CHECKS = (check_random_games_end_and_verify, check_every_option_choice,
-          check_legal_and_rules_agree,
-          check_fast_check_equals_legal, check_decide_state_is_the_fold, check_save_load_fold,
-          check_views_leak_nothing, check_choices_hidden_until_due,
-          check_single_byte_corruption, check_tampered_records,
-          check_forged_records_never_crash, check_play_by_mail, check_contract)
+CHECKS = (
+    check_random_games_end_and_verify,
+    check_every_option_choice,
+    check_legal_and_rules_agree,
+    check_fast_check_equals_legal,
+    check_decide_state_is_the_fold,
+    check_save_load_fold,
+    check_views_leak_nothing,
+    check_choices_hidden_until_due,
+    check_single_byte_corruption,
+    check_tampered_records,
+    check_forged_records_never_crash,
+    check_play_by_mail,
+    check_contract,
+)
 
 
 # ---------------------------------------------------------------------------------- forging
@@ -398,19 +470,32 @@ def forge(game: Game, index: int, **changes) -> list:
     """The game's records with record ``index`` rebuilt with ``changes`` (any of kind, actor,
     command, sealed, events) and the chain recomputed after it: what a forger can do."""
     rec = game.records[index]
-    fields = {"kind": rec.kind, "actor": rec.actor, "command": rec.command,
-              "sealed": rec.sealed, "events": rec.events} | changes
+    fields = {
+        "kind": rec.kind,
+        "actor": rec.actor,
+        "command": rec.command,
+        "sealed": rec.sealed,
+        "events": rec.events,
+    } | changes
     prev = game.header.game_id if index == 0 else game.records[index - 1].hash
-    forged = make_record(game.codes, prev, index, fields["kind"], fields["actor"],
-                         fields["command"], fields["sealed"], tuple(fields["events"]))
-    return rechain(game, game.records[:index] + [forged] + game.records[index + 1:], index)
+    forged = make_record(
+        game.codes,
+        prev,
+        index,
+        fields["kind"],
+        fields["actor"],
+        fields["command"],
+        fields["sealed"],
+        tuple(fields["events"]),
+    )
+    return rechain(game, game.records[:index] + [forged] + game.records[index + 1 :], index)
 
 
-def append_forged(game: Game, kind, actor: int, command: str = "", sealed=None,
-                  events=()) -> list:
+def append_forged(game: Game, kind, actor: int, command: str = "", sealed=None, events=()) -> list:
     """The game's records plus one forged record at the end."""
-    rec = make_record(game.codes, game.head_hash, game.seq, kind, actor, command, sealed,
-                      tuple(events))
+    rec = make_record(
+        game.codes, game.head_hash, game.seq, kind, actor, command, sealed, tuple(events)
+    )
     return list(game.records) + [rec]
 
 
@@ -451,4 +536,3 @@ def _run_checks(module, seed_range, echo) -> Report:
         if echo:
             echo(f"ok   {name} ({count})")
     return Report(len(CHECKS), tuple(failures))
-

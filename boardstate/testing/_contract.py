@@ -6,6 +6,7 @@ owned only by other seats: in a trust mode that keeps secrets from other copies,
 seat's copy does not hold it.  The check re-runs every decision a game makes on the state as the
 deciding seat's copy would hold it (``held_by``) and requires the same events.
 """
+
 from __future__ import annotations
 
 import attrs
@@ -40,7 +41,9 @@ class Withheld(Secret):
 
     def __eq__(self, other):
         return isinstance(other, Secret) and (other.commitment, other.owners) == (
-            self.commitment, self.owners)
+            self.commitment,
+            self.owners,
+        )
 
     def __hash__(self):
         return hash((self.commitment, self.owners))
@@ -81,15 +84,17 @@ def held_by(value, seat: int):
             return value
         copy = object.__new__(kind)
         for field in attrs.fields(kind):
-            object.__setattr__(copy, field.name, changes.get(field.name,
-                                                             getattr(value, field.name)))
+            object.__setattr__(
+                copy, field.name, changes.get(field.name, getattr(value, field.name))
+            )
         return copy
     return value
 
 
 def _events_form(events) -> tuple:
-    return tuple((type(e).__event_name__, committed_form(type(e).__event_fields__(e)))
-                 for e in events)
+    return tuple(
+        (type(e).__event_name__, committed_form(type(e).__event_fields__(e))) for e in events
+    )
 
 
 class _Checking:
@@ -122,7 +127,8 @@ class _Checking:
             raise ContractBroken(
                 f"{game.module.spec.id}: record {game.seq}: deciding "
                 f"{[(game.players[s], m) for s, m in moves]} gives other events on "
-                f"{game.players[seat]}'s copy than on a copy that holds every secret")
+                f"{game.players[seat]}'s copy than on a copy that holds every secret"
+            )
         self._found.append(seat)
         return events, after
 

@@ -1,4 +1,5 @@
 """Driving a module in tests: set-up states, the engine's own checks, random games."""
+
 from __future__ import annotations
 
 import random
@@ -12,8 +13,10 @@ CREATED = "2026-01-01T00:00:00+00:00"
 
 
 @lru_cache(maxsize=16)
-def Decider(module) -> _Decider:  # noqa: N802  (one handle per module: tests call this often)
+def Decider(module) -> _Decider:
     return _Decider(module)
+
+
 NAMES = ("ann", "ben", "cat", "dan", "eve", "fay", "gus", "hal")
 
 
@@ -34,8 +37,9 @@ def initial_state(module, players=("ann", "ben"), raw_options=None, *, revision=
     return decider.initial(options, players, revision or module.spec.revision)
 
 
-def decide(module, state, moves, seed: bytes = b"test", stream: bytes = b"record:1",
-           openings=None) -> tuple:
+def decide(
+    module, state, moves, seed: bytes = b"test", stream: bytes = b"record:1", openings=None
+) -> tuple:
     """``(events, state after them)`` as the engine gets them from the module."""
     return Decider(module).decide(state, tuple(moves), Rng(seed, stream), openings)
 
@@ -50,16 +54,25 @@ def validate(module, state, seat: int, command) -> None:
     Decider(module).validate(state, seat, command)
 
 
-def random_game(module, seed: int, players: int | None = None, *, options=None,
-                stop_after: int | None = None, check_each=None, game_class=Game) -> Game:
+def random_game(
+    module,
+    seed: int,
+    players: int | None = None,
+    *,
+    options=None,
+    stop_after: int | None = None,
+    check_each=None,
+    game_class=Game,
+) -> Game:
     """Play a game through the full engine (records, commitments) with random legal commands.
 
     ``check_each(game)`` runs before every command; ``stop_after`` ends the game early.
     """
     spec = module.spec
     n = players or spec.min_players + seed % (spec.max_players - spec.min_players + 1)
-    game = game_class.new(module, player_names(n), options or {}, seed=b"conformance-%d" % seed,
-                          created=CREATED)
+    game = game_class.new(
+        module, player_names(n), options or {}, seed=b"conformance-%d" % seed, created=CREATED
+    )
     pick = random.Random(seed)
     steps = 0
     while game.outcome() is None:

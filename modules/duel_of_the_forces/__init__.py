@@ -3,6 +3,7 @@
 Three editions (option ``edition``): ``ravensburger-2015`` (the printed text, default),
 ``parlett-english`` and ``parlett-original``.  See docs/games/duel-of-the-forces.md.
 """
+
 from boardstate.rules import GameSpec, Module, Option
 
 from . import _render
@@ -30,12 +31,23 @@ SPEC = GameSpec(
     max_players=4,
     options=(
         Option("edition", EDITIONS[0], "rule set", EDITIONS),
-        Option("heroes", None, "heroes in player order, e.g. yoda,han (default: luke, han, leia, "
-               "yoda in order)"),
-        Option("full-tie", FULL_TIE[0], "house rule for equal force and icons: set-aside (nobody "
-               "wins the villain) or rebid (bid again for it)", FULL_TIE),
-        Option("deck", None, "TOML file with the printed cards (default: the documented "
-               "reconstruction)"),
+        Option(
+            "heroes",
+            None,
+            "heroes in player order, e.g. yoda,han (default: luke, han, leia, yoda in order)",
+        ),
+        Option(
+            "full-tie",
+            FULL_TIE[0],
+            "house rule for equal force and icons: set-aside (nobody "
+            "wins the villain) or rebid (bid again for it)",
+            FULL_TIE,
+        ),
+        Option(
+            "deck",
+            None,
+            "TOML file with the printed cards (default: the documented reconstruction)",
+        ),
     ),
     events=EVENTS,
     notation=NOTATION,

@@ -1,4 +1,5 @@
 """Card data: structured from TOML with cattrs; a mistake names file, line and field."""
+
 from __future__ import annotations
 
 import attrs
@@ -12,8 +13,10 @@ HERO_ORDER = ("luke", "han", "leia", "yoda")
 def _in_range(lo: int, hi: int):
     def check(_inst, attribute, value):
         if type(value) is not int or not lo <= value <= hi:
-            raise FieldError(f"must be a whole number from {lo} to {hi}, got {value!r}",
-                             field=attribute.name)
+            raise FieldError(
+                f"must be a whole number from {lo} to {hi}, got {value!r}", field=attribute.name
+            )
+
     return check
 
 
@@ -33,9 +36,13 @@ class VaderCards:
 @attrs.frozen
 class Hero:
     name: str
-    icons: list[int] = attrs.field(validator=attrs.validators.and_(
-        attrs.validators.deep_iterable(_in_range(0, 4)),
-        attrs.validators.min_len(8), attrs.validators.max_len(8)))
+    icons: list[int] = attrs.field(
+        validator=attrs.validators.and_(
+            attrs.validators.deep_iterable(_in_range(0, 4)),
+            attrs.validators.min_len(8),
+            attrs.validators.max_len(8),
+        )
+    )
 
 
 @attrs.frozen
@@ -51,8 +58,9 @@ class DeckFile:
         names = [v.name for v in self.villain]
         for i, name in enumerate(names):
             if names.index(name) != i:  # ``field`` is one step: the whole path, dotted
-                raise FieldError(f"villain {name!r} is listed twice (use copies)",
-                                 field=f"villain[{i}].name")
+                raise FieldError(
+                    f"villain {name!r} is listed twice (use copies)", field=f"villain[{i}].name"
+                )
 
 
 @attrs.frozen
@@ -83,15 +91,20 @@ class Cards:
 
     def to_option(self) -> tuple:
         """A msgpack-able form stored in the game header, so a file carries its own cards."""
-        return (tuple((c.name, c.points, c.original_pair or 0) for c in self.deck),
-                self.hero_names, self.icons)
+        return (
+            tuple((c.name, c.points, c.original_pair or 0) for c in self.deck),
+            self.hero_names,
+            self.icons,
+        )
 
     @classmethod
-    def from_option(cls, value) -> "Cards":
+    def from_option(cls, value) -> Cards:
         deck, names, icons = value
-        return cls(tuple(Card(n, p, o or None) for n, p, o in deck),
-                   tuple((str(a), str(b)) for a, b in names),
-                   tuple((str(h), tuple(i)) for h, i in icons))
+        return cls(
+            tuple(Card(n, p, o or None) for n, p, o in deck),
+            tuple((str(a), str(b)) for a, b in names),
+            tuple((str(h), tuple(i)) for h, i in icons),
+        )
 
 
 _converter = cattrs.Converter(forbid_extra_keys=True)
@@ -104,8 +117,11 @@ def parse_deck(text: str, source: str) -> Cards:
     for v in data.villain:
         deck.extend(Card(v.name, v.points, v.original_pair) for _ in range(v.copies))
     deck.extend(Card("Darth Vader", -p) for p in data.vader.penalties)
-    return Cards(tuple(deck), tuple((h, data.heroes[h].name) for h in HERO_ORDER),
-                 tuple((h, tuple(data.heroes[h].icons)) for h in HERO_ORDER))
+    return Cards(
+        tuple(deck),
+        tuple((h, data.heroes[h].name) for h in HERO_ORDER),
+        tuple((h, tuple(data.heroes[h].icons)) for h in HERO_ORDER),
+    )
 
 
 # The built-in reconstruction, or a player's file named by ``--option deck=FILE``.

@@ -3,31 +3,68 @@ folds them.
 
 Rule references name the section of the edition's own text (see docs/games/duel-of-the-forces.md).
 """
+
 from __future__ import annotations
 
 import re
 
-from boardstate.rules import (Choice, IllegalCommand, InvalidCommand, OptionError, Outcome, Setup,
-                              cached_by_value, resolve_player)
+from boardstate.rules import (
+    Choice,
+    IllegalCommand,
+    InvalidCommand,
+    OptionError,
+    Outcome,
+    Setup,
+    cached_by_value,
+    resolve_player,
+)
 
 from . import _scoring
 from ._cards import DECK_FILE, HERO_ORDER, cards_of
-from ._state import (BID, EVENTS, NOT_BIDDING, OVER, R2, R2_DECISION, BidsRevealed, CardDiscarded,
-                     Captured, DuelState, FinalTake, GameEnded, R2Resolved, R2TurnedUp,
-                     StockShuffled, VillainSetAside, VillainTurnedUp, evolve)
+from ._state import (
+    BID,
+    EVENTS,
+    NOT_BIDDING,
+    OVER,
+    R2,
+    R2_DECISION,
+    BidsRevealed,
+    Captured,
+    CardDiscarded,
+    DuelState,
+    FinalTake,
+    GameEnded,
+    R2Resolved,
+    R2TurnedUp,
+    StockShuffled,
+    VillainSetAside,
+    VillainTurnedUp,
+    evolve,
+)
 
 EDITIONS = ("ravensburger-2015", "parlett-english", "parlett-original")
 FULL_TIE = ("set-aside", "rebid")
 
 # Rule references, per edition: where in that edition's text the rule stands.
 _REF = {
-    "ravensburger-2015": {"bid": "Ravensburger 2015, Spielverlauf", "r2": "Ravensburger 2015, R2-D2-Karten",
-                          "vader": "Ravensburger 2015, Darth Vader-Karten",
-                          "end": "Ravensburger 2015, Spielende"},
-    "parlett-english": {"bid": "Parlett, Play", "r2": "Parlett, R2-D2 cards",
-                        "vader": "Parlett, Darth Vader cards (1)", "end": "Parlett, Ending and winning"},
-    "parlett-original": {"bid": "Parlett, Play", "r2": "Parlett, R2-D2 cards",
-                         "vader": "Parlett, Darth Vader cards (1)", "end": "Parlett, Variations (1)"},
+    "ravensburger-2015": {
+        "bid": "Ravensburger 2015, Spielverlauf",
+        "r2": "Ravensburger 2015, R2-D2-Karten",
+        "vader": "Ravensburger 2015, Darth Vader-Karten",
+        "end": "Ravensburger 2015, Spielende",
+    },
+    "parlett-english": {
+        "bid": "Parlett, Play",
+        "r2": "Parlett, R2-D2 cards",
+        "vader": "Parlett, Darth Vader cards (1)",
+        "end": "Parlett, Ending and winning",
+    },
+    "parlett-original": {
+        "bid": "Parlett, Play",
+        "r2": "Parlett, R2-D2 cards",
+        "vader": "Parlett, Darth Vader cards (1)",
+        "end": "Parlett, Variations (1)",
+    },
 }
 
 KEEP = ("keep",)
@@ -49,20 +86,33 @@ class DuelRules:
     def prepare(self, options, players) -> dict:
         """What the engine cannot check: the heroes named, and the cards, loaded into the header
         so that a game made with ``deck=FILE`` replays without the file."""
-        heroes = (parse_heroes(options["heroes"], players) if "heroes" in options
-                  else HERO_ORDER[:len(players)])
+        heroes = (
+            parse_heroes(options["heroes"], players)
+            if "heroes" in options
+            else HERO_ORDER[: len(players)]
+        )
         cards = DECK_FILE.option(options.get("deck"))
-        return {"edition": options["edition"], "heroes": heroes, "full-tie": options["full-tie"],
-                "cards": cards.to_option()}
+        return {
+            "edition": options["edition"],
+            "heroes": heroes,
+            "full-tie": options["full-tie"],
+            "cards": cards.to_option(),
+        }
 
     def initial(self, setup: Setup) -> DuelState:
         options = setup.options
         n = len(setup.players)
-        return DuelState(players=tuple(setup.players), edition=options["edition"],
-                         heroes=tuple(options["heroes"]),
-                         hands=tuple((R2, 1, 2, 3, 4, 5, 6, 7, 8) for _ in range(n)),
-                         stock=(), villain=None, captured=((),) * n,
-                         full_tie=options["full-tie"], cards=cards_of(options["cards"]))
+        return DuelState(
+            players=tuple(setup.players),
+            edition=options["edition"],
+            heroes=tuple(options["heroes"]),
+            hands=tuple((R2, 1, 2, 3, 4, 5, 6, 7, 8) for _ in range(n)),
+            stock=(),
+            villain=None,
+            captured=((),) * n,
+            full_tie=options["full-tie"],
+            cards=cards_of(options["cards"]),
+        )
 
     def start(self, table) -> None:
         """Shuffle the Empire cards face down into the stock; turn up the first villain."""
@@ -97,8 +147,13 @@ class DuelRules:
         """``command in legal(s, seat)``, checked without the list: the referee checks every bid
         of a long log."""
         if s.phase == BID:
-            return (type(command) is tuple and len(command) == 2 and command[0] == "play"
-                    and command[1] in s.hands[seat] and not (command[1] == R2 and vader_up(s)))
+            return (
+                type(command) is tuple
+                and len(command) == 2
+                and command[0] == "play"
+                and command[1] in s.hands[seat]
+                and not (command[1] == R2 and vader_up(s))
+            )
         return command in self.legal(s, seat)
 
     def explain(self, s: DuelState, seat: int, command) -> IllegalCommand:
@@ -108,26 +163,41 @@ class DuelRules:
         kind = command[0]
         if s.phase == BID:
             if kind != "play":
-                return IllegalCommand(f"'{kind}' is only for a player whose R2-D2 turned up a "
-                                      f"card; now every player bids with 'play'",
-                                      code="wrong-phase", rule=ref["r2"])
+                return IllegalCommand(
+                    f"'{kind}' is only for a player whose R2-D2 turned up a "
+                    f"card; now every player bids with 'play'",
+                    code="wrong-phase",
+                    rule=ref["r2"],
+                )
             card = command[1]
             if card not in s.hands[seat]:
                 what = "R2-D2" if card == R2 else f"force {card}"
-                return IllegalCommand(f"{s.players[seat]} has no {what} card in hand "
-                                      f"(hand: {hand_text(s, seat)})", code="not-in-hand",
-                                      rule=ref["bid"])
+                return IllegalCommand(
+                    f"{s.players[seat]} has no {what} card in hand (hand: {hand_text(s, seat)})",
+                    code="not-in-hand",
+                    rule=ref["bid"],
+                )
             if card == R2 and vader_up(s):
-                return IllegalCommand("R2-D2 may not be played when Darth Vader is up",
-                                      code="r2-on-vader", rule=ref["vader"])
+                return IllegalCommand(
+                    "R2-D2 may not be played when Darth Vader is up",
+                    code="r2-on-vader",
+                    rule=ref["vader"],
+                )
         elif kind == "play":
-            return IllegalCommand(f"{s.players[s.r2_seat]} must first keep or give the card "
-                                  f"R2-D2 turned up", code="wrong-phase", rule=ref["r2"])
+            return IllegalCommand(
+                f"{s.players[s.r2_seat]} must first keep or give the card R2-D2 turned up",
+                code="wrong-phase",
+                rule=ref["r2"],
+            )
         elif kind == "give" and command[1] == seat:
-            return IllegalCommand("to keep the card say 'keep'; 'give' names another player",
-                                  code="give-self", rule=ref["r2"])
-        return IllegalCommand(f"{self.notation(s, seat, command)!r} is not a legal command now",
-                              code="illegal")
+            return IllegalCommand(
+                "to keep the card say 'keep'; 'give' names another player",
+                code="give-self",
+                rule=ref["r2"],
+            )
+        return IllegalCommand(
+            f"{self.notation(s, seat, command)!r} is not a legal command now", code="illegal"
+        )
 
     # ------------------------------------------------------------------ notation
     def notation(self, s: DuelState, seat: int, command) -> str:
@@ -141,21 +211,27 @@ class DuelRules:
     def parse(self, s: DuelState, seat: int, text: str):
         words = text.strip().split()
         if not words:
-            raise InvalidCommand("empty command (try: play HERO FORCE, play r2, keep, give PLAYER)",
-                                 code="syntax")
+            raise InvalidCommand(
+                "empty command (try: play HERO FORCE, play r2, keep, give PLAYER)", code="syntax"
+            )
         verb, args = words[0].lower(), words[1:]
         if verb == "play":
             try:
                 return parse_bid(s.heroes[seat], text)
             except OtherHero as other:
-                raise IllegalCommand(f"{s.players[seat]} plays {s.heroes[seat]}, not {other.hero}",
-                                     code="not-your-hero", rule=_REF[s.edition]["bid"]) from None
+                raise IllegalCommand(
+                    f"{s.players[seat]} plays {s.heroes[seat]}, not {other.hero}",
+                    code="not-your-hero",
+                    rule=_REF[s.edition]["bid"],
+                ) from None
         if verb == "keep" and not args:
             return KEEP
         if verb == "give" and len(args) == 1:
             return ("give", resolve_player(s.players, args[0], text))
-        raise InvalidCommand(f"cannot read {text.strip()!r} (commands: play HERO FORCE, play r2, "
-                             f"keep, give PLAYER)", code="syntax")
+        raise InvalidCommand(
+            f"cannot read {text.strip()!r} (commands: play HERO FORCE, play r2, keep, give PLAYER)",
+            code="syntax",
+        )
 
     # ------------------------------------------------------------------ decide
     def decide(self, table, moves) -> None:
@@ -180,10 +256,15 @@ class DuelRules:
 def parse_heroes(text: str, players) -> tuple:
     """``yoda, han`` -> ("yoda", "han"): one different hero per player, in seat order."""
     heroes = tuple(h.strip().lower() for h in text.split(",") if h.strip())
-    if len(heroes) != len(players) or len(set(heroes)) != len(heroes) \
-            or not set(heroes) <= set(HERO_ORDER):
-        raise OptionError(f"heroes must name {len(players)} different heroes from "
-                          f"{', '.join(HERO_ORDER)}, one per player in order")
+    if (
+        len(heroes) != len(players)
+        or len(set(heroes)) != len(heroes)
+        or not set(heroes) <= set(HERO_ORDER)
+    ):
+        raise OptionError(
+            f"heroes must name {len(players)} different heroes from "
+            f"{', '.join(HERO_ORDER)}, one per player in order"
+        )
     return heroes
 
 
@@ -215,14 +296,16 @@ def parse_bid(hero: str, text: str) -> tuple:
         return ("play", R2)
     m = re.fullmatch(r"([a-z]*)-?(\d+)", joined)
     if not m:
-        raise InvalidCommand(f"cannot read {text.strip()!r}: say 'play {hero} 5' or 'play r2'",
-                             code="syntax")
+        raise InvalidCommand(
+            f"cannot read {text.strip()!r}: say 'play {hero} 5' or 'play r2'", code="syntax"
+        )
     named, force = m.group(1), int(m.group(2))
     if named and not hero.startswith(named):
         names = [h for h in HERO_ORDER if h.startswith(named)]
         if not names:
-            raise InvalidCommand(f"no hero {named!r} (heroes: {', '.join(HERO_ORDER)})",
-                                 code="syntax")
+            raise InvalidCommand(
+                f"no hero {named!r} (heroes: {', '.join(HERO_ORDER)})", code="syntax"
+            )
         raise OtherHero(names[0])
     if not 1 <= force <= 8:
         raise InvalidCommand(f"force must be 1 to 8, got {force}", code="syntax")
@@ -259,7 +342,7 @@ def r2_turns_up(table, seat: int) -> None:
 
 def r2_decision(table, moves) -> None:
     """Keep or give the card R2-D2 turned up; then the duel it deferred (Parlett), if any."""
-    (seat, command), = moves
+    ((seat, command),) = moves
     s = table.state
     vader = s.cards.deck[s.r2_card].vader
     if command[0] == "keep":
@@ -322,10 +405,11 @@ def next_round(table) -> None:
 def final_take(table, seat: int) -> None:
     """The last player with cards takes one stock card per card in hand, and the game ends."""
     s = table.state
-    take = tuple(table.reveal(c) for c in s.stock[:len(s.hands[seat])])
+    take = tuple(table.reveal(c) for c in s.stock[: len(s.hands[seat])])
     table.emit(FinalTake(seat, take))
-    table.emit(GameEnded(f"only {s.players[seat]} has cards left and takes {len(take)} from "
-                         f"the stock"))
+    table.emit(
+        GameEnded(f"only {s.players[seat]} has cards left and takes {len(take)} from the stock")
+    )
 
 
 __all__ = ["DuelRules", "EVENTS", "EDITIONS", "FULL_TIE", "play", "give", "KEEP"]

@@ -1,4 +1,5 @@
 """Final scores: villains, set bonuses by edition, Darth Vader penalties, and the tie-break."""
+
 from __future__ import annotations
 
 from collections import Counter
@@ -43,8 +44,10 @@ def outcome(captured_by_seat, deck, edition: str, reason: str) -> Outcome:
     """Highest score wins.  Tie-break (documented house rule): fewer Vader penalty points, then
     more villains captured; seats still equal share the win."""
     scores = tuple(score(c, deck, edition) for c in captured_by_seat)
-    keys = [(scores[s], -vader_penalty(c, deck), villain_count(c, deck))
-            for s, c in enumerate(captured_by_seat)]
+    keys = [
+        (scores[s], -vader_penalty(c, deck), villain_count(c, deck))
+        for s, c in enumerate(captured_by_seat)
+    ]
     best = max(keys)
     winners = tuple(s for s, k in enumerate(keys) if k == best)
     return Outcome(scores, winners, reason)

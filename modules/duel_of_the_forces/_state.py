@@ -4,6 +4,7 @@ Hands are public knowledge in this game (every hero's eight cards are known and 
 up), so a hand is a sorted tuple of card numbers: force 1-8, and 0 for R2-D2.  What is hidden is
 the order of the stock (secrets owned by nobody) and the bids (sealed by the engine).
 """
+
 from __future__ import annotations
 
 from typing import NamedTuple
@@ -26,23 +27,23 @@ class DuelState(NamedTuple):
 
     players: tuple[str, ...]
     edition: str
-    heroes: tuple[str, ...]          # hero id per seat
+    heroes: tuple[str, ...]  # hero id per seat
     hands: tuple[tuple[int, ...], ...]
-    stock: tuple[Secret, ...]        # top first
-    villain: int | None              # index into the deck of the card up for grabs
+    stock: tuple[Secret, ...]  # top first
+    villain: int | None  # index into the deck of the card up for grabs
     captured: tuple[tuple[int, ...], ...]
-    full_tie: str                    # house rule for equal force and icons: set-aside | rebid
-    cards: Cards                     # the card set of this game (from the header's options)
+    full_tie: str  # house rule for equal force and icons: set-aside | rebid
+    cards: Cards  # the card set of this game (from the header's options)
     phase: int = BID
-    bids: tuple[int, ...] = ()       # the last revealed bids (NOT_BIDDING for a seat that sat out)
-    r2_seat: int = -1                # the seat whose R2-D2 turned up ``r2_card``
+    bids: tuple[int, ...] = ()  # the last revealed bids (NOT_BIDDING for a seat that sat out)
+    r2_seat: int = -1  # the seat whose R2-D2 turned up ``r2_card``
     r2_card: int | None = None
-    deferred: tuple[int, ...] = ()   # Parlett: bids to resolve after the R2-D2 decision
+    deferred: tuple[int, ...] = ()  # Parlett: bids to resolve after the R2-D2 decision
     set_aside: tuple[int, ...] = ()  # villains nobody won (full tie, house rule)
     end_reason: str = ""
     rounds: int = 0
 
-    def replace(self, **changes) -> "DuelState":
+    def replace(self, **changes) -> DuelState:
         """``_replace`` without its per-field generator: this runs several times per duel."""
         values = list(self)
         for name, value in changes.items():
@@ -109,12 +110,22 @@ class GameEnded:
     reason: str
 
 
-EVENTS = (StockShuffled, VillainTurnedUp, BidsRevealed, Captured, CardDiscarded, VillainSetAside,
-          R2TurnedUp, R2Resolved, FinalTake, GameEnded)
+EVENTS = (
+    StockShuffled,
+    VillainTurnedUp,
+    BidsRevealed,
+    Captured,
+    CardDiscarded,
+    VillainSetAside,
+    R2TurnedUp,
+    R2Resolved,
+    FinalTake,
+    GameEnded,
+)
 
 
 def _add(seq: tuple, seat: int, item) -> tuple:
-    return seq[:seat] + (seq[seat] + (item,),) + seq[seat + 1:]
+    return seq[:seat] + (seq[seat] + (item,),) + seq[seat + 1 :]
 
 
 def _evolve_shuffled(s: DuelState, e: StockShuffled) -> DuelState:
@@ -122,8 +133,9 @@ def _evolve_shuffled(s: DuelState, e: StockShuffled) -> DuelState:
 
 
 def _evolve_turned_up(s: DuelState, e: VillainTurnedUp) -> DuelState:
-    return s.replace(stock=s.stock[1:], villain=e.card.value, bids=(), rounds=s.rounds + 1,
-                     phase=BID)
+    return s.replace(
+        stock=s.stock[1:], villain=e.card.value, bids=(), rounds=s.rounds + 1, phase=BID
+    )
 
 
 def _evolve_bids(s: DuelState, e: BidsRevealed) -> DuelState:
@@ -137,7 +149,7 @@ def _evolve_captured(s: DuelState, e: Captured) -> DuelState:
 def _evolve_discarded(s: DuelState, e: CardDiscarded) -> DuelState:
     hand = list(s.hands[e.seat])
     hand.remove(e.card)
-    return s.replace(hands=s.hands[:e.seat] + (tuple(hand),) + s.hands[e.seat + 1:])
+    return s.replace(hands=s.hands[: e.seat] + (tuple(hand),) + s.hands[e.seat + 1 :])
 
 
 def _evolve_set_aside(s: DuelState, e: VillainSetAside) -> DuelState:
@@ -147,8 +159,13 @@ def _evolve_set_aside(s: DuelState, e: VillainSetAside) -> DuelState:
 def _evolve_r2_up(s: DuelState, e: R2TurnedUp) -> DuelState:
     # Parlett: R2-D2 acts before the villain up is won, so its bids wait for the decision.
     deferred = s.bids if s.edition != "ravensburger-2015" else ()
-    return s.replace(stock=s.stock[1:], r2_seat=e.seat, r2_card=e.card.value, phase=R2_DECISION,
-                     deferred=deferred)
+    return s.replace(
+        stock=s.stock[1:],
+        r2_seat=e.seat,
+        r2_card=e.card.value,
+        phase=R2_DECISION,
+        deferred=deferred,
+    )
 
 
 def _evolve_r2_resolved(s: DuelState, e: R2Resolved) -> DuelState:
@@ -156,16 +173,22 @@ def _evolve_r2_resolved(s: DuelState, e: R2Resolved) -> DuelState:
     if not e.keeps_r2:
         hand = list(hands[e.seat])
         hand.remove(R2)
-        hands = hands[:e.seat] + (tuple(hand),) + hands[e.seat + 1:]
-    return s.replace(captured=_add(s.captured, e.recipient, s.r2_card), hands=hands,
-                     r2_seat=-1, r2_card=None, phase=BID, deferred=())
+        hands = hands[: e.seat] + (tuple(hand),) + hands[e.seat + 1 :]
+    return s.replace(
+        captured=_add(s.captured, e.recipient, s.r2_card),
+        hands=hands,
+        r2_seat=-1,
+        r2_card=None,
+        phase=BID,
+        deferred=(),
+    )
 
 
 def _evolve_final_take(s: DuelState, e: FinalTake) -> DuelState:
     taken = tuple(r.value for r in e.cards)
-    captured = s.captured[:e.seat] + (s.captured[e.seat] + taken,) + s.captured[e.seat + 1:]
-    hands = s.hands[:e.seat] + ((),) + s.hands[e.seat + 1:]
-    return s.replace(captured=captured, hands=hands, stock=s.stock[len(taken):])
+    captured = s.captured[: e.seat] + (s.captured[e.seat] + taken,) + s.captured[e.seat + 1 :]
+    hands = s.hands[: e.seat] + ((),) + s.hands[e.seat + 1 :]
+    return s.replace(captured=captured, hands=hands, stock=s.stock[len(taken) :])
 
 
 def _evolve_ended(s: DuelState, e: GameEnded) -> DuelState:
@@ -173,10 +196,16 @@ def _evolve_ended(s: DuelState, e: GameEnded) -> DuelState:
 
 
 _HANDLERS = {
-    StockShuffled: _evolve_shuffled, VillainTurnedUp: _evolve_turned_up,
-    BidsRevealed: _evolve_bids, Captured: _evolve_captured, CardDiscarded: _evolve_discarded,
-    VillainSetAside: _evolve_set_aside, R2TurnedUp: _evolve_r2_up,
-    R2Resolved: _evolve_r2_resolved, FinalTake: _evolve_final_take, GameEnded: _evolve_ended,
+    StockShuffled: _evolve_shuffled,
+    VillainTurnedUp: _evolve_turned_up,
+    BidsRevealed: _evolve_bids,
+    Captured: _evolve_captured,
+    CardDiscarded: _evolve_discarded,
+    VillainSetAside: _evolve_set_aside,
+    R2TurnedUp: _evolve_r2_up,
+    R2Resolved: _evolve_r2_resolved,
+    FinalTake: _evolve_final_take,
+    GameEnded: _evolve_ended,
 }
 
 

@@ -2,6 +2,7 @@
 
 See docs/games/jedi-duel.md for the rules as implemented and the choices on ambiguous points.
 """
+
 from boardstate.rules import GameSpec, Module, Option
 
 from . import _render
@@ -23,13 +24,27 @@ SPEC = GameSpec(
     min_players=2,
     max_players=6,
     options=(
-        Option("playaid", None, "TOML file with the Stance Playaid's attack and defence modifiers "
-               "(default: the documented reconstruction)"),
-        Option("fumble-stance", FUMBLE_STANCE[0], "after a fumble the attacker's stance follows "
-               "the suit of the card put there ('card'; a Club keeps the stance) or keeps its "
-               "area ('area')", FUMBLE_STANCE),
-        Option("queen-vs-lightning", QUEEN_VS_LIGHTNING[0], "whether Force Push/Pull immunity "
-               "also shields from Force Lightning ('shields') or not ('no')", QUEEN_VS_LIGHTNING),
+        Option(
+            "playaid",
+            None,
+            "TOML file with the Stance Playaid's attack and defence modifiers "
+            "(default: the documented reconstruction)",
+        ),
+        Option(
+            "fumble-stance",
+            FUMBLE_STANCE[0],
+            "after a fumble the attacker's stance follows "
+            "the suit of the card put there ('card'; a Club keeps the stance) or keeps its "
+            "area ('area')",
+            FUMBLE_STANCE,
+        ),
+        Option(
+            "queen-vs-lightning",
+            QUEEN_VS_LIGHTNING[0],
+            "whether Force Push/Pull immunity "
+            "also shields from Force Lightning ('shields') or not ('no')",
+            QUEEN_VS_LIGHTNING,
+        ),
     ),
     events=EVENTS,
     notation=HELP,

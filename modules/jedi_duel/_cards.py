@@ -4,6 +4,7 @@ A card is ``suit * 13 + rank - 1`` for the 52 suited cards (suits ♣ ♦ ♥ �
 A=1 .. K=13) and 52 / 53 for the red and black Joker.  Each of ♦ ♥ ♠ names one area (and stance):
 ♦ high, ♥ middle, ♠ low; ♣ is the wild suit and names no area of its own.
 """
+
 from __future__ import annotations
 
 import re
@@ -59,8 +60,13 @@ def pretty(c: int) -> str:
 JOKER_WORD = -2  # "joker" typed without saying which: the rules pick the one held
 _CARD_RE = re.compile(r"(10|[2-9]|[atjqk1])([cdhs♣♦♥♠])")
 _RANK_WORDS = {"a": 1, "1": 1, "t": 10, "10": 10, "j": 11, "q": 12, "k": 13}
-_JOKERS = {"rj": RED_JOKER, "bj": BLACK_JOKER, "joker": JOKER_WORD, "jk": JOKER_WORD,
-           "jo": JOKER_WORD}
+_JOKERS = {
+    "rj": RED_JOKER,
+    "bj": BLACK_JOKER,
+    "joker": JOKER_WORD,
+    "jk": JOKER_WORD,
+    "jo": JOKER_WORD,
+}
 
 
 def parse(word: str) -> int | None:

@@ -3,10 +3,10 @@
 Totals are speeds: lower is faster.  An attack whose total is lower than the defence's total does
 the difference in fatigue damage.
 """
+
 from __future__ import annotations
 
-from ._cards import (AREA_OF, HIGH, IS_CLUB, IS_ROYAL, LOW, MIDDLE, RANK, STANCE_SUIT, SUIT,
-                     matches)
+from ._cards import AREA_OF, HIGH, IS_CLUB, IS_ROYAL, LOW, MIDDLE, RANK, STANCE_SUIT, SUIT, matches
 from ._state import NO_CARD, JediState
 
 START_FATIGUE = 21
@@ -109,4 +109,3 @@ def discard_gain(s: JediState, card: int) -> int:
 def rested_fatigue(fatigue: int, gain: int) -> int:
     """Fatigue regained never leaves the column."""
     return min(column_top(fatigue), fatigue + gain)
-

@@ -3,19 +3,58 @@
 A decision reads only what the acting seat's copy holds (its own hand, public cards, the deck's
 face-down cards), except where rules revision 1 says otherwise (see ``JediState.owners_answer``).
 """
+
 from __future__ import annotations
 
 from boardstate.rules import Table, seats_mask
 
 from ._cards import DECK, HAND_SIZE
-from ._combat import (attack_speed, blow_damage, column_bottom, column_top, discard_gain,
-                      fumble_area, lightning_targets, rested_fatigue)
-from ._flow import (after_setup_stance, after_stance, check_survivors, draw, next_setup_stance,
-                    redraw, settle, setup_queue)
-from ._state import (BLOW, DEFEND, HEAL, LOOK, NO_CARD, PUSH, SENSE, SETUP, SHOW, Attacked,
-                     Awaiting, CardReturned, CardsSwapped, DealerChosen, DeckShuffled, Defended,
-                     Discarded, FatigueSet, Fumbled, HandSeen, LightningCast, PowerUsed,
-                     StanceKept, StancePlayed)
+from ._combat import (
+    attack_speed,
+    blow_damage,
+    column_bottom,
+    column_top,
+    discard_gain,
+    fumble_area,
+    lightning_targets,
+    rested_fatigue,
+)
+from ._flow import (
+    after_setup_stance,
+    after_stance,
+    check_survivors,
+    draw,
+    next_setup_stance,
+    redraw,
+    settle,
+    setup_queue,
+)
+from ._state import (
+    BLOW,
+    DEFEND,
+    HEAL,
+    LOOK,
+    NO_CARD,
+    PUSH,
+    SENSE,
+    SETUP,
+    SHOW,
+    Attacked,
+    Awaiting,
+    CardReturned,
+    CardsSwapped,
+    DealerChosen,
+    DeckShuffled,
+    Defended,
+    Discarded,
+    FatigueSet,
+    Fumbled,
+    HandSeen,
+    LightningCast,
+    PowerUsed,
+    StanceKept,
+    StancePlayed,
+)
 
 
 def start(t: Table) -> None:
@@ -30,7 +69,7 @@ def start(t: Table) -> None:
 
 
 def decide(t: Table, moves) -> None:
-    (seat, command), = moves
+    ((seat, command),) = moves
     _STEPS[command[0]](t, seat, command)
 
 
@@ -216,8 +255,18 @@ def _return(t: Table, seat: int, command) -> None:
 
 
 _STEPS = {
-    "stance": _stance, "keep": _keep, "attack": _attack, "heal": _heal, "push": _push,
-    "sense": _sense, "show": _show, "swap": _swap, "lightning": _lightning,
-    "discard": _discard, "take": _take, "defend": _defend, "force-defend": _force_defend,
+    "stance": _stance,
+    "keep": _keep,
+    "attack": _attack,
+    "heal": _heal,
+    "push": _push,
+    "sense": _sense,
+    "show": _show,
+    "swap": _swap,
+    "lightning": _lightning,
+    "discard": _discard,
+    "take": _take,
+    "defend": _defend,
+    "force-defend": _force_defend,
     "return": _return,
 }

@@ -3,13 +3,25 @@
 Every step emits into the kit's ``Table``, which folds as it goes, so each step sees the table the
 steps before it made (``t.state``).
 """
+
 from __future__ import annotations
 
 from boardstate.rules import Table, seats_mask
 
 from ._cards import HAND_SIZE, IS_JOKER, LOW
-from ._state import (ACTION, SETUP, STANCE, Awaiting, CardsDrawn, DeckRanOut, GameEnded,
-                     JediState, ReturnAsked, Reshuffled, TurnBegan)
+from ._state import (
+    ACTION,
+    SETUP,
+    STANCE,
+    Awaiting,
+    CardsDrawn,
+    DeckRanOut,
+    GameEnded,
+    JediState,
+    Reshuffled,
+    ReturnAsked,
+    TurnBegan,
+)
 
 
 def draw(t: Table, seat: int, count: int) -> int:

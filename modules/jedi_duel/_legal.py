@@ -2,21 +2,34 @@
 
 Commands are plain tuples (see ``_notation``); cards are ints, positions are 0-based.
 """
+
 from __future__ import annotations
 
 from itertools import combinations
 
 from boardstate.rules import UNKNOWN, SecretUnavailable
 
-from ._cards import (AREA_OF, AREAS, BLACK_JOKER, HIGH, IS_CLUB, IS_JOKER, IS_ROYAL, RANK,
-                     RED_JOKER)
-from ._combat import (can_channel, can_force_defend, in_stance_suit, may_fumble, shielded)
-from ._state import (ACTION, BLOW, DEFEND, HEAL, LOOK, NO_CARD, PUSH, RETURN, SENSE, SETUP,
-                     SHOW, STANCE, JediState)
+from ._cards import AREA_OF, AREAS, BLACK_JOKER, HIGH, IS_CLUB, IS_JOKER, IS_ROYAL, RANK, RED_JOKER
+from ._combat import can_channel, can_force_defend, in_stance_suit, may_fumble, shielded
+from ._state import (
+    ACTION,
+    BLOW,
+    DEFEND,
+    HEAL,
+    LOOK,
+    NO_CARD,
+    PUSH,
+    RETURN,
+    SENSE,
+    SETUP,
+    SHOW,
+    STANCE,
+    JediState,
+)
 
 TAKE = ("take",)
-KEEP = ("keep",)          # revision 2: a hand without a stance card keeps the stance
-SHOW_HAND = ("show",)     # revision 2: the answer to Force Sense
+KEEP = ("keep",)  # revision 2: a hand without a stance card keeps the stance
+SHOW_HAND = ("show",)  # revision 2: the answer to Force Sense
 
 
 def legal(s: JediState, seat: int) -> list:
@@ -33,8 +46,9 @@ def legal(s: JediState, seat: int) -> list:
         return [SHOW_HAND]
     if phase == LOOK:
         target = s.peek[0]
-        return [("swap", i, j) for i in range(len(s.hands[seat]))
-                for j in range(len(s.hands[target]))]
+        return [
+            ("swap", i, j) for i in range(len(s.hands[seat])) for j in range(len(s.hands[target]))
+        ]
     if phase == RETURN:
         return [("return", pos) for pos in s.returnable]
     return []
@@ -44,8 +58,9 @@ def hand_values(s: JediState, seat: int) -> list[int]:
     """The cards of ``seat``'s hand; a copy that holds them face down cannot judge the move."""
     values = [c.value for c in s.hands[seat]]
     if UNKNOWN in values:
-        raise SecretUnavailable(f"this copy of the game does not hold {s.players[seat]}'s hand",
-                                code="no-opening")
+        raise SecretUnavailable(
+            f"this copy of the game does not hold {s.players[seat]}'s hand", code="no-opening"
+        )
     return values
 
 
@@ -114,6 +129,5 @@ def defences(s: JediState, seat: int) -> list:
             if in_stance_suit(s, seat, c):
                 out.append(("force-defend", c, NO_CARD))
                 if fumble:
-                    out.extend(("force-defend", c, g) for g in hand
-                               if g != c and not IS_JOKER[g])
+                    out.extend(("force-defend", c, g) for g in hand if g != c and not IS_JOKER[g])
     return out

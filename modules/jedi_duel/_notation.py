@@ -3,6 +3,7 @@
 Public plays name their cards (``attack bob 4S``); choices that must stay secret name hand
 positions (``swap 2 4``, ``return 6``), so the log never tells the table which card moved.
 """
+
 from __future__ import annotations
 
 from boardstate.rules import UNKNOWN, AmbiguousCommand, InvalidCommand, resolve_player
@@ -35,14 +36,28 @@ Cards: A 2-10 J Q K with C D H S (or T for 10, or the suit symbols); areas: high
 positions count from 1 as 'boardstate show' numbers your hand."""
 
 _VERBS = {
-    "stance": "stance", "attack": "attack", "heal": "heal", "push": "push", "pull": "push",
-    "sense": "sense", "swap": "swap", "lightning": "lightning", "discard": "discard",
-    "take": "take", "defend": "defend", "force-defend": "force-defend",
-    "forcedefend": "force-defend", "fdefend": "force-defend", "return": "return",
-    "keep": "keep", "show": "show",
+    "stance": "stance",
+    "attack": "attack",
+    "heal": "heal",
+    "push": "push",
+    "pull": "push",
+    "sense": "sense",
+    "swap": "swap",
+    "lightning": "lightning",
+    "discard": "discard",
+    "take": "take",
+    "defend": "defend",
+    "force-defend": "force-defend",
+    "forcedefend": "force-defend",
+    "fdefend": "force-defend",
+    "return": "return",
+    "keep": "keep",
+    "show": "show",
 }
-_COMMANDS = ("stance, keep, attack, heal, push, sense, show, lightning, discard, take, defend, "
-             "force-defend, swap, return")
+_COMMANDS = (
+    "stance, keep, attack, heal, push, sense, show, lightning, discard, take, defend, "
+    "force-defend, swap, return"
+)
 _FILLER = {"with", "for", "to", "at", "in", "the", "on", "and"}
 
 
@@ -64,7 +79,8 @@ def notation(s: JediState, seat: int, command) -> str:
     if verb == "force-defend":
         _, card, fumble = command
         return f"force-defend {_cards.name(card)}" + (
-            f" fumble {_cards.name(fumble)}" if fumble != NO_CARD else "")
+            f" fumble {_cards.name(fumble)}" if fumble != NO_CARD else ""
+        )
     if verb == "swap":
         return f"swap {command[1] + 1} {command[2] + 1}"
     if verb == "return":
@@ -74,16 +90,23 @@ def notation(s: JediState, seat: int, command) -> str:
 
 def parse(s: JediState, seat: int, text: str):
     words = [w for w in text.strip().replace(",", " ").split() if w.lower() not in _FILLER]
-    if len(words) >= 2 and words[0].lower() == "force" and words[1].lower() in ("defend",
-                                                                                "defence"):
+    if (
+        len(words) >= 2
+        and words[0].lower() == "force"
+        and words[1].lower() in ("defend", "defence")
+    ):
         words = ["force-defend"] + words[2:]
     if not words:
-        raise InvalidCommand(f"empty command (see 'boardstate rules jedi-duel' or the notation "
-                             f"help: {_COMMANDS})", code="syntax")
+        raise InvalidCommand(
+            f"empty command (see 'boardstate rules jedi-duel' or the notation help: {_COMMANDS})",
+            code="syntax",
+        )
     verb = _VERBS.get(words[0].lower())
     if verb is None:
-        raise InvalidCommand(f"unknown command {words[0]!r} in {text.strip()!r} (commands: "
-                             f"{_COMMANDS})", code="syntax")
+        raise InvalidCommand(
+            f"unknown command {words[0]!r} in {text.strip()!r} (commands: {_COMMANDS})",
+            code="syntax",
+        )
     return _PARSERS[verb](s, seat, words[1:], text.strip())
 
 
@@ -94,8 +117,9 @@ def _bad(text: str, usage: str):
 def _card(s: JediState, seat: int, word: str, text: str) -> int:
     c = _cards.parse(word)
     if c is None:
-        raise InvalidCommand(f"{word!r} in {text!r} is not a card (e.g. 7H, 10D, QC, joker)",
-                             code="bad-card")
+        raise InvalidCommand(
+            f"{word!r} in {text!r} is not a card (e.g. 7H, 10D, QC, joker)", code="bad-card"
+        )
     if c == JOKER_WORD:
         held = [v for v in (x.value for x in s.hands[seat]) if v in (RED_JOKER, BLACK_JOKER)]
         return held[0] if held else RED_JOKER
@@ -105,8 +129,9 @@ def _card(s: JediState, seat: int, word: str, text: str) -> int:
 def _area(word: str, text: str) -> int:
     a = _cards.area_word(word)
     if a is None:
-        raise InvalidCommand(f"{word!r} in {text!r} is not an area (high, middle, low)",
-                             code="bad-area")
+        raise InvalidCommand(
+            f"{word!r} in {text!r} is not an area (high, middle, low)", code="bad-area"
+        )
     return a
 
 
@@ -114,8 +139,10 @@ def _sole_opponent(s: JediState, seat: int, text: str) -> int:
     others = [i for i in s.seats if i != seat and s.fatigue[i] > 0]
     if len(others) == 1:
         return others[0]
-    raise AmbiguousCommand(f"{text!r}: name the player (one of "
-                           f"{', '.join(s.players[i] for i in others)})", code="which-player")
+    raise AmbiguousCommand(
+        f"{text!r}: name the player (one of {', '.join(s.players[i] for i in others)})",
+        code="which-player",
+    )
 
 
 def _parse_stance(s, seat, args, text):
@@ -125,8 +152,11 @@ def _parse_stance(s, seat, args, text):
     if len(args) == 2:
         return ("stance", card, _area(args[1], text))
     if IS_CLUB[card]:
-        raise AmbiguousCommand(f"{text!r}: a Club can go to any stance; say "
-                               f"'stance {_cards.name(card)} high|middle|low'", code="which-area")
+        raise AmbiguousCommand(
+            f"{text!r}: a Club can go to any stance; say "
+            f"'stance {_cards.name(card)} high|middle|low'",
+            code="which-area",
+        )
     return ("stance", card, _cards.AREA_OF[card])
 
 
@@ -134,8 +164,9 @@ def _parse_attack(s, seat, args, text):
     usage = "attack PLAYER CARD [high|middle|low]"
     if not args or len(args) > 3:
         raise _bad(text, usage)
-    if _cards.parse(args[0]) is not None and (len(args) == 1 or _cards.area_word(args[1])
-                                              is not None):
+    if _cards.parse(args[0]) is not None and (
+        len(args) == 1 or _cards.area_word(args[1]) is not None
+    ):
         target, rest = _sole_opponent(s, seat, text), args
     else:
         target, rest = resolve_player(s.players, args[0], text), args[1:]
@@ -149,9 +180,11 @@ def _parse_attack(s, seat, args, text):
     if len(rest) == 2:
         return ("attack", target, card, _area(rest[1], text))
     if IS_CLUB[card]:
-        raise AmbiguousCommand(f"{text!r}: a Club attack names its area; say 'attack "
-                               f"{s.players[target]} {_cards.name(card)} high|middle|low'",
-                               code="which-area")
+        raise AmbiguousCommand(
+            f"{text!r}: a Club attack names its area; say 'attack "
+            f"{s.players[target]} {_cards.name(card)} high|middle|low'",
+            code="which-area",
+        )
     return ("attack", target, card, _cards.AREA_OF[card])
 
 
@@ -160,6 +193,7 @@ def _one_card(verb):
         if len(args) != 1:
             raise _bad(text, f"{verb} CARD")
         return (verb, _card(s, seat, args[0], text))
+
     return parse_it
 
 
@@ -184,10 +218,12 @@ def _parse_lightning(s, seat, args, text):
 
 def _bare(verb):
     """A command of one word: 'take', 'keep', 'show'."""
+
     def parse_it(s, seat, args, text):
         if args:
             raise _bad(text, verb)
         return (verb,)
+
     return parse_it
 
 
@@ -206,14 +242,17 @@ def _position(hand, word: str, text: str) -> int:
         return int(word) - 1
     c = _cards.parse(word)
     if c is None:
-        raise InvalidCommand(f"{word!r} in {text!r} is neither a position nor a card",
-                             code="bad-position")
+        raise InvalidCommand(
+            f"{word!r} in {text!r} is neither a position nor a card", code="bad-position"
+        )
     for i, secret in enumerate(hand):
-        if secret.value is not UNKNOWN and (secret.value == c or (
-                c == JOKER_WORD and secret.value in (RED_JOKER, BLACK_JOKER))):
+        if secret.value is not UNKNOWN and (
+            secret.value == c or (c == JOKER_WORD and secret.value in (RED_JOKER, BLACK_JOKER))
+        ):
             return i
-    raise InvalidCommand(f"{word!r} in {text!r}: no such card there; give its position",
-                         code="bad-position")
+    raise InvalidCommand(
+        f"{word!r} in {text!r}: no such card there; give its position", code="bad-position"
+    )
 
 
 def _parse_swap(s, seat, args, text):
@@ -230,9 +269,18 @@ def _parse_return(s, seat, args, text):
 
 
 _PARSERS = {
-    "stance": _parse_stance, "attack": _parse_attack, "heal": _one_card("heal"),
-    "push": _one_card("push"), "discard": _one_card("discard"), "defend": _one_card("defend"),
-    "sense": _parse_sense, "lightning": _parse_lightning, "take": _bare("take"),
-    "keep": _bare("keep"), "show": _bare("show"),
-    "force-defend": _parse_force_defend, "swap": _parse_swap, "return": _parse_return,
+    "stance": _parse_stance,
+    "attack": _parse_attack,
+    "heal": _one_card("heal"),
+    "push": _one_card("push"),
+    "discard": _one_card("discard"),
+    "defend": _one_card("defend"),
+    "sense": _parse_sense,
+    "lightning": _parse_lightning,
+    "take": _bare("take"),
+    "keep": _bare("keep"),
+    "show": _bare("show"),
+    "force-defend": _parse_force_defend,
+    "swap": _parse_swap,
+    "return": _parse_return,
 }

@@ -4,6 +4,7 @@ The printed tables are lost (they were pictures), so the shipped file is a recon
 game may load its own with ``--option playaid=FILE``.  A mistake in such a file is an
 ``OptionError`` that names the file, the line and the field, so a player can fix it.
 """
+
 from __future__ import annotations
 
 import attrs
@@ -56,10 +57,13 @@ class Playaid:
         return (self.name, self.attack, self.defence)
 
     @classmethod
-    def from_option(cls, value) -> "Playaid":
+    def from_option(cls, value) -> Playaid:
         name, attack, defence = value
-        return cls(str(name), tuple(tuple(int(x) for x in row) for row in attack),
-                   tuple(int(x) for x in defence))
+        return cls(
+            str(name),
+            tuple(tuple(int(x) for x in row) for row in attack),
+            tuple(int(x) for x in defence),
+        )
 
 
 def _strict_int(value, _type) -> int:
@@ -85,12 +89,16 @@ def parse_playaid(text: str, source: str) -> Playaid:
     """Read a Playaid TOML; any mistake is ``OptionError("FILE:LINE: FIELD: reason")``."""
     data = structure_toml(text, source, PlayaidFile, _converter, "bad-playaid")
     attack = data.attack
-    return Playaid(data.name, (attack.high.as_tuple(), attack.middle.as_tuple(),
-                               attack.low.as_tuple()), data.defence.as_tuple())
+    return Playaid(
+        data.name,
+        (attack.high.as_tuple(), attack.middle.as_tuple(), attack.low.as_tuple()),
+        data.defence.as_tuple(),
+    )
 
 
-PLAYAID_FILE = DataFile(__package__, BUILTIN, parse_playaid, what="Playaid file",
-                        code="bad-playaid")
+PLAYAID_FILE = DataFile(
+    __package__, BUILTIN, parse_playaid, what="Playaid file", code="bad-playaid"
+)
 
 
 def builtin_playaid() -> Playaid:

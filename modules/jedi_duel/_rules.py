@@ -1,4 +1,5 @@
 """The Decider of Jedi Duel: the header's options, the first table, whose turn, outcome, views."""
+
 from __future__ import annotations
 
 from boardstate.rules import IllegalCommand, OptionError, Outcome, Setup, Table
@@ -16,8 +17,9 @@ def check_names_differ(players) -> None:
     """Typed commands name players without case, so 'Ann' and 'ann' could not be told apart."""
     names = [p.lower() for p in players]
     if len(set(names)) != len(names):
-        raise OptionError("two players share a name (names are compared without case)",
-                          code="bad-option")
+        raise OptionError(
+            "two players share a name (names are compared without case)", code="bad-option"
+        )
 
 
 class JediRules:
@@ -28,20 +30,30 @@ class JediRules:
         """What the engine cannot do: read the Playaid file into the header, and refuse names
         that differ only in case.  The choices are checked against the spec already."""
         check_names_differ(players)
-        return {"playaid": playaid_option(options.get("playaid")),
-                "fumble-stance": options["fumble-stance"],
-                "queen-vs-lightning": options["queen-vs-lightning"]}
+        return {
+            "playaid": playaid_option(options.get("playaid")),
+            "fumble-stance": options["fumble-stance"],
+            "queen-vs-lightning": options["queen-vs-lightning"],
+        }
 
     def initial(self, setup: Setup) -> JediState:
         options = setup.options
         playaid = playaid_of(options["playaid"])
         n = len(setup.players)
         return JediState(
-            players=tuple(setup.players), speed=playaid.attack, defence=playaid.defence,
-            playaid_name=playaid.name, fumble_sets_area=options["fumble-stance"] == "card",
+            players=tuple(setup.players),
+            speed=playaid.attack,
+            defence=playaid.defence,
+            playaid_name=playaid.name,
+            fumble_sets_area=options["fumble-stance"] == "card",
             queen_stops_lightning=options["queen-vs-lightning"] == "shields",
-            hands=((),) * n, stance_card=(NO_CARD,) * n, stance_area=(-1,) * n,
-            fatigue=(START_FATIGUE,) * n, immune=(False,) * n, revision=setup.revision)
+            hands=((),) * n,
+            stance_card=(NO_CARD,) * n,
+            stance_area=(-1,) * n,
+            fatigue=(START_FATIGUE,) * n,
+            immune=(False,) * n,
+            revision=setup.revision,
+        )
 
     def start(self, table: Table) -> None:
         _decide.start(table)
@@ -78,9 +90,14 @@ class JediRules:
 
     def view(self, s: JediState, seat: int) -> JediState:
         """What ``seat`` may know: every card it does not own turns face down."""
+
         def seal(cards):
-            return tuple(c if c.owned_by(seat) else c.sealed() for c in cards) \
-                if seat >= 0 else tuple(c.sealed() for c in cards)
+            return (
+                tuple(c if c.owned_by(seat) else c.sealed() for c in cards)
+                if seat >= 0
+                else tuple(c.sealed() for c in cards)
+            )
+
         peek = s.peek
         if peek:
             peek = (peek[0], seal(peek[1]))

@@ -6,6 +6,7 @@ Everything on the table is public and held as plain ints: stance cards, the disc
 Cards leave a hand by *position*, so a view that sees only face-down cards folds the same events to
 the same shape.
 """
+
 from __future__ import annotations
 
 from typing import NamedTuple
@@ -13,14 +14,14 @@ from typing import NamedTuple
 from boardstate.rules import Reveal, Secret, event
 
 # phases: what the seat at the front of ``queue`` is asked for
-SETUP = 0    # an initial stance (everyone but the first player, before the first turn)
-STANCE = 1   # the new stance of the active player
-ACTION = 2   # attack, Force power, Force Lightning, or a discard for fatigue
-DEFEND = 3   # an attacked player answers: take it, a Club, or a Force Defence
-LOOK = 4     # Force Sense: the active player has seen a hand and swaps one card
-RETURN = 5   # Low stance: one of the three cards drawn goes back on top of the draw deck
+SETUP = 0  # an initial stance (everyone but the first player, before the first turn)
+STANCE = 1  # the new stance of the active player
+ACTION = 2  # attack, Force power, Force Lightning, or a discard for fatigue
+DEFEND = 3  # an attacked player answers: take it, a Club, or a Force Defence
+LOOK = 4  # Force Sense: the active player has seen a hand and swaps one card
+RETURN = 5  # Low stance: one of the three cards drawn goes back on top of the draw deck
 OVER = 6
-SHOW = 7     # revision 2, Force Sense: the sensed player shows their hand to the looker
+SHOW = 7  # revision 2, Force Sense: the sensed player shows their hand to the looker
 
 # Rules revisions (GameSpec.revision).  Revision 1 reads other seats' cards inside a decision,
 # so it is sound only when every copy holds every secret (the open trust mode); revision 2
@@ -42,29 +43,29 @@ class JediState(NamedTuple):
 
     players: tuple[str, ...]
     speed: tuple[tuple[int, ...], ...]  # Playaid: attack modifier [attacker's stance][area]
-    defence: tuple[int, ...]            # Playaid: defence modifier [defender's stance]
+    defence: tuple[int, ...]  # Playaid: defence modifier [defender's stance]
     playaid_name: str
-    fumble_sets_area: bool              # option fumble-stance: the given card's suit sets the stance
-    queen_stops_lightning: bool         # option queen-vs-lightning
+    fumble_sets_area: bool  # option fumble-stance: the given card's suit sets the stance
+    queen_stops_lightning: bool  # option queen-vs-lightning
     hands: tuple[tuple[Secret, ...], ...]
-    stance_card: tuple[int, ...]        # NO_CARD before a first stance
+    stance_card: tuple[int, ...]  # NO_CARD before a first stance
     stance_area: tuple[int, ...]
     fatigue: tuple[int, ...]
-    immune: tuple[bool, ...]            # Force Push/Pull (Queen) until the seat's next turn
-    deck: tuple[Secret, ...] = ()       # top first
-    discard: tuple[int, ...] = ()       # bottom first, top last
-    passes: int = 0                     # times the draw deck has run out
+    immune: tuple[bool, ...]  # Force Push/Pull (Queen) until the seat's next turn
+    deck: tuple[Secret, ...] = ()  # top first
+    discard: tuple[int, ...] = ()  # bottom first, top last
+    passes: int = 0  # times the draw deck has run out
     dealer: int = -1
-    turn: int = -1                      # the active seat
+    turn: int = -1  # the active seat
     turns: int = 0
     phase: int = SETUP
-    queue: tuple[int, ...] = ()         # seats asked in ``phase``, the first one acts now
-    attack: tuple = ()                  # (kind, card, area, speed, attacker's stance area) under way
-    owed: tuple[int, ...] = ()          # defenders who played a card and draw a replacement
-    peek: tuple = ()                    # Force Sense: (target, the seen cards as the looker's Secrets)
-    returnable: tuple[int, ...] = ()    # Low stance: hand positions that may go back on the deck
+    queue: tuple[int, ...] = ()  # seats asked in ``phase``, the first one acts now
+    attack: tuple = ()  # (kind, card, area, speed, attacker's stance area) under way
+    owed: tuple[int, ...] = ()  # defenders who played a card and draw a replacement
+    peek: tuple = ()  # Force Sense: (target, the seen cards as the looker's Secrets)
+    returnable: tuple[int, ...] = ()  # Low stance: hand positions that may go back on the deck
     end_reason: str = ""
-    revision: int = FIRST_REVISION      # the rules revision the game is played under
+    revision: int = FIRST_REVISION  # the rules revision the game is played under
 
     @property
     def seats(self) -> range:
@@ -114,9 +115,9 @@ class TurnBegan:
 @event("jedi.stance-played")
 class StancePlayed:
     seat: int
-    pos: int      # position in the hand
+    pos: int  # position in the hand
     card: Reveal
-    area: int     # high 0, middle 1, low 2 (a Club goes to the area the player names)
+    area: int  # high 0, middle 1, low 2 (a Club goes to the area the player names)
 
 
 @event("jedi.attacked")
@@ -125,8 +126,8 @@ class Attacked:
     target: int
     pos: int
     card: Reveal
-    area: int     # -1 for a Joker
-    speed: int    # rank plus the Playaid's attack modifier (0 for a Joker)
+    area: int  # -1 for a Joker
+    speed: int  # rank plus the Playaid's attack modifier (0 for a Joker)
 
 
 @event("jedi.defended")
@@ -134,7 +135,7 @@ class Defended:
     seat: int
     pos: int
     card: Reveal
-    force: bool   # a Force Defence (else a Club as a temporary defence)
+    force: bool  # a Force Defence (else a Club as a temporary defence)
 
 
 @event("jedi.fatigue-set")
@@ -145,18 +146,18 @@ class FatigueSet:
 
 @event("jedi.fumbled")
 class Fumbled:
-    seat: int      # the defender who causes the fumble
+    seat: int  # the defender who causes the fumble
     attacker: int
-    pos: int       # the defender's hand card now in the attacker's stance
+    pos: int  # the defender's hand card now in the attacker's stance
     card: Reveal
     taken: Secret  # the attacker's old stance card, now in the defender's hand
-    area: int      # the attacker's stance area after the swap
+    area: int  # the attacker's stance area after the swap
 
 
 @event("jedi.power-used")
 class PowerUsed:
     seat: int
-    power: int     # HEAL 11, PUSH 12, SENSE 13
+    power: int  # HEAL 11, PUSH 12, SENSE 13
     pos: int
     card: Reveal
     target: int
@@ -166,24 +167,24 @@ class PowerUsed:
 class HandSeen:
     seat: int
     target: int
-    cards: tuple   # of Secret owned by the looker: the target's hand in order
+    cards: tuple  # of Secret owned by the looker: the target's hand in order
 
 
 @event("jedi.cards-swapped")
 class CardsSwapped:
     seat: int
     target: int
-    given: int          # the looker's hand position given away
-    taken: int          # the target's hand position taken
-    to_target: Secret   # the given card, now the target's
-    to_seat: Secret     # the taken card, now the looker's
+    given: int  # the looker's hand position given away
+    taken: int  # the target's hand position taken
+    to_target: Secret  # the given card, now the target's
+    to_seat: Secret  # the taken card, now the looker's
 
 
 @event("jedi.lightning-cast")
 class LightningCast:
     seat: int
-    positions: tuple    # hand positions, highest first
-    cards: tuple        # of Reveal, in the same order
+    positions: tuple  # hand positions, highest first
+    cards: tuple  # of Reveal, in the same order
 
 
 @event("jedi.discarded")
@@ -197,18 +198,18 @@ class Discarded:
 class CardReturned:
     seat: int
     pos: int
-    card: Secret   # now the top of the draw deck: revision 1 owned by the player who put it
-                   # back, revision 2 owned by nobody (a face-down deck card)
+    card: Secret  # now the top of the draw deck: revision 1 owned by the player who put it
+    # back, revision 2 owned by nobody (a face-down deck card)
 
 
 @event("jedi.deck-ran-out")
 class DeckRanOut:
-    passes: int    # times the draw deck has now been gone through
+    passes: int  # times the draw deck has now been gone through
 
 
 @event("jedi.reshuffled")
 class Reshuffled:
-    cards: tuple   # of Secret owned by nobody: the discard pile shuffled, top first
+    cards: tuple  # of Secret owned by nobody: the discard pile shuffled, top first
 
 
 @event("jedi.return-asked")
@@ -224,22 +225,42 @@ class GameEnded:
 
 @event("jedi.stance-kept")
 class StanceKept:
-    seat: int      # revision 2: a hand without a stance card answers 'keep' (no card is played)
+    seat: int  # revision 2: a hand without a stance card answers 'keep' (no card is played)
 
 
 # New events go at the end: a file's event codes are positions in this tuple.
-EVENTS = (DeckShuffled, DealerChosen, CardsDrawn, Awaiting, TurnBegan, StancePlayed, Attacked,
-          Defended, FatigueSet, Fumbled, PowerUsed, HandSeen, CardsSwapped, LightningCast,
-          Discarded, CardReturned, DeckRanOut, Reshuffled, ReturnAsked, GameEnded, StanceKept)
+EVENTS = (
+    DeckShuffled,
+    DealerChosen,
+    CardsDrawn,
+    Awaiting,
+    TurnBegan,
+    StancePlayed,
+    Attacked,
+    Defended,
+    FatigueSet,
+    Fumbled,
+    PowerUsed,
+    HandSeen,
+    CardsSwapped,
+    LightningCast,
+    Discarded,
+    CardReturned,
+    DeckRanOut,
+    Reshuffled,
+    ReturnAsked,
+    GameEnded,
+    StanceKept,
+)
 
 
 # ---------------------------------------------------------------------------------- evolve
 def _put(seq: tuple, i: int, value) -> tuple:
-    return seq[:i] + (value,) + seq[i + 1:]
+    return seq[:i] + (value,) + seq[i + 1 :]
 
 
 def _without(hand: tuple, pos: int) -> tuple:
-    return hand[:pos] + hand[pos + 1:]
+    return hand[:pos] + hand[pos + 1 :]
 
 
 def _deck_shuffled(s: JediState, e: DeckShuffled) -> JediState:
@@ -260,29 +281,43 @@ def _awaiting(s: JediState, e: Awaiting) -> JediState:
 
 
 def _turn_began(s: JediState, e: TurnBegan) -> JediState:
-    return s._replace(turn=e.seat, turns=s.turns + 1, immune=_put(s.immune, e.seat, False),
-                      attack=(), owed=(), peek=(), returnable=())
+    return s._replace(
+        turn=e.seat,
+        turns=s.turns + 1,
+        immune=_put(s.immune, e.seat, False),
+        attack=(),
+        owed=(),
+        peek=(),
+        returnable=(),
+    )
 
 
 def _stance(s: JediState, e: StancePlayed) -> JediState:
     seat = e.seat
     old = s.stance_card[seat]
-    return s._replace(hands=_put(s.hands, seat, _without(s.hands[seat], e.pos)),
-                      discard=s.discard + (old,) if old != NO_CARD else s.discard,
-                      stance_card=_put(s.stance_card, seat, e.card.value),
-                      stance_area=_put(s.stance_area, seat, e.area))
+    return s._replace(
+        hands=_put(s.hands, seat, _without(s.hands[seat], e.pos)),
+        discard=s.discard + (old,) if old != NO_CARD else s.discard,
+        stance_card=_put(s.stance_card, seat, e.card.value),
+        stance_area=_put(s.stance_area, seat, e.area),
+    )
 
 
 def _attacked(s: JediState, e: Attacked) -> JediState:
     kind = JOKER if e.area < 0 else BLOW
-    return s._replace(hands=_put(s.hands, e.seat, _without(s.hands[e.seat], e.pos)),
-                      discard=s.discard + (e.card.value,),
-                      attack=(kind, e.card.value, e.area, e.speed, s.stance_area[e.seat]))
+    return s._replace(
+        hands=_put(s.hands, e.seat, _without(s.hands[e.seat], e.pos)),
+        discard=s.discard + (e.card.value,),
+        attack=(kind, e.card.value, e.area, e.speed, s.stance_area[e.seat]),
+    )
 
 
 def _defended(s: JediState, e: Defended) -> JediState:
-    return s._replace(hands=_put(s.hands, e.seat, _without(s.hands[e.seat], e.pos)),
-                      discard=s.discard + (e.card.value,), owed=s.owed + (e.seat,))
+    return s._replace(
+        hands=_put(s.hands, e.seat, _without(s.hands[e.seat], e.pos)),
+        discard=s.discard + (e.card.value,),
+        owed=s.owed + (e.seat,),
+    )
 
 
 def _fatigue(s: JediState, e: FatigueSet) -> JediState:
@@ -291,13 +326,18 @@ def _fatigue(s: JediState, e: FatigueSet) -> JediState:
 
 def _fumbled(s: JediState, e: Fumbled) -> JediState:
     hands = _put(s.hands, e.seat, _without(s.hands[e.seat], e.pos) + (e.taken,))
-    return s._replace(hands=hands, stance_card=_put(s.stance_card, e.attacker, e.card.value),
-                      stance_area=_put(s.stance_area, e.attacker, e.area))
+    return s._replace(
+        hands=hands,
+        stance_card=_put(s.stance_card, e.attacker, e.card.value),
+        stance_area=_put(s.stance_area, e.attacker, e.area),
+    )
 
 
 def _power(s: JediState, e: PowerUsed) -> JediState:
-    s = s._replace(hands=_put(s.hands, e.seat, _without(s.hands[e.seat], e.pos)),
-                   discard=s.discard + (e.card.value,))
+    s = s._replace(
+        hands=_put(s.hands, e.seat, _without(s.hands[e.seat], e.pos)),
+        discard=s.discard + (e.card.value,),
+    )
     if e.power == PUSH:
         s = s._replace(immune=_put(s.immune, e.seat, True))
     return s
@@ -318,18 +358,26 @@ def _lightning(s: JediState, e: LightningCast) -> JediState:
     for pos in e.positions:  # highest first, so the others keep their places
         hand = _without(hand, pos)
     values = tuple(c.value for c in e.cards)
-    return s._replace(hands=_put(s.hands, e.seat, hand), discard=s.discard + values,
-                      attack=(LIGHTNING, NO_CARD, -1, 0, s.stance_area[e.seat]))
+    return s._replace(
+        hands=_put(s.hands, e.seat, hand),
+        discard=s.discard + values,
+        attack=(LIGHTNING, NO_CARD, -1, 0, s.stance_area[e.seat]),
+    )
 
 
 def _discarded(s: JediState, e: Discarded) -> JediState:
-    return s._replace(hands=_put(s.hands, e.seat, _without(s.hands[e.seat], e.pos)),
-                      discard=s.discard + (e.card.value,))
+    return s._replace(
+        hands=_put(s.hands, e.seat, _without(s.hands[e.seat], e.pos)),
+        discard=s.discard + (e.card.value,),
+    )
 
 
 def _returned(s: JediState, e: CardReturned) -> JediState:
-    return s._replace(hands=_put(s.hands, e.seat, _without(s.hands[e.seat], e.pos)),
-                      deck=(e.card,) + s.deck, returnable=())
+    return s._replace(
+        hands=_put(s.hands, e.seat, _without(s.hands[e.seat], e.pos)),
+        deck=(e.card,) + s.deck,
+        returnable=(),
+    )
 
 
 def _ran_out(s: JediState, e: DeckRanOut) -> JediState:
@@ -353,12 +401,27 @@ def _kept(s: JediState, e: StanceKept) -> JediState:
 
 
 _HANDLERS = {
-    DeckShuffled: _deck_shuffled, DealerChosen: _dealer, CardsDrawn: _drawn,
-    Awaiting: _awaiting, TurnBegan: _turn_began, StancePlayed: _stance, Attacked: _attacked,
-    Defended: _defended, FatigueSet: _fatigue, Fumbled: _fumbled, PowerUsed: _power,
-    HandSeen: _seen, CardsSwapped: _swapped, LightningCast: _lightning, Discarded: _discarded,
-    CardReturned: _returned, DeckRanOut: _ran_out, Reshuffled: _reshuffled,
-    ReturnAsked: _return_asked, GameEnded: _ended, StanceKept: _kept,
+    DeckShuffled: _deck_shuffled,
+    DealerChosen: _dealer,
+    CardsDrawn: _drawn,
+    Awaiting: _awaiting,
+    TurnBegan: _turn_began,
+    StancePlayed: _stance,
+    Attacked: _attacked,
+    Defended: _defended,
+    FatigueSet: _fatigue,
+    Fumbled: _fumbled,
+    PowerUsed: _power,
+    HandSeen: _seen,
+    CardsSwapped: _swapped,
+    LightningCast: _lightning,
+    Discarded: _discarded,
+    CardReturned: _returned,
+    DeckRanOut: _ran_out,
+    Reshuffled: _reshuffled,
+    ReturnAsked: _return_asked,
+    GameEnded: _ended,
+    StanceKept: _kept,
 }
 
 

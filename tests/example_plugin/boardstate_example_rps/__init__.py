@@ -7,12 +7,21 @@ Two players, best of ``rounds``.  Two ways to choose (option ``mode``):
   leader's choice is turned over (``Choice.FACE_DOWN`` and ``Choice.TURN_OVER``).  The leader
   alternates each round.
 """
+
 from __future__ import annotations
 
 from typing import NamedTuple
 
-from boardstate.rules import (HIDDEN, Choice, GameSpec, InvalidCommand, Module, Option, Outcome,
-                              event)
+from boardstate.rules import (
+    HIDDEN,
+    Choice,
+    GameSpec,
+    InvalidCommand,
+    Module,
+    Option,
+    Outcome,
+    event,
+)
 
 SHAPES = ("rock", "paper", "scissors")
 MODES = ("sealed", "face-down")
@@ -22,19 +31,19 @@ MODES = ("sealed", "face-down")
 class RpsState(NamedTuple):
     players: tuple[str, ...]
     mode: str
-    rounds: int                      # wins needed: a best of 2 * rounds - 1
+    rounds: int  # wins needed: a best of 2 * rounds - 1
     wins: tuple[int, int] = (0, 0)
-    leader: int = 0                  # face-down mode: who lays a choice face down this round
-    face_down: bool = False          # face-down mode: the leader's choice lies on the table
-    answer: int = -1                 # face-down mode: the other player's open answer
-    played: int = 0                  # rounds played (draws included)
+    leader: int = 0  # face-down mode: who lays a choice face down this round
+    face_down: bool = False  # face-down mode: the leader's choice lies on the table
+    answer: int = -1  # face-down mode: the other player's open answer
+    played: int = 0  # rounds played (draws included)
 
 
 # ---------------------------------------------------------------------------------- events
 @event("rps.round-played")
 class RoundPlayed:
-    shapes: tuple   # per seat: the shape index shown
-    winner: int     # the seat that won the round, -1 for a draw
+    shapes: tuple  # per seat: the shape index shown
+    winner: int  # the seat that won the round, -1 for a draw
 
 
 @event("rps.laid-face-down")
@@ -59,8 +68,9 @@ def evolve(s: RpsState, e) -> RpsState:
     wins = s.wins
     if e.winner >= 0:
         wins = tuple(w + (seat == e.winner) for seat, w in enumerate(wins))
-    return s._replace(wins=wins, played=s.played + 1, face_down=False, answer=-1,
-                      leader=1 - s.leader)
+    return s._replace(
+        wins=wins, played=s.played + 1, face_down=False, answer=-1, leader=1 - s.leader
+    )
 
 
 # ---------------------------------------------------------------------------------- rules
@@ -109,8 +119,9 @@ class RpsRules:
         word = text.strip().lower()
         hits = [i for i, name in enumerate(SHAPES) if word and name.startswith(word)]
         if len(hits) != 1:
-            raise InvalidCommand(f"cannot read {text.strip()!r}: say rock, paper or scissors",
-                                 code="syntax")
+            raise InvalidCommand(
+                f"cannot read {text.strip()!r}: say rock, paper or scissors", code="syntax"
+            )
         return hits[0]
 
     def notation(self, s: RpsState, seat: int, command: int) -> str:
@@ -124,7 +135,7 @@ class RpsRules:
                 shapes[seat] = shape
             table.emit(RoundPlayed(tuple(shapes), _winner(shapes)))
             return
-        (seat, command), = moves
+        ((seat, command),) = moves
         if command is HIDDEN:
             table.emit(LaidFaceDown(seat))
         elif seat != s.leader:
@@ -142,8 +153,9 @@ class RpsRules:
         if best < s.rounds:
             return None
         winner = s.wins.index(best)
-        return Outcome(scores=s.wins, winners=(winner,),
-                       reason=f"{s.players[winner]} won {best} rounds")
+        return Outcome(
+            scores=s.wins, winners=(winner,), reason=f"{s.players[winner]} won {best} rounds"
+        )
 
     def view(self, s: RpsState, seat: int) -> RpsState:
         return s  # nothing on the table is secret: the engine seals the choices
@@ -157,8 +169,7 @@ class RpsRules:
         return "\n".join(lines)
 
     def to_json(self, s: RpsState, seat) -> dict:
-        return {"wins": dict(zip(s.players, s.wins)), "played": s.played,
-                "face_down": s.face_down}
+        return {"wins": dict(zip(s.players, s.wins)), "played": s.played, "face_down": s.face_down}
 
 
 def _winner(shapes) -> int:
@@ -173,8 +184,13 @@ SPEC = GameSpec(
     min_players=2,
     max_players=2,
     options=(
-        Option("mode", "sealed", "how the players choose: both at once, sealed, or the leader "
-               "face down and the other in the open", MODES),
+        Option(
+            "mode",
+            "sealed",
+            "how the players choose: both at once, sealed, or the leader "
+            "face down and the other in the open",
+            MODES,
+        ),
         Option("rounds", "2", "wins needed (1-9)"),
     ),
     events=EVENTS,
