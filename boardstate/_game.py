@@ -33,9 +33,20 @@ class SealedRound:
 
     Reveal order: the last seat to commit first (it may reveal in the same move file, since by
     then every choice is committed), then the others in seat order.  The last reveal resolves.
+    ``acting`` (who acts now) is kept up to date as records arrive: the referee asks it for
+    every record of a long log.
     """
 
-    __slots__ = ("seats", "size", "commits", "revealed", "parsed", "start")
+    __slots__ = (
+        "seats",
+        "size",
+        "commits",
+        "revealed",
+        "parsed",
+        "start",
+        "acting",
+        "all_committed",
+    )
 
     def __init__(self, seats: tuple[int, ...], start: int) -> None:
         self.seats = seats
@@ -44,19 +55,20 @@ class SealedRound:
         self.commits: dict[int, Secret] = {}
         self.revealed: dict[int, str] = {}
         self.parsed: dict[int, object] = {}  # seat -> the revealed command, parsed once
+        self.acting = seats  # waiting to commit; then the next to reveal
+        self.all_committed = False
 
-    @property
-    def all_committed(self) -> bool:
-        return len(self.commits) == self.size
+    def commit(self, seat: int, secret: Secret) -> None:
+        self.commits[seat] = secret
+        self.all_committed = len(self.commits) == self.size
+        if self.all_committed:
+            self.acting = (seat,)  # the last to commit reveals first
+        else:
+            self.acting = tuple([s for s in self.seats if s not in self.commits])
 
-    def waiting(self) -> tuple[int, ...]:
-        return tuple(s for s in self.seats if s not in self.commits)
-
-    def next_revealer(self) -> int:
-        last = next(reversed(self.commits))
-        if last not in self.revealed:
-            return last
-        return next(s for s in self.seats if s not in self.revealed)
+    def reveal(self, seat: int, value: str) -> None:
+        self.revealed[seat] = value
+        self.acting = tuple([s for s in self.seats if s not in self.revealed][:1])
 
 
 class FaceDown:
@@ -139,27 +151,16 @@ class Game:
 
     def phase(self) -> SealedRound | None:
         """The sealed round under way, if the acting seats choose at once and sealed."""
-        if self.round is None:
-            outcome, acting, choice = self.facts()
-            if choice == Choice.SEALED and len(acting) >= 2:
-                self.round = SealedRound(acting, self._count)
         return self.round
 
     def to_act(self) -> tuple[int, ...]:
-        outcome, acting, _ = self.facts()
-        if outcome is not None:
-            return ()
-        phase = self.phase()
-        if phase is None:
-            return acting
-        if not phase.all_committed:
-            return phase.waiting()
-        return (phase.next_revealer(),)
+        phase = self.round  # (a round under way means the game is on)
+        return self.facts()[1] if phase is None else phase.acting
 
     def open_move_due(self) -> bool:
         """Is the next record an open move?  (A sealed choice with one seat left to choose is
         made in the open: there is nobody to hide it from until it is played.)"""
-        return self.phase() is None and self.facts()[2] in (Choice.OPEN, Choice.SEALED)
+        return self.round is None and self.facts()[2] in (Choice.OPEN, Choice.SEALED)
 
     def reveal_due(self) -> bool:
         """Is the next record a reveal (of a sealed round, or of a face-down choice)?"""
@@ -288,7 +289,7 @@ class Game:
                 code="bad-commit",
                 rule=ENGINE_RULE,
             )
-        phase = self.phase()
+        phase = self.round
         if phase is not None:
             if phase.all_committed:
                 raise IllegalCommand(
@@ -320,9 +321,9 @@ class Game:
 
     def pending_commitment(self, seat: int) -> Secret | None:
         """The commitment ``seat`` must open now (None: no reveal is due from ``seat``)."""
-        phase = self.phase()
+        phase = self.round
         if phase is not None:
-            if phase.all_committed and seat == phase.next_revealer():
+            if phase.all_committed and seat == phase.acting[0]:
                 return phase.commits[seat]
             return None
         if self.facts()[2] == Choice.TURN_OVER and seat in self.face_down:
@@ -339,6 +340,7 @@ class Game:
         """
         committed = self.pending_commitment(seat)
         if committed is None:
+            self.check_turn(seat)  # (says why, if it is not this seat's turn at all)
             raise IllegalCommand(
                 f"no reveal is due from {self.players[seat]} now",
                 code="early-reveal",
@@ -404,7 +406,7 @@ class Game:
             if kind == Kind.MOVE:
                 ok = self.open_move_due()
             elif kind == Kind.COMMIT:
-                ok = self.phase() is not None or self.facts()[2] == Choice.FACE_DOWN
+                ok = self.round is not None or self.facts()[2] == Choice.FACE_DOWN
             else:
                 ok = self.reveal_due()
             if not ok:
@@ -443,15 +445,15 @@ class Game:
         it from ``decide`` (else the events are folded here)."""
         kind = record.kind
         if kind == Kind.COMMIT:
-            phase = self.phase()
+            phase = self.round
             if phase is not None:
-                phase.commits[record.actor] = record.sealed
+                phase.commit(record.actor, record.sealed)
             else:
                 self.face_down[record.actor] = FaceDown(record.sealed, self.state, record.seq)
         elif kind == Kind.REVEAL:
             phase = self.round
             if phase is not None:
-                phase.revealed[record.actor] = record.sealed.value
+                phase.reveal(record.actor, record.sealed.value)
                 if len(phase.revealed) == phase.size:
                     self.round = None
             else:
@@ -466,6 +468,10 @@ class Game:
             self.records.append(record)
         self._count += 1
         self.head_hash = record.hash
+        if self.round is None:  # a new sealed round opens when the rules ask for one
+            outcome, acting, choice = self.facts()
+            if choice == Choice.SEALED and len(acting) >= 2:
+                self.round = SealedRound(acting, self._count)
 
 
 def _needs_migration(why: str) -> GameFileError:

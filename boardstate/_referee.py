@@ -117,11 +117,11 @@ class Referee:
             if actor != NO_ACTOR or sealed is not None:
                 raise IllegalCommand("malformed setup record", code="bad-kind", rule=ENGINE_RULE)
             return ("",) + game.decider.start(game.state, game.rng(0))
+        if kind == Kind.REVEAL:  # (whose reveal is due is the reveal's own turn rule)
+            return ("",) + game.check_reveal(actor, sealed, rehash=not self.fast, openings=openings)
         game.check_turn(actor)
         if kind == Kind.COMMIT:
             return ("",) + game.commit_events(actor, sealed, openings)
-        if kind == Kind.REVEAL:
-            return ("",) + game.check_reveal(actor, sealed, rehash=not self.fast, openings=openings)
         if not game.open_move_due():
             raise IllegalCommand(
                 "an open move where the choice is sealed or face down",
