@@ -138,4 +138,4 @@ class Decider:
 
     def view(self, state, seat: int | None):
         """What ``seat`` may see of ``state`` (None: a spectator, who holds no secret)."""
-        return self.rules.view(state, -1 if seat is None else seat)
+        return self.rules.view(state, seat)

@@ -16,6 +16,8 @@ from operator import attrgetter
 
 import attrs
 
+from ._errors import CorruptFile, FutureVersion
+
 Upcaster = Callable[[tuple], tuple]
 
 
@@ -69,11 +71,11 @@ class EventCodes:
         for code, (name, version) in enumerate(self.file_table):
             cls = by_name.get(name)
             if cls is None:
-                raise LookupError(f"unknown event type {name!r}")
+                raise CorruptFile(f"unknown event type {name!r}", code="unknown-event")
             if version > cls.__event_version__:
-                raise OverflowError(
+                raise FutureVersion(
                     f"event {name!r} has schema {version}, this installation reads up to "
-                    f"{cls.__event_version__}"
+                    f"{cls.__event_version__}; upgrade the module"
                 )
             if version == cls.__event_version__:
                 self.code_of.setdefault(cls, code)

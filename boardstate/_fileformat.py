@@ -203,12 +203,8 @@ class RawFile:
         """The file's own event table, read against the installed module's events."""
         try:
             return EventCodes(self.module.spec.events, self.header.events)
-        except LookupError as exc:
-            raise CorruptFile(f"{self.path}: {exc}", code="unknown-event") from None
-        except OverflowError as exc:
-            raise FutureVersion(
-                f"{self.path}: {exc}; upgrade the module {self.header.module}"
-            ) from None
+        except GameFileError as exc:
+            raise type(exc)(f"{self.path}: {exc.reason}", code=exc.code) from None
 
     def game(self, *, keep_records: bool = True) -> Game:
         """An empty game for this file's header, to fold or referee its records onto."""
@@ -397,8 +393,10 @@ def _load_game(path_or_raw) -> Game:
     for i, (body, hash_, openings) in enumerate(raw.iter_records()):
         try:
             game.load(decoder.fields(body, openings), body, hash_, decoder)
+        except CorruptFile as exc:
+            raise CorruptFile(f"{raw.path}: corrupt: {exc.reason}") from None
         except BoardstateError:
             raise
-        except (ValueError, TypeError, KeyError, AttributeError) as exc:
+        except (ValueError, TypeError) as exc:  # msgpack's and the decoder's own complaints
             raise CorruptFile(f"{raw.path}: corrupt at record {i} ({exc})") from None
     return game

@@ -13,6 +13,7 @@ import os
 from ._decider import ENGINE_RULE, Decider
 from ._errors import (
     BoardstateError,
+    CorruptFile,
     GameFileError,
     IllegalCommand,
     InvalidCommand,
@@ -398,9 +399,9 @@ class Game:
         """Append a record read from our own file: chain checked, events folded, no re-run."""
         seq, kind, actor, command, sealed, raw_events = fields
         if chain(self.head_hash, body) != hash_ or seq != self._count:
-            raise ValueError(f"record {seq}: hash chain broken")
+            raise CorruptFile(f"record {seq}: hash chain broken")
         if not (kind == Kind.SETUP) == (seq == 0) or not -1 <= actor < len(self.players):
-            raise ValueError(f"record {seq}: malformed")
+            raise CorruptFile(f"record {seq}: malformed")
         record = Record(seq, kind, actor, command, sealed, decoder.events(raw_events), body, hash_)
         if kind != Kind.SETUP:
             if kind == Kind.MOVE:
@@ -408,9 +409,9 @@ class Game:
             elif kind == Kind.COMMIT:
                 ok = self.round is not None or self.facts()[2] == Choice.FACE_DOWN
             else:
-                ok = self.reveal_due()
+                ok = self.reveal_due() and self.pending_commitment(actor) is not None
             if not ok:
-                raise ValueError(f"record {seq}: a {Kind(kind).name.lower()} record out of place")
+                raise CorruptFile(f"record {seq}: a {Kind(kind).name.lower()} record out of place")
         self.append(record)
         return record
 
@@ -483,12 +484,13 @@ def _needs_migration(why: str) -> GameFileError:
 
 
 def describe(game: Game, record, viewer: int | None = None) -> str:
-    """A record in words, e.g. ``alice: play luke 5`` or ``bob commits a sealed choice``."""
+    """A record in words as ``viewer`` sees it (None: a spectator), e.g. ``alice: play luke 5``
+    or ``bob commits a sealed choice`` (its owner also sees the choice)."""
     if record.kind == Kind.SETUP:
         return "setup"
     who = game.players[record.actor]
     if record.kind == Kind.COMMIT:
-        mine = viewer is None or viewer == record.actor
+        mine = viewer is not None and viewer == record.actor
         held = f" ({record.sealed.value})" if record.sealed.known and mine else ""
         if record.events:
             return f"{who} lays a choice face down{held}"

@@ -160,8 +160,9 @@ class Rules(Protocol):
     def outcome(self, state: Any) -> Outcome | None:
         """The result, once the game is over."""
 
-    def view(self, state: Any, seat: int) -> Any:
-        """What ``seat`` may know of ``state`` (others' secrets sealed; -1: a spectator)."""
+    def view(self, state: Any, seat: int | None) -> Any:
+        """What ``seat`` may know of ``state`` (others' secrets sealed; None: a spectator, the
+        same value for a spectator at every layer)."""
 
 
 @attrs.frozen

@@ -303,7 +303,7 @@ def apply(file, movefile, out):
     mine = game.reveal_held()
     bs.save_game(game, file)
     for rec in records:
-        click.echo(f"record {rec.seq}: {bs.describe(game, rec, -1)}")
+        click.echo(f"record {rec.seq}: {bs.describe(game, rec)}")
     for rec in mine:  # our own reveals, due now that every choice is committed
         click.echo(f"record {rec.seq}: {bs.describe(game, rec)}")
     _after(game, None)
@@ -416,7 +416,7 @@ def _revision_note(game: bs.Game) -> str:
 
 def _show_step(game, states, i, seat) -> None:
     rec = game.records[i]
-    click.echo(f"--- record {i}: {bs.describe(game, rec, seat if seat is not None else -1)}")
+    click.echo(f"--- record {i}: {bs.describe(game, rec, seat)}")
     click.echo(game.decider.render(_view(game, states[i], seat), seat))
 
 

@@ -66,7 +66,7 @@ def play(module, players, bots, options, seed, out):
             click.echo(f"  not allowed: {exc}")
             continue
         for rec in records:
-            click.echo(f"  {bs.describe(game, rec, -1)}")
+            click.echo(f"  {bs.describe(game, rec)}")
         if out:
             bs.save_game(game, out, settled=True)
     click.echo(game.decider.render(game.decider.view(game.state, None), None))

@@ -47,13 +47,16 @@ def play(game: bs.Game, player: str, text: str, entropy=None) -> list[tuple[int,
     """Play ``text`` as ``player``: ``(seq, record in words, [event lines])`` per record made."""
     kwargs = {} if entropy is None else {"entropy": entropy}
     records = game.play(game.seat(player), text, **kwargs)
-    return [(r.seq, bs.describe(game, r), [event_line(ev) for ev in r.events]) for r in records]
+    return [
+        (r.seq, bs.describe(game, r, r.actor), [event_line(ev) for ev in r.events]) for r in records
+    ]
 
 
 def setup_records(game: bs.Game) -> list[tuple[int, str, list[str]]]:
     """The records made when the game was created (the setup)."""
     return [
-        (r.seq, bs.describe(game, r), [event_line(ev) for ev in r.events]) for r in game.records
+        (r.seq, bs.describe(game, r, r.actor), [event_line(ev) for ev in r.events])
+        for r in game.records
     ]
 
 

@@ -763,7 +763,7 @@ def test_views_hide_other_hands_and_the_deck():
     ann = RULES.view(s, 0)
     assert [x.value for x in ann.hands[0]] == [c("AH"), c("3H")]
     assert not any(x.known for x in ann.hands[1]) and not any(x.known for x in ann.deck)
-    spectator = RULES.view(s, -1)
+    spectator = RULES.view(s, None)
     assert not any(x.known for h in spectator.hands for x in h)
     text = MODULE.rules.render(ann, 0)
     assert "1:AH 2:3H" in text and "7D" not in text

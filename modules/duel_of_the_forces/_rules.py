@@ -248,7 +248,7 @@ class DuelRules:
             return None
         return _scoring.outcome(s.captured, s.cards.deck, s.edition, s.end_reason)
 
-    def view(self, s: DuelState, seat: int) -> DuelState:
+    def view(self, s: DuelState, seat: int | None) -> DuelState:
         return s.replace(stock=tuple(c.sealed() for c in s.stock))
 
 

@@ -66,7 +66,7 @@ def _attack_json(s: JediState) -> dict | None:
 
 
 def to_json(s: JediState, seat: int | None) -> dict:
-    me = seat if seat is not None and seat >= 0 else None
+    me = seat
     players = []
     for i, name in enumerate(s.players):
         stance = s.stance_card[i]

@@ -88,13 +88,14 @@ class JediRules:
         winners = tuple(i for i in s.seats if s.fatigue[i] == best)
         return Outcome(scores=s.fatigue, winners=winners, reason=s.end_reason)
 
-    def view(self, s: JediState, seat: int) -> JediState:
-        """What ``seat`` may know: every card it does not own turns face down."""
+    def view(self, s: JediState, seat: int | None) -> JediState:
+        """What ``seat`` may know: every card it does not own turns face down (None: a
+        spectator, who owns none)."""
 
         def seal(cards):
             return (
                 tuple(c if c.owned_by(seat) else c.sealed() for c in cards)
-                if seat >= 0
+                if seat is not None
                 else tuple(c.sealed() for c in cards)
             )
 
