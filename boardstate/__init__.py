@@ -45,6 +45,7 @@ from ._module import GameSpec, Module, Option, Outcome
 from ._records import Kind, Record
 from ._referee import Referee, Verdict, apply_moves, verify
 from ._registry import broken_modules, get_module, installed_modules
+from ._safety import check_output, locked
 from ._secrets import UNKNOWN, Reveal, Secret
 from ._simulate import random_playout
 
@@ -82,6 +83,8 @@ __all__ = [
     "apply_moves",
     "atomic_write",
     "broken_modules",
+    "check_output",
+    "locked",
     "describe",
     "encode_game",
     "encode_moves",

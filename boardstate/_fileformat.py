@@ -57,13 +57,23 @@ def _openings(rec: Record, openings_for) -> list:
 
 
 def atomic_write(path, data: bytes) -> None:
-    """Write ``data`` to ``path`` so that a crash leaves the old file or the new, never half."""
-    path = Path(path)
-    directory = path.parent if str(path.parent) else Path(".")
+    """Write ``data`` to ``path`` so that a crash leaves the old file or the new, never half.
+
+    A symlink is written through: its target is replaced and the link stays.  A failed write
+    (disk full, read-only or missing directory) is a one-line ``GameFileError`` and leaves
+    neither a changed file nor a temporary one behind.
+    """
+    from ._safety import write_target
+
+    shown = path
+    path = write_target(path)
+    if path.exists() and not path.is_file():
+        raise GameFileError(f"{shown}: not a regular file; not writing there", code="not-a-file")
+    directory = path.parent
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
     except OSError as exc:
-        raise GameFileError(f"{path}: cannot write ({exc.strerror})", code="unwritable") from None
+        raise _unwritable(shown, exc) from None
     try:
         os.fchmod(fd, _mode_for(path))
         with os.fdopen(fd, "wb") as f:
@@ -71,11 +81,13 @@ def atomic_write(path, data: bytes) -> None:
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         try:
             os.unlink(tmp)
         except FileNotFoundError:
             pass
+        if isinstance(exc, OSError):
+            raise _unwritable(shown, exc) from None
         raise
     try:
         dir_fd = os.open(directory, os.O_RDONLY)
@@ -87,6 +99,12 @@ def atomic_write(path, data: bytes) -> None:
         pass
     finally:
         os.close(dir_fd)
+
+
+def _unwritable(path, exc: OSError) -> GameFileError:
+    return GameFileError(
+        f"{path}: cannot write ({exc.strerror or exc}); nothing was changed", code="unwritable"
+    )
 
 
 def _mode_for(path: Path) -> int:

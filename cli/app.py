@@ -131,15 +131,17 @@ def modules_cmd(as_json):
     type=click.Path(dir_okay=False),
     help="The game file to write.",
 )
+@click.option("--force", is_flag=True, help="Replace an existing game file at the output path.")
 @one_line_errors
-def new(module, players, options, seed, out):
+def new(module, players, options, seed, out, force):
     """Create a game file."""
     mod = bs.get_module(module)
-    if Path(out).exists():
+    if Path(out).exists() and not force:
         fail(
-            f"error: {out} exists; not overwriting a game (remove it or choose another name)",
+            f"error: {out} exists; not overwriting it (choose another name, or add --force)",
             BAD_INPUT,
         )
+    bs.check_output(out, force=force)
     game = bs.Game.new(
         mod, players, _options(options), seed=None if seed is None else seed.encode()
     )
@@ -245,13 +247,18 @@ def legal(file, player, as_json):
 
 
 # --------------------------------------------------------------------------------- move / apply
-def _write_reply(game: bs.Game, base_seq: int, file: str, out: str | None, *, always: bool) -> None:
+def _write_reply(
+    game: bs.Game, base_seq: int, file: str, out: str | None, *, always: bool, reading=()
+) -> None:
     new = game.seq - 1 - base_seq
     if new <= 0:
         return
     if out is None and not always:
         return
-    path = out or str(Path(file).with_name(f"{Path(file).stem}.move{base_seq + 1}.msgpack"))
+    path = out
+    if path is None:  # (a default name: never over a game file or an input)
+        path = str(Path(file).with_name(f"{Path(file).stem}.move{base_seq + 1}.msgpack"))
+        bs.check_output(path, reading=reading)
     bs.save_moves(game, base_seq, path)
     click.echo(
         f"wrote {path} ({new} record{'s' if new != 1 else ''}): send it to the other players"
@@ -263,18 +270,26 @@ def _write_reply(game: bs.Game, base_seq: int, file: str, out: str | None, *, al
 @click.argument("command")
 @click.option("--as", "player", required=True, help="The player making the move.")
 @click.option("--out", type=click.Path(dir_okay=False), help="Also write a move file to mail.")
+@click.option("--force", is_flag=True, help="Replace an existing game file at the output path.")
 @one_line_errors
-def move(file, command, player, out):
-    """Check a command, append it to FILE, and (with --out) write the move file."""
-    game = bs.load_game(file)
-    seat = game.seat(player)
-    base = game.seq - 1
-    records = game.play(seat, command)
-    bs.save_game(game, file)
+def move(file, command, player, out, force):
+    """Check a command, append it to FILE, and (with --out) write the move file.
+
+    The game file is locked for the whole command, and the move file is written before the
+    game: if it cannot be written, the game does not hold the move either.
+    """
+    with bs.locked(file):
+        game = bs.load_game(file)
+        if out is not None:
+            bs.check_output(out, force=force, reading=[file])
+        seat = game.seat(player)
+        base = game.seq - 1
+        records = game.play(seat, command)
+        _write_reply(game, base, file, out, always=False)
+        bs.save_game(game, file)
     for rec in records:
         click.echo(f"record {rec.seq}: {bs.describe(game, rec, seat)}")
     _after(game, seat)
-    _write_reply(game, base, file, out, always=False)
 
 
 def _after(game: bs.Game, seat: int | None) -> None:
@@ -293,21 +308,26 @@ def _after(game: bs.Game, seat: int | None) -> None:
     type=click.Path(dir_okay=False),
     help="Where to write your automatic reply (your due reveals), if any.",
 )
+@click.option("--force", is_flag=True, help="Replace an existing game file at the output path.")
 @one_line_errors
-def apply(file, movefile, out):
-    """Referee a move file's records and append them to FILE."""
-    game = bs.load_game(file)
-    move_raw = bs.read_raw(movefile)
-    records = bs.apply_moves(game, move_raw)
-    base = game.seq - 1
-    mine = game.reveal_held()
-    bs.save_game(game, file)
+def apply(file, movefile, out, force):
+    """Referee a move file's records and append them to FILE (locked for the whole command;
+    the reply is written before the game, so a failed write leaves the game as it was)."""
+    with bs.locked(file):
+        game = bs.load_game(file)
+        if out is not None:
+            bs.check_output(out, force=force, reading=[file, movefile])
+        move_raw = bs.read_raw(movefile)
+        records = bs.apply_moves(game, move_raw)
+        base = game.seq - 1
+        mine = game.reveal_held()
+        _write_reply(game, base, file, out, always=True, reading=[file, movefile])
+        bs.save_game(game, file)
     for rec in records:
         click.echo(f"record {rec.seq}: {bs.describe(game, rec)}")
     for rec in mine:  # our own reveals, due now that every choice is committed
         click.echo(f"record {rec.seq}: {bs.describe(game, rec)}")
     _after(game, None)
-    _write_reply(game, base, file, out, always=True)
 
 
 @cli.command()
@@ -320,8 +340,9 @@ def apply(file, movefile, out):
     help="The last record the other players already have.",
 )
 @click.option("-o", "--out", required=True, type=click.Path(dir_okay=False))
+@click.option("--force", is_flag=True, help="Replace an existing game file at the output path.")
 @one_line_errors
-def export(file, after, out):
+def export(file, after, out, force):
     """Write the records after record N as a move file (to send again, or to a late player)."""
     game = bs.load_game(file)
     last = game.seq - 1
@@ -331,6 +352,7 @@ def export(file, after, out):
             f"after it)",
             BAD_INPUT,
         )
+    bs.check_output(out, force=force, reading=[file])
     count = bs.save_moves(game, after, out)
     click.echo(f"wrote {out}: records {after + 1}-{last} ({count})")
 
@@ -477,10 +499,12 @@ def verify(file, as_json):
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--as", "player", required=True)
 @click.option("-o", "--out", required=True, type=click.Path(dir_okay=False))
+@click.option("--force", is_flag=True, help="Replace an existing game file at the output path.")
 @one_line_errors
-def view_cmd(file, player, out):
+def view_cmd(file, player, out, force):
     """Write PLAYER's view of FILE: no seed, other players' secrets sealed."""
     game = bs.load_game(file)
+    bs.check_output(out, force=force, reading=[file])
     bs.save_game(game, out, viewer=game.seat(player))
     click.echo(f"wrote {out}: {player}'s view of {file}")
 
@@ -504,6 +528,7 @@ def migrate(file, out):
     """
     if Path(out).exists():
         fail(f"error: {out} exists; not overwriting it (choose a new name)", BAD_INPUT)
+    bs.check_output(out, reading=[file])
     game = bs.load_game(file)
     if game.codes.current:
         fail(

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import click
 
-from boardstate import BoardstateError, OptionError
+from boardstate import BoardstateError, OptionError, atomic_write, check_output
 from boardstate.geometry import Board, render_svg, render_text
 
 from ._errors import one_line_errors
@@ -91,8 +91,11 @@ def _scene_list(boards: Mapping[str, Board]) -> str:
     type=click.Choice(["svg", "text"]),
     help="Drawing format; by default taken from the output file's suffix, else text.",
 )
+@click.option("--force", is_flag=True, help="Replace an existing game file at the output path.")
 @one_line_errors
-def board(module: str, scene: str | None, output: Path | None, chosen_format: str | None) -> None:
+def board(
+    module: str, scene: str | None, output: Path | None, chosen_format: str | None, force: bool
+) -> None:
     """Draw SCENE, a board of the installed MODULE; without SCENE, list its boards."""
     boards = _load_boards(module)
     if scene is None:
@@ -104,9 +107,6 @@ def board(module: str, scene: str | None, output: Path | None, chosen_format: st
     if output is None:
         click.echo(drawing, nl=False)
         return
-    try:
-        output.write_text(drawing, encoding="utf-8")
-    except OSError as error:
-        reason = f"cannot write {str(output)!r}: {error.strerror or error}"
-        raise BoardstateError(reason, code="unwritable") from None
+    check_output(output, force=force)
+    atomic_write(output, drawing.encode("utf-8"))
     click.echo(f"wrote {output}", err=True)

@@ -34,7 +34,7 @@ def play(module, players, bots, options, seed, out):
     if unknown:
         fail(f"error: --bot {sorted(unknown)[0]} is not a --player", BAD_INPUT)
     if out and Path(out).exists():
-        fail(f"error: {out} exists; not overwriting a game", BAD_INPUT)
+        fail(f"error: {out} exists; not overwriting it (choose another name)", BAD_INPUT)
     game = bs.Game.new(
         mod, players, _options(options), seed=None if seed is None else seed.encode()
     )

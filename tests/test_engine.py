@@ -194,7 +194,7 @@ def test_atomic_write_leaves_old_file_on_failure(tmp_path, monkeypatch):
         raise OSError("disk full")
 
     monkeypatch.setattr(os, "fsync", boom)
-    with pytest.raises(OSError):
+    with pytest.raises(bs.GameFileError, match=r"disk full\); nothing was changed"):
         bs.atomic_write(path, b"new content")
     assert path.read_bytes() == b"old"
     assert [p.name for p in tmp_path.iterdir()] == ["g.msgpack"]

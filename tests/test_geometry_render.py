@@ -143,6 +143,6 @@ def test_board_usage_errors_exit_2_with_one_line(args, message):
 def test_board_unwritable_output_is_a_one_line_error(tmp_path):
     result = run("epic-duels", "kamino", "-o", str(tmp_path / "missing" / "board.svg"))
     assert result.exit_code == 2
-    assert result.output.startswith("boardstate: error: cannot write ")
+    assert result.output.startswith("boardstate: error: ") and ": cannot write (" in result.output
     assert result.output.rstrip().endswith("[unwritable]")
     assert len(result.output.splitlines()) == 1

@@ -1,0 +1,138 @@
+"""Never destroy a game: where an output may go, and one writer at a time on a game file.
+
+- ``check_output``: an output never replaces a file the same command reads, and never replaces
+  an existing game or view file unless the user says ``--force``; a symlink is written through
+  (its target is replaced, the link stays); anything but a regular file is refused.
+- ``locked``: the whole read-modify-write of a game file holds the OS's advisory lock
+  (``fcntl.flock``), so two commands on one file cannot lose an update: the second waits, then
+  refuses with a clear message if the first does not finish.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import stat
+import sys
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+from ._errors import GameFileError
+
+LOCK_WAIT_SECONDS = 30.0
+
+
+def write_target(path) -> Path:
+    """The file a write to ``path`` replaces: a symlink's target (so the link stays a link)."""
+    return Path(os.path.realpath(path))
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def _is_game_file(path: Path) -> bool:
+    """Does ``path`` hold a boardstate game or view file (a header of kind "game")?"""
+    from ._fileformat import read_raw
+
+    try:
+        return read_raw(path).header.kind == "game"
+    except Exception:  # unreadable, foreign or damaged: not a game we can recognise
+        return False
+
+
+def check_output(path, *, force: bool = False, reading=()) -> Path:
+    """Where ``path`` may be written by a command that reads ``reading``; the target path.
+
+    Refused (``GameFileError``, code ``"would-overwrite"``) when it is one of the files read
+    (even with ``--force``: the command would destroy its own input), or an existing game or
+    view file without ``force``; refused (``"not-a-file"``) when it exists and is not a
+    regular file (a device, a directory).
+    """
+    target = write_target(path)
+    for source in reading:
+        if source is not None and _same_file(target, Path(source)):
+            raise GameFileError(
+                f"{path}: this is the file the command reads; write the output to another name",
+                code="would-overwrite",
+            )
+    try:
+        mode = os.stat(target).st_mode
+    except FileNotFoundError:
+        return target
+    except OSError as exc:
+        raise GameFileError(f"{path}: cannot write ({exc.strerror})", code="unwritable") from None
+    if not stat.S_ISREG(mode):
+        raise GameFileError(f"{path}: not a regular file; not writing there", code="not-a-file")
+    if not force and _is_game_file(target):
+        raise GameFileError(
+            f"{path} is a game file; not replacing it (choose another name, or add --force)",
+            code="would-overwrite",
+        )
+    return target
+
+
+@contextmanager
+def locked(path, *, wait: float | None = None, say=None):
+    """Hold the advisory lock of the game file at ``path`` for a read-modify-write.
+
+    A writer replaces the file (a new inode) while it holds the lock, so after taking the lock
+    on the file we opened we check that the path still names it, and start again if not.
+    ``say`` (default: stderr) hears one line if we have to wait.
+    """
+    target = write_target(path)
+    if wait is None:  # (BOARDSTATE_LOCK_WAIT: seconds; the default suits a person at a prompt)
+        wait = float(os.environ.get("BOARDSTATE_LOCK_WAIT", LOCK_WAIT_SECONDS))
+    deadline = time.monotonic() + wait
+    told = False
+    while True:
+        try:
+            fd = os.open(target, os.O_RDONLY)
+        except FileNotFoundError:
+            raise GameFileError(f"{path}: no such file", code="unreadable") from None
+        except OSError as exc:
+            raise GameFileError(
+                f"{path}: cannot read ({exc.strerror})", code="unreadable"
+            ) from None
+        try:
+            if _take(fd, deadline, path, told, say):
+                told = True
+            if os.fstat(fd).st_ino == os.stat(target).st_ino:
+                break  # the lock is on the file the path names
+        except BaseException:
+            os.close(fd)
+            raise
+        os.close(fd)  # replaced while we waited: lock the new file
+    try:
+        yield target
+    finally:
+        os.close(fd)  # (closing releases the lock)
+
+
+def _take(fd: int, deadline: float, path, told: bool, say) -> bool:
+    """Take the lock on ``fd``, waiting until ``deadline``; True if we had to wait."""
+    waited = False
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return waited
+        except BlockingIOError:
+            pass
+        if time.monotonic() >= deadline:
+            raise GameFileError(
+                f"{path}: another boardstate command is still writing this game; try again "
+                f"when it has finished",
+                code="locked",
+            )
+        if not (told or waited):
+            (say or _stderr)(f"waiting for another boardstate command on {path} ...")
+        waited = True
+        time.sleep(0.05)
+
+
+def _stderr(line: str) -> None:
+    print(f"boardstate: {line}", file=sys.stderr)
