@@ -136,6 +136,11 @@ class Decider:
         to_json = getattr(self.rules, "to_json", None)
         return to_json(state, seat) if to_json is not None else {"state": repr(state)}
 
+    def report(self, state) -> str | None:
+        """One line on what the last decision settled (the module's ``report``, if any)."""
+        report = getattr(self.rules, "report", None)
+        return report(state) if report is not None else None
+
     def view(self, state, seat: int | None):
         """What ``seat`` may see of ``state`` (None: a spectator, who holds no secret)."""
         return self.rules.view(state, seat)

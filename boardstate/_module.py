@@ -125,6 +125,9 @@ class Rules(Protocol):
       ``command in legal(state, seat)`` (the conformance suite holds them equal).
     - ``render(state, seat) -> str`` and ``to_json(state, seat) -> dict``: the table as text or
       data, as ``seat`` sees it (None: a spectator).
+    - ``report(state) -> str | None``: one line a player by mail understands on what the last
+      decision settled (who won what, and why); printed by ``move``, ``apply``, ``show`` and
+      ``replay`` (only public facts: every player sees it).
 
     The hidden-information contract: ``decide`` for a seat reads only what that seat's copy of
     the game holds: public values, the seat's own secrets, and the face-down cards of the table

@@ -221,6 +221,7 @@ def show(file, player, as_json):
         click.echo(json.dumps(data, indent=2))
     else:
         click.echo(game.decider.render(state, seat))
+        _report(game, game.state)
         click.echo(_status(game, seat))
         if _revision_note(game):
             click.echo(_revision_note(game))
@@ -292,7 +293,14 @@ def move(file, command, player, out, force):
     _after(game, seat)
 
 
+def _report(game: bs.Game, state) -> None:
+    line = game.decider.report(state)
+    if line:
+        click.echo(line)
+
+
 def _after(game: bs.Game, seat: int | None) -> None:
+    _report(game, game.state)
     outcome = game.outcome()
     if outcome is not None:
         click.echo(_outcome_text(game, outcome))
@@ -440,6 +448,9 @@ def _show_step(game, states, i, seat) -> None:
     rec = game.records[i]
     click.echo(f"--- record {i}: {bs.describe(game, rec, seat)}")
     click.echo(game.decider.render(_view(game, states[i], seat), seat))
+    line = game.decider.report(states[i])
+    if line and (i == 0 or line != game.decider.report(states[i - 1])):
+        click.echo(line)  # (what this record settled)
 
 
 @cli.command()
