@@ -74,16 +74,23 @@ class Decider:
             checked = self._prepare(checked, tuple(players))
         return checked
 
-    def check_revision(self, revision: int, where: str) -> None:
+    def check_revision(self, revision: int, where: str, made_with: str = "") -> None:
+        """Refuse a game whose rules revision this installation cannot play exactly."""
         spec = self.spec
+        made = f" (made with {spec.id} {made_with})" if made_with else ""
         if revision > spec.revision:
             raise FutureVersion(
-                f"{where}: made under {spec.id} rules revision {revision}; the "
-                f"installed {spec.id} {spec.version} knows revisions up to "
-                f"{spec.revision} (upgrade the module)"
+                f"{where}: needs {spec.id} rules revision {revision}{made}; the installed "
+                f"{spec.id} {spec.version} knows revisions {spec.oldest_revision}-{spec.revision}: "
+                f"upgrade to {spec.id} {made_with or 'newer'} or later"
             )
-        if revision < 1:
-            raise FutureVersion(f"{where}: {spec.id} rules revision {revision} does not exist")
+        if revision < spec.oldest_revision:
+            raise FutureVersion(
+                f"{where}: made under {spec.id} rules revision {revision}{made}, which the "
+                f"installed {spec.id} {spec.version} no longer plays (it plays revisions "
+                f"{spec.oldest_revision}-{spec.revision}): use an older {spec.id} to finish it",
+                code="unsupported-revision",
+            )
 
     def initial(self, options, players, revision: int):
         return self.rules.initial(Setup(tuple(players), dict(options), revision))

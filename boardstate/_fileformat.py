@@ -349,7 +349,7 @@ def _parse_header(m, name: str):
     installed = module.spec
     from ._decider import Decider
 
-    Decider(module).check_revision(header.revision, name)
+    Decider(module).check_revision(header.revision, name, header.module_version)
     file_major = int(header.module_version.split(".")[0])
     if file_major > installed.major:
         raise FutureVersion(

@@ -52,6 +52,7 @@ class GameSpec:
     summary: str = ""
     revision: int = 1
     changes: tuple[tuple[int, str], ...] = ()
+    oldest_revision: int = 1  # older revisions are no longer played (their files are refused)
 
     @property
     def major(self) -> int:

@@ -9,6 +9,7 @@ the referee (``forge``, ``rechain``).
 from .._events import EventCodes
 from .._fileformat import encode_file as encode_records
 from .._records import Kind, chain, make_record, pack, sealed_values
+from .._registry import registered
 from .._rng import Rng
 from .._secrets import commit, make_secret
 from ._conformance import (
@@ -23,6 +24,7 @@ from ._conformance import (
 )
 from ._contract import ContractBroken, check_hidden_information, held_by
 from ._play import (
+    CREATED,
     checked_options,
     decide,
     initial_state,
@@ -33,6 +35,8 @@ from ._play import (
 )
 
 __all__ = [
+    "CREATED",
+    "registered",
     "CHECKS",
     "check_forged_records_never_crash",
     "check_random_games_end_and_verify",
