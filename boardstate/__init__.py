@@ -43,7 +43,7 @@ from ._game import Game, describe
 from ._migrate import migrate
 from ._module import GameSpec, Module, Option, Outcome
 from ._records import Kind, Record
-from ._referee import Referee, Verdict, apply_moves, verify
+from ._referee import Referee, Verdict, apply_moves, load_checked, referee_moves, verify
 from ._registry import broken_modules, get_module, installed_modules
 from ._safety import check_output, locked
 from ._secrets import UNKNOWN, Reveal, Secret
@@ -90,11 +90,13 @@ __all__ = [
     "encode_moves",
     "get_module",
     "installed_modules",
+    "load_checked",
     "load_game",
     "migrate",
     "parse_raw",
     "random_playout",
     "read_raw",
+    "referee_moves",
     "save_game",
     "save_moves",
     "verify",

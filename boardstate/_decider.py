@@ -7,7 +7,7 @@ spec, the first state, ``decide`` into a ``Table``, and ``validate`` (by default
 
 from __future__ import annotations
 
-from ._errors import FutureVersion, IllegalCommand, OptionError
+from ._errors import FutureVersion, IllegalCommand, OptionError, SecretUnavailable
 from ._module import Choice, Setup
 from ._table import Table
 
@@ -104,7 +104,11 @@ class Decider:
     def decide(self, state, moves, rng, openings=None) -> tuple:
         """``(events, state after them)`` for ``moves``."""
         table = Table(state, self.evolve, rng, openings)
-        self.rules.decide(table, moves)
+        try:
+            self.rules.decide(table, moves)
+        except SecretUnavailable as exc:
+            exc.partial = tuple(table.events)  # what the rules gave before they needed it
+            raise
         return tuple(table.events), table.state
 
     # ------------------------------------------------------------------ what may be done

@@ -38,7 +38,8 @@ class Referee:
         self.game = game
         self.fast = fast
         self.decoder = BodyDecoder(game.codes.decoders, LIMITS)
-        self.rederived = 0  # records re-derived in full (the others: checked on the chain)
+        self.rederived = 0  # records re-derived in full
+        self.partly_checked: list[int] = []  # records this copy could not re-derive in full
 
     def run(self, records) -> None:
         """Referee ``(body, hash, openings)`` triples in order; raises VerificationFailed."""
@@ -80,8 +81,9 @@ class Referee:
                 if openings is None:
                     raise
                 expected = self._expected(kind, actor, command, sealed, openings)
-        except SecretUnavailable:
-            record = self._trust_chain(fields, body, hash_)
+        except SecretUnavailable as exc:
+            record = self._trust_chain(fields, body, hash_, getattr(exc, "partial", ()))
+            self.partly_checked.append(seq)
             game.append(record)
             return record
         except BoardstateError as exc:
@@ -132,9 +134,17 @@ class Referee:
             raise IllegalCommand(
                 "an open move carries no sealed value", code="bad-kind", rule=ENGINE_RULE
             )
-        parsed = game.checked(actor, command)
+        try:
+            parsed, judged = game.checked(actor, command), True
+        except SecretUnavailable:  # legal or not depends on cards this copy does not hold:
+            parsed, judged = game.rules.parse(game.state, actor, command), False  # the rest can
         text = game.rules.notation(game.state, actor, parsed)
-        return (text,) + game.decide(((actor, parsed),), openings)
+        events, state = game.decide(((actor, parsed),), openings)
+        if not judged:
+            unjudged = SecretUnavailable("this copy cannot judge whether the command is legal")
+            unjudged.partial = events  # (every event is still compared)
+            raise unjudged
+        return text, events, state
 
     def _openings(self, raw_events) -> dict | None:
         """The reveals an incoming record brings, by commitment: the owner's openings of values
@@ -158,13 +168,26 @@ class Referee:
         except (ValueError, TypeError) as exc:
             raise GameFileError(f"undecodable events ({exc})", code="corrupt") from None
 
-    def _trust_chain(self, fields, body, hash_) -> Record:
-        """A copy without the seed cannot re-run the dice: check what it can, keep the record."""
+    def _trust_chain(self, fields, body, hash_, partial=()) -> Record:
+        """A copy without the seed (or another player's openings) cannot re-run every rule of a
+        record: it checks the events the rules gave before they needed what it lacks (``partial``:
+        a forged damage figure or a dropped event before a draw is caught here), every reveal
+        against its commitment, and the chain; the end-of-game audit checks the rest."""
         seq, kind, actor, command, sealed, raw_events = fields
         try:
             events = self.decoder.events(raw_events)
         except (ValueError, TypeError) as exc:
             raise self._failure(fields, f"undecodable events ({exc})", "corrupt") from None
+        for i, want in enumerate(partial):
+            have = events[i] if i < len(events) else None
+            if have is None or not _same_events((want,), (have,)):
+                shown = _show(have) if have is not None else "nothing"
+                raise self._failure(
+                    fields,
+                    f"event {i + 1} differs from what the rules give: recorded {shown}, rules "
+                    f"give {_show(want)}",
+                    "not-derived",
+                )
         record = Record(seq, kind, actor, command, sealed, events, body, hash_)
         for value in sealed_values(record):
             if type(value) is Reveal and not value.checks():
@@ -281,8 +304,30 @@ def verify(path_or_raw, *, keep_records: bool = True, fast: bool = True) -> Verd
     )
 
 
+def load_checked(path_or_raw) -> Game:
+    """Read a game file to add to it: every record re-derived, as ``verify`` does (a game file
+    received by mail with a forged deal is refused before anything is added to it)."""
+    verdict = verify(path_or_raw)
+    if not verdict.ok:
+        raise VerificationFailed(
+            f"{verdict.path} does not verify, so nothing is added to it: {verdict.failure}",
+            code=verdict.failure.code,
+            rule=verdict.failure.rule,
+        )
+    return verdict.game
+
+
 def apply_moves(game: Game, move: RawFile, *, fast: bool = True) -> list:
-    """Referee a move file's records onto ``game``; the records appended.
+    """Referee a move file's records onto ``game``; the records appended (see ``referee_moves``
+    for which of them this copy could check only in part)."""
+    return referee_moves(game, move, fast=fast)[0]
+
+
+def referee_moves(game: Game, move: RawFile, *, fast: bool = True) -> tuple[list, list[int]]:
+    """Referee a move file's records onto ``game``: ``(records appended, the sequence numbers
+    of those this copy could re-derive only in part)`` — a copy without the seed or another
+    player's openings checks what its information allows, and says which records it could not
+    check in full (the end-of-game audit checks them).
 
     Refused (``MoveRefused``) when the file is not a move file, is from another game, is stale
     (already applied), forks (another move was made on the same base) or leaves a gap.
@@ -329,5 +374,6 @@ def apply_moves(game: Game, move: RawFile, *, fast: bool = True) -> list:
             code="stale",
         )
     start = game.seq
-    Referee(game, fast=fast).run(fresh)
-    return game.records[start:]
+    referee = Referee(game, fast=fast)
+    referee.run(fresh)
+    return game.records[start:], referee.partly_checked

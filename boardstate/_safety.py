@@ -36,13 +36,22 @@ def _same_file(a: Path, b: Path) -> bool:
 
 
 def _is_game_file(path: Path) -> bool:
-    """Does ``path`` hold a boardstate game or view file (a header of kind "game")?"""
-    from ._fileformat import read_raw
+    """Does ``path`` hold a boardstate game or view file?  Judged from its header map alone (any
+    module, any version, damaged records or not): a file that says it is a boardstate file and
+    not a move file is treated as a game."""
+    import msgpack
 
     try:
-        return read_raw(path).header.kind == "game"
-    except Exception:  # unreadable, foreign or damaged: not a game we can recognise
+        with open(path, "rb") as f:
+            head = f.read(1 << 16)
+        unpacker = msgpack.Unpacker(raw=False, max_buffer_size=1 << 16, strict_map_key=False)
+        unpacker.feed(head)
+        header = unpacker.unpack()
+    except Exception:  # not msgpack, or not even readable: not a game file
         return False
+    return isinstance(header, dict) and header.get("format") == "boardstate" and (
+        header.get("kind") != "move"
+    )
 
 
 def check_output(path, *, force: bool = False, reading=()) -> Path:

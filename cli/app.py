@@ -280,7 +280,7 @@ def move(file, command, player, out, force):
     game: if it cannot be written, the game does not hold the move either.
     """
     with bs.locked(file):
-        game = bs.load_game(file)
+        game = bs.load_checked(file)
         if out is not None:
             bs.check_output(out, force=force, reading=[file])
         seat = game.seat(player)
@@ -322,11 +322,11 @@ def apply(file, movefile, out, force):
     """Referee a move file's records and append them to FILE (locked for the whole command;
     the reply is written before the game, so a failed write leaves the game as it was)."""
     with bs.locked(file):
-        game = bs.load_game(file)
+        game = bs.load_checked(file)
         if out is not None:
             bs.check_output(out, force=force, reading=[file, movefile])
         move_raw = bs.read_raw(movefile)
-        records = bs.apply_moves(game, move_raw)
+        records, partly = bs.referee_moves(game, move_raw)
         base = game.seq - 1
         mine = game.reveal_held()
         _write_reply(game, base, file, out, always=True, reading=[file, movefile])
@@ -335,6 +335,13 @@ def apply(file, movefile, out, force):
         click.echo(f"record {rec.seq}: {bs.describe(game, rec)}")
     for rec in mine:  # our own reveals, due now that every choice is committed
         click.echo(f"record {rec.seq}: {bs.describe(game, rec)}")
+    if partly:
+        shown = ", ".join(map(str, partly))
+        click.echo(
+            f"note: record{'s' if len(partly) > 1 else ''} {shown} could be checked only in part "
+            f"here (this copy does not hold the seed or another player's cards); the "
+            f"end-of-game audit with the full log checks the rest"
+        )
     _after(game, None)
 
 

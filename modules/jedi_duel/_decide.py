@@ -6,7 +6,7 @@ face-down cards), except where rules revision 1 says otherwise (see ``JediState.
 
 from __future__ import annotations
 
-from boardstate.rules import Table, seats_mask
+from boardstate.rules import SecretUnavailable, Table, seats_mask
 
 from ._cards import DECK, HAND_SIZE
 from ._combat import (
@@ -74,10 +74,16 @@ def decide(t: Table, moves) -> None:
 
 
 def _pos(t: Table, seat: int, card: int) -> int:
-    for i, c in enumerate(t.state.hands[seat]):
+    """Where ``card`` is in ``seat``'s hand.  A copy that does not hold that hand (another
+    player's view) cannot tell: it says so, and the referee checks what it can."""
+    hand = t.state.hands[seat]
+    for i, c in enumerate(hand):
         if c.value == card:
             return i
-    raise LookupError(f"card {card} is not in the hand of seat {seat}")
+    raise SecretUnavailable(
+        f"this copy does not hold the card {card} in {t.state.players[seat]}'s hand",
+        code="no-opening",
+    )
 
 
 def _play(t: Table, seat: int, card: int):
