@@ -140,3 +140,29 @@ def test_an_illegal_move_names_the_rule(tmp_path):
     result = _cli("move", path, "--as", name, "attack ann 4S")
     assert result.exit_code != 0
     assert "Jedi Duel" in result.output
+
+
+def _a_return_step():
+    """A game where a Low-stance player must put a card back (``return N``)."""
+    from boardstate.testing import random_game
+
+    for seed in range(300):
+        game = random_game(MODULE, seed, players=2, stop_after=1)
+        while game.outcome() is None:
+            seat = game.to_act()[0]
+            legal = game.legal(seat)
+            if legal[0].startswith("return "):
+                return game, seat
+            game.play(seat, legal[0])
+    raise AssertionError("no game reached a return step")
+
+
+@pytest.mark.parametrize("word", ["0", "9", "9" * 5000, "²", "-1"])
+def test_a_hand_position_outside_the_hand_is_refused_cleanly(word):
+    """Positions count from 1 to the hand's size; anything else is a clear refusal (a
+    5000-digit number once made an internal error, and 0 named the last card)."""
+    game, seat = _a_return_step()
+    with pytest.raises(bs.InvalidCommand) as err:
+        game.play(seat, f"return {word}")
+    assert err.value.code == "bad-position"
+    assert game.is_legal(seat, game.legal(seat)[0])

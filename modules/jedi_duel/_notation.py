@@ -238,7 +238,12 @@ def _parse_force_defend(s, seat, args, text):
 
 def _position(hand, word: str, text: str) -> int:
     """A hand position: a number counted from 1, or a card whose value this copy can see."""
-    if word.isdigit():
+    if word.isascii() and word.isdigit():
+        if len(word) > 3 or not 1 <= int(word) <= len(hand):
+            raise InvalidCommand(
+                f"{word!r} in {text!r} is not a position in the hand (1-{len(hand)})",
+                code="bad-position",
+            )
         return int(word) - 1
     c = _cards.parse(word)
     if c is None:
