@@ -1,14 +1,37 @@
-"""Duel of the Forces: the rules of all three editions, with the rule texts' own cases."""
+"""Duel of the Forces: the rules of all three editions, with the rule texts' own cases.
+
+These run under the newest rules revision; the corrections of revision 2 are tested from the rule
+texts in test_duel_of_the_forces_corrections.py, revision 1 in test_duel_of_the_forces_revisions.py.
+"""
 
 from __future__ import annotations
 
 import pytest
 
 import boardstate as bs
-from boardstate.modules.duel_of_the_forces import KEEP, MODULE, give, play
+from boardstate.modules.duel_of_the_forces import (
+    DISCARD,
+    KEEP,
+    LOOK_CMD,
+    MODULE,
+    PASS,
+    TAKE_CMD,
+    give,
+    play,
+)
 from boardstate.modules.duel_of_the_forces._cards import DECK_FILE
 from boardstate.modules.duel_of_the_forces._scoring import score
-from boardstate.modules.duel_of_the_forces._state import BID, OVER, R2, R2_DECISION, VillainTurnedUp
+from boardstate.modules.duel_of_the_forces._state import (
+    BID,
+    KEEP_CARD,
+    LOOK,
+    OFFER,
+    OVER,
+    R2,
+    R2_DECISION,
+    TAKE,
+    VillainTurnedUp,
+)
 from boardstate.rules import Reveal
 from boardstate.testing import (
     checked_options,
@@ -35,9 +58,12 @@ def opened(secret) -> Reveal:
     return Reveal(secret.commitment, secret.salt, secret.value)
 
 
-def table(stock_names, n=2, edition="ravensburger-2015", hands=None, **options):
-    """A game whose stock (top first) is the named cards; the first is turned up."""
-    state = initial_state(MODULE, PLAYERS[:n], {"edition": edition, **options})
+def table(stock_names, n=2, edition="ravensburger-2015", hands=None, revision=None, **options):
+    """A game whose stock (top first) is the named cards; the first is turned up.  Options are
+    given as keywords (``full_tie="rebid"`` for ``full-tie``); the newest revision unless
+    ``revision`` says otherwise."""
+    options = {key.replace("_", "-"): value for key, value in options.items()}
+    state = initial_state(MODULE, PLAYERS[:n], {"edition": edition, **options}, revision=revision)
     used: dict = {}
     stock = []
     for entry in stock_names:
@@ -87,24 +113,28 @@ def test_highest_force_captures_and_discards_the_card_used():
 
 
 def test_equal_force_most_icons_wins():
-    # reconstruction: force 5 shows luke 3 icons, han 2 icons
+    # "Gibt es mehrere Jedi/Rebellen-Karten mit gleichem Zahlenwert, entscheidet die Anzahl der
+    # Rebellen-Symbole."  Reconstruction: force 1 shows luke 4 icons, han 3.
     s = table(["Boba Fett", "Greedo"])
-    s, _ = bid(s, 5, 5)
+    s, _ = bid(s, 1, 1)
     assert names(s, 0) == ["Boba Fett"]
-    s2 = table(["Boba Fett", "Greedo"], heroes="han,yoda")  # force 5: han 2, yoda 0
-    s2, _ = bid(s2, 5, 5)
-    assert names(s2, 0) == ["Boba Fett"]
-    s3 = table(["Boba Fett", "Greedo"], heroes="yoda,leia")  # force 4: yoda 4, leia 0
-    s3, _ = bid(s3, 4, 4)
-    assert names(s3, 0) == ["Boba Fett"] and 4 in s3.hands[1]
+    s2 = table(["Boba Fett", "Greedo"])  # force 2: luke 3, han 4
+    s2, _ = bid(s2, 2, 2)
+    assert names(s2, 1) == ["Boba Fett"] and 2 in s2.hands[0]
+    s3 = table(["Boba Fett", "Greedo"], heroes="yoda,leia")  # force 5: yoda 3, leia 4
+    s3, _ = bid(s3, 5, 5)
+    assert names(s3, 1) == ["Boba Fett"] and 5 in s3.hands[0]
 
 
 def test_vader_winner_keeps_card_others_discard():
     s = table([("Darth Vader", -4), "Greedo"], n=3)
     s, _ = bid(s, 2, 7, 5)
     assert [s.cards.deck[i].points for i in s.captured[1]] == [-4]
-    assert 7 in s.hands[1]  # the winner keeps the card it won with
     assert 2 not in s.hands[0] and 5 not in s.hands[2]  # everyone else discards
+    assert s.phase == OFFER and s.offer == KEEP_CARD and RULES.to_act(s) == (1,)
+    s, _ = act(s, 1, KEEP)
+    assert 7 in s.hands[1]  # the winner keeps the card it won with
+    assert s.phase == BID and s.cards.deck[s.villain].name == "Greedo"
 
 
 def test_r2_may_not_be_played_on_a_vader_turn():
@@ -142,8 +172,10 @@ def test_r2_keep_or_give(up, decision, gets, keeps_r2):
     s = table(["Greedo", up, "Boba Fett"])
     s, events = bid(s, R2, 3)
     assert names(s, 1) == ["Greedo"]  # the villain goes to the best other card
-    assert s.phase == R2_DECISION and s.r2_seat == 0
+    assert s.phase == OFFER and s.offer == LOOK
     assert RULES.to_act(s) == (0,)  # at the start of the next round, R2 acts
+    s, _ = act(s, 0, LOOK_CMD)
+    assert s.phase == R2_DECISION and s.r2_seat == 0
     assert set(RULES.legal(s, 0)) == {KEEP, give(1)}
     s, _ = act(s, 0, decision)
     assert s.cards.deck[s.captured[gets][-1]].name == (up if isinstance(up, str) else up[0])
@@ -153,7 +185,8 @@ def test_r2_keep_or_give(up, decision, gets, keeps_r2):
 
 def test_r2_turned_up_card_is_public_and_give_names_a_player():
     s = table(["Greedo", "Jabba the Hutt", "Boba Fett"], n=3)
-    s, events = bid(s, 2, R2, 1)
+    s, _ = bid(s, 2, R2, 1)
+    s, events = act(s, 1, LOOK_CMD)
     assert type(events[-1]).__name__ == "R2TurnedUp"
     assert RULES.notation(s, 1, RULES.parse(s, 1, "give cat")) == "give cat"
     assert refusal(s, 1, RULES.parse(s, 1, "give ben")).code == "give-self"
@@ -167,10 +200,12 @@ def test_the_engine_refuses_a_bid_before_r2_decides_and_after_the_end():
     assert not game.state.cards.deck[game.state.villain].vader  # R2-D2 may be bid
     for seat, text in enumerate(("play r2", "play 3", "play 2")):
         game.play(seat, text)
-    assert game.state.phase == R2_DECISION and game.to_act() == (0,)
+    assert game.state.phase == OFFER and game.to_act() == (0,)
     with pytest.raises(bs.IllegalCommand) as err:
         game.play(1, "play 3")  # nobody bids before R2-D2 decides
     assert err.value.code == "not-your-turn"
+    game.play(0, "look")
+    assert game.state.phase == R2_DECISION and game.to_act() == (0,)
     over = random_game(MODULE, 1)
     with pytest.raises(bs.IllegalCommand) as err:
         over.play(0, "play 1")
@@ -195,8 +230,10 @@ def test_everyone_plays_r2_the_villain_stays_up():
 def test_parlett_r2_acts_before_the_current_villain_is_won():
     s = table(["Greedo", "Jabba the Hutt", "Boba Fett"], edition="parlett-english")
     s, events = bid(s, R2, 3)
-    assert s.phase == R2_DECISION
+    assert s.phase == OFFER and s.offer == LOOK
     assert names(s, 1) == []  # Greedo not resolved yet
+    s, _ = act(s, 0, LOOK_CMD)
+    assert s.phase == R2_DECISION and names(s, 1) == []
     s, _ = act(s, 0, give(1))
     assert names(s, 1) == ["Jabba the Hutt", "Greedo"]
     assert R2 in s.hands[0]
@@ -208,7 +245,10 @@ def test_final_take_through_play():
         [("Darth Vader", -2), "Greedo", "Boba Fett", "Jabba the Hutt"], hands=[(3,), (R2, 1, 2)]
     )
     s, events = bid(s, 3, 1)  # Vader: ann wins, keeps 3; ben discards 1
+    s, _ = act(s, 0, KEEP)
     s, events = bid(s, 3, 2)  # Greedo: ann wins and discards her last card
+    assert s.phase == OFFER and s.offer == TAKE and RULES.to_act(s) == (1,)
+    s, _ = act(s, 1, TAKE_CMD)
     assert s.phase == OVER
     # ben alone holds cards (R2-D2 and 2): one villain from the stock per card
     assert names(s, 1) == ["Boba Fett", "Jabba the Hutt"] and s.hands[1] == ()
@@ -239,6 +279,7 @@ def test_parlett_original_others_play_on_last_takes_from_stock():
     s, _ = bid(s, None, 2, 4)  # cat wins Jabba and holds only R2-D2
     assert s.phase == BID and s.hands[2] == (R2,)
     s, _ = bid(s, None, 2, R2)  # R2-D2 turns up Darth Maul before Dooku is won
+    s, _ = act(s, 2, LOOK_CMD)
     assert s.phase == R2_DECISION and names(s, 1) == []
     s, _ = act(s, 2, KEEP)  # cat keeps Maul and loses R2-D2; ben wins Dooku with 2
     assert names(s, 1) == ["Count Dooku"]
@@ -257,10 +298,9 @@ def test_only_r2_left_ends_the_game():
     s, _ = bid(s, 2, 1)
     assert s.phase == BID
     s, _ = bid(s, R2, 1)
-    # ann sat out with R2-D2 (pending decision); after it both hold only R2-D2
-    if s.phase == R2_DECISION:
-        s, _ = act(s, 0, give(1))
-    assert s.phase == OVER and "R2-D2" in s.end_reason
+    # ben won with his last force card: both hold only R2-D2, and the game ends before
+    # ann's R2-D2 turns up a card of a next round
+    assert s.phase == OVER and s.end_reason == "only R2-D2 cards are left in hand"
 
 
 # ------------------------------------------------------------------ scoring
@@ -298,8 +338,11 @@ def test_tie_break_fewer_vader_points_then_more_villains():
 
 # ------------------------------------------------------------------ full tie (house rule)
 def _tie_deck(tmp_path):
+    """The built-in cards with Han's icons equal to Luke's: every tie on force is a full tie."""
     text = DECK_FILE.builtin_text()
-    text = text.replace("icons = [3, 4, 0, 1, 2, 3, 4, 0]", "icons = [4, 0, 1, 2, 3, 4, 0, 1]")
+    luke = next(line for line in text.splitlines() if line.startswith("icons = ["))
+    han = [line for line in text.splitlines() if line.startswith("icons = [")][1]
+    text = text.replace(han, luke)
     path = tmp_path / "tie.toml"
     path.write_text(text)
     return str(path)
@@ -312,7 +355,7 @@ def test_full_tie_set_aside_and_rebid(tmp_path):
     assert names(s2, 0) == names(s2, 1) == [] and 5 in s2.hands[0] and 5 in s2.hands[1]
     assert s2.cards.deck[s2.set_aside[0]].name == "Greedo"
     assert s2.cards.deck[s2.villain].name == "Boba Fett"
-    s3 = table(["Greedo", "Boba Fett"], deck=deck, **{"full-tie": "rebid"})
+    s3 = table(["Greedo", "Boba Fett"], deck=deck, full_tie="rebid")
     s3, _ = bid(s3, 5, 5)
     assert s3.cards.deck[s3.villain].name == "Greedo" and not s3.set_aside
 
@@ -363,7 +406,11 @@ def test_notation_round_trip_and_errors():
         RULES.parse(s, 0, "play 9")
     with pytest.raises(bs.InvalidCommand):
         RULES.parse(s, 0, "attack")
+    with pytest.raises(bs.InvalidCommand):
+        RULES.parse(s, 0, "look now")
     assert [RULES.notation(s, 0, c) for c in RULES.legal(s, 0)][:2] == ["play r2", "play luke 1"]
+    for command in (KEEP, LOOK_CMD, PASS, DISCARD, TAKE_CMD, give(2)):
+        assert RULES.parse(s, 0, RULES.notation(s, 0, command)) == command
 
 
 def test_give_prefix_is_ambiguous_between_players():
@@ -398,7 +445,8 @@ def test_header_options_hold_the_cards():
 
 
 def test_is_legal_is_membership_in_legal():
-    pool = {play(c) for c in range(9)} | {KEEP} | {give(s) for s in range(4)}
+    pool = {play(c) for c in range(9)} | {KEEP, LOOK_CMD, PASS, DISCARD, TAKE_CMD}
+    pool |= {give(s) for s in range(4)}
 
     def check(game):
         for seat in game.to_act():

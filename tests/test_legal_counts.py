@@ -110,11 +110,15 @@ def test_dotf_r2_turn_up_keep_or_give_to_each_other_player(n, edition):
     # win an Empire card: instead, you can look at the next top card of the stock and either keep
     # it yourself or give it to somebody else."  Ravensburger 2015 (DE), "R2-D2-Karten": "In
     # diesem Fall schenkt ihr die Bösewicht-Karte einem beliebigen Mitspieler".
-    # So: keep, or give to each of the n - 1 other players.
+    # So: keep, or give to each of the n - 1 other players.  "can look" (DE "dürft ihr ...
+    # aufdecken") is a right: first the R2-D2 player looks, or passes (two commands).
     game = dotf_game(n, vader=False, edition=edition)
     play(game, 0, "play r2")
     for seat in range(1, n):
         play(game, seat, f"play {HEROES[seat]} {seat}")
+    assert game.to_act() == (0,)
+    same(legal(game, 0), ["look", "pass"])
+    play(game, 0, "look")
     assert game.to_act() == (0,)
     expected = ["keep"] + [f"give {name}" for name in NAMES[1:n]]
     assert len(expected) == 1 + (n - 1)

@@ -16,8 +16,10 @@ from boardstate.testing import CREATED, registered
 JEDI = bs.get_module("jedi-duel")
 
 
+UPGRADE_AT = 20  # commands played before one player upgrades
+
 # Event types each module added after revision 1 (appended to its EVENTS).
-NEW_EVENTS = {"jedi-duel": 1, "duel-of-the-forces": 0}
+NEW_EVENTS = {"jedi-duel": 1, "duel-of-the-forces": 2}
 
 
 def older_installation(module, revision: int = 1) -> bs.Module:
@@ -94,7 +96,7 @@ def test_copies_agree_when_only_one_player_has_upgraded(module_id):
     pick = random.Random(3)
     turns = 0
     while copies[0].outcome() is None:
-        if turns == 40:  # half-way: Ben upgrades his boardstate and reloads his copy
+        if turns == UPGRADE_AT:  # part-way: Ben upgrades his boardstate and reloads his copy
             installs[1] = module
             with registered(module):
                 copies[1] = bs.load_game(bs.parse_raw(bs.encode_game(copies[1]), "ben"))
@@ -113,7 +115,7 @@ def test_copies_agree_when_only_one_player_has_upgraded(module_id):
                     bs.apply_moves(copies[seat], bs.parse_raw(reply, "reply"))
         turns += 1
         assert turns < 3000
-    assert turns > 40 and copies[0].state == copies[1].state
+    assert turns > UPGRADE_AT and copies[0].state == copies[1].state
     assert copies[1].header.revision == module.spec.revision - 1
     for install in (old, module):
         with registered(install):

@@ -8,14 +8,32 @@ from boardstate.rules import GameSpec, Module, Option
 
 from . import _render
 from ._cards import DECK_FILE
-from ._rules import EDITIONS, FULL_TIE, KEEP, DuelRules, give, play
-from ._state import EVENTS, DuelState
+from ._rules import (
+    DISCARD,
+    EDITIONS,
+    FULL_TIE,
+    KEEP,
+    LOOK_CMD,
+    OUT_OF_CARDS,
+    PASS,
+    R2_ONLY_END,
+    TAKE_CMD,
+    DuelRules,
+    give,
+    play,
+)
+from ._state import CORRECTED, EVENTS, DuelState
 
 NOTATION = """\
 play HERO FORCE   bid a rebel card face down, e.g. 'play luke 5' (or just 'play 5')
 play r2           bid your R2-D2 (not when Darth Vader is up)
-keep              keep the card your R2-D2 turned up
-give PLAYER       give the card your R2-D2 turned up to PLAYER"""
+look / pass       after a lone R2-D2: turn up (look at) the next stock card, or not
+keep              keep the card your R2-D2 turned up; or, after winning Darth Vader,
+                  keep the rebel card you won him with
+give PLAYER       give the card your R2-D2 turned up to PLAYER
+discard           after winning Darth Vader: discard the rebel card you won him with
+take / pass       Ravensburger, the last player holding cards: take one stock card per
+                  card in hand, or not"""
 
 
 class _Rules(DuelRules):
@@ -26,7 +44,7 @@ class _Rules(DuelRules):
 SPEC = GameSpec(
     id="duel-of-the-forces",
     name="Duel of the Forces",
-    version="1.0",
+    version="1.1",  # rules revision 2
     min_players=2,
     max_players=4,
     options=(
@@ -48,13 +66,50 @@ SPEC = GameSpec(
             None,
             "TOML file with the printed cards (default: the documented reconstruction)",
         ),
+        Option(
+            "r2-only-end",
+            None,
+            "the game also ends when several players hold only R2-D2 (DE/IT/NL 'mehrere "
+            "Spieler') or when all players still holding cards do (FR 'les joueurs'); default: "
+            "several for ravensburger-2015, all for Parlett's editions",
+            R2_ONLY_END,
+        ),
+        Option(
+            "out-of-cards",
+            None,
+            "Parlett's editions: a player has 'run out of rebel cards' with no card left "
+            "(no-cards, default) or with nothing but R2-D2 (only-r2); ravensburger-2015 "
+            "counts every card in hand and ignores it",
+            OUT_OF_CARDS,
+        ),
     ),
     events=EVENTS,
     notation=NOTATION,
     data_digest=DECK_FILE.digest,
     summary="Sealed bids for Empire villains; R2-D2 peeks, Darth Vader costs points (2-4 players)",
+    revision=CORRECTED,
+    changes=(
+        (2, "Parlett's editions: giving away a Darth Vader turned up by R2-D2 keeps R2-D2"),
+        (2, "Ravensburger: no R2-D2 turn-up once the duel just played has ended the game"),
+        (2, "R2-D2's look is a choice ('look' or 'pass')"),
+        (2, "the Darth Vader winner chooses to keep or discard the card used ('keep'/'discard')"),
+        (2, "Ravensburger: the last player holding cards chooses the final take ('take'/'pass')"),
+        (2, "Ravensburger: several players holding only R2-D2 end the game (option r2-only-end)"),
+        (2, "new games: hero icons where every two heroes win 4 of their 8 force ties each"),
+    ),
 )
 
 MODULE = Module(SPEC, _Rules())
 
-__all__ = ["MODULE", "SPEC", "DuelState", "KEEP", "give", "play"]
+__all__ = [
+    "MODULE",
+    "SPEC",
+    "DuelState",
+    "DISCARD",
+    "KEEP",
+    "LOOK_CMD",
+    "PASS",
+    "TAKE_CMD",
+    "give",
+    "play",
+]

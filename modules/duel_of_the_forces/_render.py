@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from . import _scoring
-from ._state import NOT_BIDDING, OVER, R2, R2_DECISION, DuelState
+from ._report import report
+from ._state import KEEP_CARD, LOOK, NOT_BIDDING, OFFER, OVER, R2, R2_DECISION, DuelState
 
 EDITION_NAMES = {
     "ravensburger-2015": "Ravensburger 2015",
@@ -48,10 +49,39 @@ def to_json(s: DuelState, seat: int | None) -> dict:
         "villain": card_text(s, s.villain) if s.villain is not None else None,
         "r2_card": card_text(s, s.r2_card) if s.phase == R2_DECISION else None,
         "r2_player": s.players[s.r2_seat] if s.phase == R2_DECISION else None,
+        "offer": _offer_json(s),
         "players": players,
         "over": s.phase == OVER,
         "end_reason": s.end_reason or None,
+        "report": report(s),
     }
+
+
+def _offer_json(s: DuelState) -> dict | None:
+    """What the rules let one player do now: look / pass, keep / discard, take / pass."""
+    if s.phase != OFFER:
+        return None
+    return {"player": s.players[s.asked], "offer": s.offer, "text": offer_text(s)}
+
+
+def offer_text(s: DuelState) -> str:
+    name = s.players[s.asked]
+    if s.offer == LOOK:
+        return (
+            f"{name} played R2-D2 alone and may look at the next stock card "
+            f"('look', then keep or give it) or not ('pass')"
+        )
+    if s.offer == KEEP_CARD:
+        card = s.bids[s.asked]
+        return (
+            f"{name} won Darth Vader with force {card} and may keep that card ('keep') "
+            f"or discard it ('discard')"
+        )
+    count = len(s.hands[s.asked])
+    return (
+        f"only {name} holds cards and may take {count} card{'s' if count != 1 else ''} "
+        f"from the stock ('take') or not ('pass')"
+    )
 
 
 def render(s: DuelState, seat: int | None) -> str:
@@ -65,6 +95,8 @@ def render(s: DuelState, seat: int | None) -> str:
             f"R2-D2 of {data['r2_player']} turned up: {data['r2_card']} "
             f"(keep it, or give it to a player)"
         )
+    if s.phase == OFFER:
+        lines.append(f"Choice: {offer_text(s)}")
     if data["villain"] and s.phase != OVER:
         lines.append(f"Up for grabs: {data['villain']}")
     width = max(len(p["name"]) for p in data["players"])

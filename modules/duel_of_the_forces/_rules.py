@@ -2,6 +2,10 @@
 folds them.
 
 Rule references name the section of the edition's own text (see docs/games/duel-of-the-forces.md).
+Rules revision 2 asks the "may" choices, lets Parlett's R2-D2 give a Vader away and stay, and
+ends a Ravensburger game before an R2-D2 turn-up; revision 1 is kept exactly, one flag per change
+(``DuelState.may_is_asked``, ``gift_keeps_r2_in_parlett``, ``end_before_r2_turn_up``, and the
+default of option r2-only-end).
 """
 
 from __future__ import annotations
@@ -21,19 +25,27 @@ from boardstate.rules import (
 
 from . import _scoring
 from ._cards import DECK_FILE, HERO_ORDER, cards_of
+from ._report import report
 from ._state import (
     BID,
+    CORRECTED,
     EVENTS,
+    KEEP_CARD,
+    LOOK,
     NOT_BIDDING,
+    OFFER,
     OVER,
     R2,
     R2_DECISION,
+    TAKE,
+    Answered,
     BidsRevealed,
     Captured,
     CardDiscarded,
     DuelState,
     FinalTake,
     GameEnded,
+    Offered,
     R2Resolved,
     R2TurnedUp,
     StockShuffled,
@@ -42,33 +54,53 @@ from ._state import (
     evolve,
 )
 
-EDITIONS = ("ravensburger-2015", "parlett-english", "parlett-original")
+RAVENSBURGER = "ravensburger-2015"
+PARLETT_ENGLISH = "parlett-english"
+PARLETT_ORIGINAL = "parlett-original"
+EDITIONS = (RAVENSBURGER, PARLETT_ENGLISH, PARLETT_ORIGINAL)
 FULL_TIE = ("set-aside", "rebid")
+# Readings the texts leave open (docs/games/duel-of-the-forces.md, "Readings that end a game").
+R2_ONLY_END = ("several", "all")  # DE/IT/NL "mehrere Spieler" against FR "les joueurs"
+OUT_OF_CARDS = ("no-cards", "only-r2")  # Parlett: what "runs out of rebel cards" means
 
 # Rule references, per edition: where in that edition's text the rule stands.
 _REF = {
-    "ravensburger-2015": {
+    RAVENSBURGER: {
         "bid": "Ravensburger 2015, Spielverlauf",
         "r2": "Ravensburger 2015, R2-D2-Karten",
         "vader": "Ravensburger 2015, Darth Vader-Karten",
         "end": "Ravensburger 2015, Spielende",
     },
-    "parlett-english": {
+    PARLETT_ENGLISH: {
         "bid": "Parlett, Play",
         "r2": "Parlett, R2-D2 cards",
-        "vader": "Parlett, Darth Vader cards (1)",
+        "vader": "Parlett, Darth Vader cards (2)",
         "end": "Parlett, Ending and winning",
     },
-    "parlett-original": {
+    PARLETT_ORIGINAL: {
         "bid": "Parlett, Play",
         "r2": "Parlett, R2-D2 cards",
-        "vader": "Parlett, Darth Vader cards (1)",
+        "vader": "Parlett, Darth Vader cards (2)",
         "end": "Parlett, Variations (1)",
     },
 }
+# (Revision 1 named "(1)" for both Vader rules; the R2-D2 ban is (1), the winner's card (2).)
+_REF_R2_ON_VADER = {
+    RAVENSBURGER: "Ravensburger 2015, Darth Vader-Karten",
+    PARLETT_ENGLISH: "Parlett, Darth Vader cards (1)",
+    PARLETT_ORIGINAL: "Parlett, Darth Vader cards (1)",
+}
 
 KEEP = ("keep",)
+LOOK_CMD = ("look",)
+PASS = ("pass",)
+DISCARD = ("discard",)
+TAKE_CMD = ("take",)
+WORDS = ("keep", "look", "pass", "discard", "take")  # the one-word commands
 R2_WORDS = ("r2", "r2d2", "r2-d2")
+# What a player asked in the OFFER phase may answer: yes first, then no.
+ANSWERS = {LOOK: (LOOK_CMD, PASS), KEEP_CARD: (KEEP, DISCARD), TAKE: (TAKE_CMD, PASS)}
+COMMANDS = "play HERO FORCE, play r2, keep, give PLAYER, look, pass, discard, take"
 
 
 def play(card: int) -> tuple:
@@ -80,31 +112,40 @@ def give(seat: int) -> tuple:
 
 
 class DuelRules:
-    """Duel of the Forces.  Commands are tuples: ("play", card), ("keep",), ("give", seat)."""
+    """Duel of the Forces.  Commands are tuples: ("play", card), ("give", seat), and the one-word
+    answers ("keep",), ("look",), ("pass",), ("discard",), ("take",)."""
 
     # ------------------------------------------------------------------ options and setup
     def prepare(self, options, players) -> dict:
         """What the engine cannot check: the heroes named, and the cards, loaded into the header
-        so that a game made with ``deck=FILE`` replays without the file."""
+        so that a game made with ``deck=FILE`` replays without the file.  The readings added in
+        revision 2 are stored only when given, so a default header is as it always was."""
         heroes = (
             parse_heroes(options["heroes"], players)
             if "heroes" in options
             else HERO_ORDER[: len(players)]
         )
         cards = DECK_FILE.option(options.get("deck"))
-        return {
+        stored = {
             "edition": options["edition"],
             "heroes": heroes,
             "full-tie": options["full-tie"],
             "cards": cards.to_option(),
         }
+        for key in ("r2-only-end", "out-of-cards"):
+            if key in options:
+                stored[key] = options[key]
+        return stored
 
     def initial(self, setup: Setup) -> DuelState:
         options = setup.options
+        edition = options["edition"]
         n = len(setup.players)
+        r2_end = options.get("r2-only-end", default_r2_only_end(edition, setup.revision))
+        out_of_cards = options.get("out-of-cards", OUT_OF_CARDS[0])
         return DuelState(
             players=tuple(setup.players),
-            edition=options["edition"],
+            edition=edition,
             heroes=tuple(options["heroes"]),
             hands=tuple((R2, 1, 2, 3, 4, 5, 6, 7, 8) for _ in range(n)),
             stock=(),
@@ -112,6 +153,9 @@ class DuelRules:
             captured=((),) * n,
             full_tie=options["full-tie"],
             cards=cards_of(options["cards"]),
+            revision=setup.revision,
+            several_r2_end=r2_end == "several",
+            r2_is_no_rebel=edition != RAVENSBURGER and out_of_cards == "only-r2",
         )
 
     def start(self, table) -> None:
@@ -125,15 +169,18 @@ class DuelRules:
     # ------------------------------------------------------------------ whose turn
     def to_act(self, s: DuelState) -> tuple:
         if s.phase == BID:
-            if vader_up(s):
-                return tuple([i for i, h in enumerate(s.hands) if h and h[-1] != R2])
-            return tuple([i for i, h in enumerate(s.hands) if h])
+            # A force card is needed against Vader, and by a player for whom R2-D2 alone is
+            # "out of rebel cards" (Parlett, option out-of-cards=only-r2).
+            force = s.r2_is_no_rebel or vader_up(s)
+            return tuple([i for i, h in enumerate(s.hands) if h and not (force and h[-1] == R2)])
         if s.phase == R2_DECISION:
             return (s.r2_seat,)
+        if s.phase == OFFER:
+            return (s.asked,)
         return ()
 
     def choice(self, s: DuelState) -> Choice:
-        """Bids are sealed and turned over together; the R2-D2 decision is made in the open."""
+        """Bids are sealed and turned over together; every other decision is made in the open."""
         return Choice.SEALED if s.phase == BID else Choice.OPEN
 
     def legal(self, s: DuelState, seat: int):
@@ -141,6 +188,8 @@ class DuelRules:
             return legal_bids(s.hands[seat], vader_up(s))
         if s.phase == R2_DECISION and seat == s.r2_seat:
             return (KEEP,) + tuple(("give", o) for o in range(len(s.players)) if o != seat)
+        if s.phase == OFFER and seat == s.asked:
+            return ANSWERS[s.offer]
         return ()
 
     def is_legal(self, s: DuelState, seat: int, command) -> bool:
@@ -159,45 +208,11 @@ class DuelRules:
     def explain(self, s: DuelState, seat: int, command) -> IllegalCommand:
         """Why ``command`` is not legal now, with the rule it breaks (the engine has checked that
         the game is on and that ``seat`` acts)."""
-        ref = _REF[s.edition]
-        kind = command[0]
         if s.phase == BID:
-            if kind != "play":
-                return IllegalCommand(
-                    f"'{kind}' is only for a player whose R2-D2 turned up a "
-                    f"card; now every player bids with 'play'",
-                    code="wrong-phase",
-                    rule=ref["r2"],
-                )
-            card = command[1]
-            if card not in s.hands[seat]:
-                what = "R2-D2" if card == R2 else f"force {card}"
-                return IllegalCommand(
-                    f"{s.players[seat]} has no {what} card in hand (hand: {hand_text(s, seat)})",
-                    code="not-in-hand",
-                    rule=ref["bid"],
-                )
-            if card == R2 and vader_up(s):
-                return IllegalCommand(
-                    "R2-D2 may not be played when Darth Vader is up",
-                    code="r2-on-vader",
-                    rule=ref["vader"],
-                )
-        elif kind == "play":
-            return IllegalCommand(
-                f"{s.players[s.r2_seat]} must first keep or give the card R2-D2 turned up",
-                code="wrong-phase",
-                rule=ref["r2"],
-            )
-        elif kind == "give" and command[1] == seat:
-            return IllegalCommand(
-                "to keep the card say 'keep'; 'give' names another player",
-                code="give-self",
-                rule=ref["r2"],
-            )
-        return IllegalCommand(
-            f"{self.notation(s, seat, command)!r} is not a legal command now", code="illegal"
-        )
+            return _explain_bid(s, seat, command)
+        if s.phase == OFFER:
+            return _explain_answer(s, command)
+        return _explain_r2_decision(s, seat, command, self.notation(s, seat, command))
 
     # ------------------------------------------------------------------ notation
     def notation(self, s: DuelState, seat: int, command) -> str:
@@ -206,14 +221,12 @@ class DuelRules:
             return "play r2" if command[1] == R2 else f"play {s.heroes[seat]} {command[1]}"
         if kind == "give":
             return f"give {s.players[command[1]]}"
-        return "keep"
+        return kind
 
     def parse(self, s: DuelState, seat: int, text: str):
         words = text.strip().split()
         if not words:
-            raise InvalidCommand(
-                "empty command (try: play HERO FORCE, play r2, keep, give PLAYER)", code="syntax"
-            )
+            raise InvalidCommand(f"empty command (try: {COMMANDS})", code="syntax")
         verb, args = words[0].lower(), words[1:]
         if verb == "play":
             try:
@@ -224,24 +237,28 @@ class DuelRules:
                     code="not-your-hero",
                     rule=_REF[s.edition]["bid"],
                 ) from None
-        if verb == "keep" and not args:
-            return KEEP
+        if verb in WORDS and not args:
+            return (verb,)
         if verb == "give" and len(args) == 1:
             return ("give", resolve_player(s.players, args[0], text))
         raise InvalidCommand(
-            f"cannot read {text.strip()!r} (commands: play HERO FORCE, play r2, keep, give PLAYER)",
+            f"cannot read {text.strip()!r} (commands: {COMMANDS})",
             code="syntax",
         )
 
     # ------------------------------------------------------------------ decide
     def decide(self, table, moves) -> None:
-        if table.state.phase == BID:
+        phase = table.state.phase
+        if phase == BID:
             bid_round(table, moves)
-        else:
+        elif phase == R2_DECISION:
             r2_decision(table, moves)
+        else:
+            answer(table, moves)
 
     # ------------------------------------------------------------------ the rest of the Decider
     evolve = staticmethod(evolve)  # the table folds every event with it: no extra call layer
+    report = staticmethod(report)
 
     def outcome(self, s: DuelState) -> Outcome | None:
         if s.phase != OVER:
@@ -266,6 +283,13 @@ def parse_heroes(text: str, players) -> tuple:
             f"{', '.join(HERO_ORDER)}, one per player in order"
         )
     return heroes
+
+
+def default_r2_only_end(edition: str, revision: int) -> str:
+    """The printed German, Italian and Dutch texts end the game when *several* players hold only
+    R2-D2 (revision 2); Parlett is silent, so his editions end it only when the game could not go
+    on (all of them), as revision 1 did in every edition."""
+    return "several" if edition == RAVENSBURGER and revision >= CORRECTED else "all"
 
 
 # ---------------------------------------------------------------------- bids
@@ -316,6 +340,72 @@ def hand_text(s: DuelState, seat: int) -> str:
     return " ".join("r2" if c == R2 else str(c) for c in s.hands[seat]) or "empty"
 
 
+# ---------------------------------------------------------------------- refusals
+_ANSWER_RULE = {LOOK: "r2", KEEP_CARD: "vader", TAKE: "end"}
+_ASKED = {
+    LOOK: "may look at the next stock card with R2-D2",
+    KEEP_CARD: "may keep the rebel card that won Darth Vader",
+    TAKE: "may take cards from the stock as the last player holding cards",
+}
+
+
+def _explain_bid(s: DuelState, seat: int, command) -> IllegalCommand:
+    ref = _REF[s.edition]
+    kind = command[0]
+    if kind != "play":
+        return IllegalCommand(
+            f"'{kind}' answers a choice the rules give one player (R2-D2, Darth Vader, the "
+            f"final take); now every player bids with 'play'",
+            code="wrong-phase",
+            rule=ref["r2"] if kind in ("keep", "give", "look") else ref["bid"],
+        )
+    card = command[1]
+    if card not in s.hands[seat]:
+        what = "R2-D2" if card == R2 else f"force {card}"
+        return IllegalCommand(
+            f"{s.players[seat]} has no {what} card in hand (hand: {hand_text(s, seat)})",
+            code="not-in-hand",
+            rule=ref["bid"],
+        )
+    return IllegalCommand(
+        "R2-D2 may not be played when Darth Vader is up",
+        code="r2-on-vader",
+        rule=_REF_R2_ON_VADER[s.edition],
+    )
+
+
+def _explain_answer(s: DuelState, command) -> IllegalCommand:
+    yes, no = ANSWERS[s.offer]
+    return IllegalCommand(
+        f"{s.players[s.asked]} {_ASKED[s.offer]}: the answer is '{yes[0]}' or '{no[0]}'",
+        code="answer-the-offer",
+        rule=_REF[s.edition][_ANSWER_RULE[s.offer]],
+    )
+
+
+def _explain_r2_decision(s: DuelState, seat: int, command, shown: str) -> IllegalCommand:
+    rule = _REF[s.edition]["r2"]
+    kind = command[0]
+    if kind == "play":
+        return IllegalCommand(
+            f"{s.players[s.r2_seat]} must first keep or give the card R2-D2 turned up",
+            code="wrong-phase",
+            rule=rule,
+        )
+    if kind == "give" and command[1] == seat:
+        return IllegalCommand(
+            "to keep the card say 'keep'; 'give' names another player",
+            code="give-self",
+            rule=rule,
+        )
+    return IllegalCommand(
+        f"{shown!r} is not a legal command now: keep the card R2-D2 turned up ('keep') or "
+        f"give it ('give PLAYER')",
+        code="illegal",
+        rule=rule,
+    )
+
+
 # ---------------------------------------------------------------------- decide, step by step
 def bid_round(table, moves) -> None:
     """Turn the bids over; a sole R2-D2 peeks (Parlett: before the duel; Ravensburger: after)."""
@@ -326,14 +416,29 @@ def bid_round(table, moves) -> None:
     table.emit(BidsRevealed(tuple(cards)))
     r2s = [i for i, c in enumerate(cards) if c == R2]
     sole_r2 = r2s[0] if len(r2s) == 1 else -1
-    if sole_r2 >= 0 and s.edition != "ravensburger-2015" and table.state.stock:
-        r2_turns_up(table, sole_r2)
+    if sole_r2 >= 0 and s.edition != RAVENSBURGER and s.stock:
+        r2_may_look(table, sole_r2)
         return
-    duel(table, table.state.bids)
-    if sole_r2 >= 0 and table.state.stock:
-        r2_turns_up(table, sole_r2)
-        return
-    next_round(table)
+    if duel(table, table.state.bids):
+        after_duel(table, sole_r2)
+
+
+def after_duel(table, sole_r2: int) -> None:
+    """Ravensburger: a sole R2-D2 turns up a card "at the start of the next round" -- so, from
+    revision 2, only if the duel just played has not ended the game."""
+    s = table.state
+    if sole_r2 < 0 or not s.stock:
+        next_round(table)
+    elif not (s.end_before_r2_turn_up and game_ends(table)):
+        r2_may_look(table, sole_r2)
+
+
+def r2_may_look(table, seat: int) -> None:
+    """Revision 2 asks: "dürft ihr ... aufdecken", "you can look at" (a right, not a duty)."""
+    if table.state.may_is_asked:
+        table.emit(Offered(seat, LOOK))
+    else:
+        r2_turns_up(table, seat)
 
 
 def r2_turns_up(table, seat: int) -> None:
@@ -348,18 +453,45 @@ def r2_decision(table, moves) -> None:
     if command[0] == "keep":
         table.emit(R2Resolved(seat, seat, vader))
     else:
-        table.emit(R2Resolved(seat, command[1], not vader))
-    if s.deferred:
-        duel(table, s.deferred)
-    next_round(table)
+        table.emit(R2Resolved(seat, command[1], not vader or gift_keeps_r2(s)))
+    if not s.deferred or duel(table, s.deferred):
+        next_round(table)
 
 
-def duel(table, cards: tuple) -> None:
-    """The duel for the villain up: highest force, then most icons, wins."""
+def gift_keeps_r2(s: DuelState) -> bool:
+    """Parlett: "if you give it away you can keep your R2-D2 card" -- a Vader too (revision 2);
+    Ravensburger: giving a Vader away costs R2-D2 ("müsst aber eure R2-D2-Karte abgeben")."""
+    return s.gift_keeps_r2_in_parlett and s.edition != RAVENSBURGER
+
+
+def answer(table, moves) -> None:
+    """The asked player's answer to what the rules let them do (revision 2)."""
+    ((seat, command),) = moves
+    s = table.state
+    accepted = command == ANSWERS[s.offer][0]
+    table.emit(Answered(seat, accepted))
+    if s.offer == LOOK:
+        if accepted:
+            r2_turns_up(table, seat)
+        elif s.edition == RAVENSBURGER or duel(table, s.bids):  # Parlett: the duel waited
+            next_round(table)
+    elif s.offer == KEEP_CARD:
+        if not accepted:
+            table.emit(CardDiscarded(seat, s.bids[seat]))
+        next_round(table)
+    elif accepted:
+        final_take(table, seat)
+    else:
+        table.emit(GameEnded(f"only {s.players[seat]} has cards left and takes none"))
+
+
+def duel(table, cards: tuple) -> bool:
+    """The duel for the villain up: highest force, then most icons, wins.  False when the Vader
+    winner is asked whether to keep the card (play goes on after the answer)."""
     s = table.state
     competitors = [i for i, c in enumerate(cards) if c > 0]
     if not competitors or s.villain is None:
-        return  # everyone sat out: the villain stays up for another round
+        return True  # everyone sat out: the villain stays up for another round
     icons = s.cards.icon_map
     keys = {i: (cards[i], icons[s.heroes[i]][cards[i] - 1]) for i in competitors}
     best = max(keys.values())
@@ -367,45 +499,81 @@ def duel(table, cards: tuple) -> None:
     if len(winners) > 1:  # full tie: a house rule (no edition covers it)
         if s.full_tie == "set-aside":
             table.emit(VillainSetAside(s.villain))
-        return
+        return True
     winner = winners[0]
     table.emit(Captured(winner, s.villain))
-    if vader_up(s):
-        for i in competitors:
-            if i != winner:
-                table.emit(CardDiscarded(i, cards[i]))
-    else:
+    if not vader_up(s):
         table.emit(CardDiscarded(winner, cards[winner]))
+        return True
+    for i in competitors:
+        if i != winner:
+            table.emit(CardDiscarded(i, cards[i]))
+    if s.may_is_asked:  # "Er darf seine Jedi/Rebellen-Karte behalten", "may retain the card"
+        table.emit(Offered(winner, KEEP_CARD))
+        return False
+    return True
 
 
 def next_round(table) -> None:
     """End checks, then turn up the next villain (unless one is still up)."""
-    s = table.state
-    holders = [i for i, h in enumerate(s.hands) if h]
-    if s.edition == "parlett-english":
-        empty = [i for i, h in enumerate(s.hands) if not h]
-        if empty:
-            table.emit(GameEnded(f"{s.players[empty[0]]} has run out of rebel cards"))
-            return
-    elif len(holders) == 1:
-        final_take(table, holders[0])
+    if game_ends(table):
         return
-    if not holders:
-        table.emit(GameEnded("no player has cards left"))
-    elif all(s.hands[i] == (R2,) for i in holders):
-        table.emit(GameEnded("only R2-D2 cards are left in hand"))
-    elif s.villain is not None:
+    s = table.state
+    if s.villain is not None:
         return  # nobody took it: bid again for the same villain
-    elif not s.stock:
+    if not s.stock:
         table.emit(GameEnded("the stock is used up"))
     else:
         table.emit(VillainTurnedUp(table.reveal(s.stock[0])))
 
 
+def in_play(s: DuelState, hand: tuple) -> bool:
+    """Still holds cards (or, Parlett with out-of-cards=only-r2, a card other than R2-D2)."""
+    return bool(hand) and not (s.r2_is_no_rebel and hand[-1] == R2)
+
+
+def game_ends(table) -> bool:
+    """Emit the end of the game if the hands call for it (or ask for the final take)."""
+    s = table.state
+    players = s.players
+    holders = [i for i, h in enumerate(s.hands) if in_play(s, h)]
+    if s.edition == PARLETT_ENGLISH:
+        out = [i for i in range(len(players)) if i not in holders]
+        if out:
+            left = " (only R2-D2 left)" if s.hands[out[0]] else ""
+            table.emit(GameEnded(f"{players[out[0]]} has run out of rebel cards{left}"))
+            return True
+    elif len(holders) == 1:
+        last_holder(table, holders[0])
+        return True
+    if not holders:
+        table.emit(GameEnded("no player has cards left"))
+        return True
+    only_r2 = [i for i in holders if s.hands[i] == (R2,)]
+    if len(only_r2) == len(holders):
+        table.emit(GameEnded("only R2-D2 cards are left in hand"))
+        return True
+    if s.several_r2_end and len(only_r2) >= 2:
+        names = " and ".join(players[i] for i in only_r2)
+        table.emit(GameEnded(f"{names} hold only R2-D2"))
+        return True
+    return False
+
+
+def last_holder(table, seat: int) -> None:
+    """Ravensburger: "Er darf ... nehmen" (revision 2 asks); Parlett: "must capture"."""
+    s = table.state
+    if s.may_is_asked and s.edition == RAVENSBURGER and s.stock:
+        table.emit(Offered(seat, TAKE))
+    else:
+        final_take(table, seat)
+
+
 def final_take(table, seat: int) -> None:
     """The last player with cards takes one stock card per card in hand, and the game ends."""
     s = table.state
-    take = tuple(table.reveal(c) for c in s.stock[: len(s.hands[seat])])
+    count = sum(1 for c in s.hands[seat] if c != R2 or not s.r2_is_no_rebel)
+    take = tuple(table.reveal(c) for c in s.stock[:count])
     table.emit(FinalTake(seat, take))
     table.emit(
         GameEnded(f"only {s.players[seat]} has cards left and takes {len(take)} from the stock")

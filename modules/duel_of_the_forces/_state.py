@@ -3,6 +3,9 @@
 Hands are public knowledge in this game (every hero's eight cards are known and discards are face
 up), so a hand is a sorted tuple of card numbers: force 1-8, and 0 for R2-D2.  What is hidden is
 the order of the stock (secrets owned by nobody) and the bids (sealed by the engine).
+
+``settled`` keeps, from public events only, what the last decision settled: the rules' ``report``
+turns it into the one line a player by mail reads.
 """
 
 from __future__ import annotations
@@ -20,6 +23,16 @@ NOT_BIDDING = -1
 BID = 0
 R2_DECISION = 1
 OVER = 2
+OFFER = 3  # revision 2: one player answers a "may" of the rules (``DuelState.offer``)
+
+# What a player may do, asked in the OFFER phase (the texts' "darf", "peut", "can", "may").
+LOOK = "look"  # R2-D2 played alone: turn up (look at) the next stock card, or not
+KEEP_CARD = "keep-card"  # Darth Vader won: keep the rebel card it was won with, or discard it
+TAKE = "take"  # Ravensburger: the last player holding cards takes from the stock, or not
+
+# Rules revisions (GameSpec.revision): revision 2 corrects the rules read against the texts.
+FIRST_REVISION = 1
+CORRECTED = 2
 
 
 class DuelState(NamedTuple):
@@ -42,6 +55,31 @@ class DuelState(NamedTuple):
     set_aside: tuple[int, ...] = ()  # villains nobody won (full tie, house rule)
     end_reason: str = ""
     rounds: int = 0
+    revision: int = FIRST_REVISION  # the rules revision the game is played under
+    several_r2_end: bool = False  # two players holding only R2-D2 end the game (DE/IT/NL)
+    r2_is_no_rebel: bool = False  # Parlett: holding only R2-D2 is "out of rebel cards"
+    offer: str = ""  # OFFER: what ``asked`` may do (LOOK, KEEP_CARD, TAKE)
+    asked: int = -1
+    settled: tuple = ()  # what the last decision settled, for ``report`` (public facts only)
+
+    # One flag per correction of revision 2, read where its rule is stated.
+    @property
+    def may_is_asked(self) -> bool:
+        """ "darf", "peut", "can", "may" give a choice: R2-D2's look, the Vader winner's card,
+        the Ravensburger final take (revision 1 did each without asking)."""
+        return self.revision >= CORRECTED
+
+    @property
+    def gift_keeps_r2_in_parlett(self) -> bool:
+        """Parlett: giving away what R2-D2 turned up keeps R2-D2, a Vader too (revision 1: a
+        Vader given away cost R2-D2 in every edition)."""
+        return self.revision >= CORRECTED
+
+    @property
+    def end_before_r2_turn_up(self) -> bool:
+        """Ravensburger: a duel that ends the game leaves no next round for R2-D2 to turn up a
+        card in (revision 1 turned one up all the same)."""
+        return self.revision >= CORRECTED
 
     def replace(self, **changes) -> DuelState:
         """``_replace`` without its per-field generator: this runs several times per duel."""
@@ -110,6 +148,18 @@ class GameEnded:
     reason: str
 
 
+@event("dotf.offered")
+class Offered:
+    seat: int
+    offer: str  # LOOK, KEEP_CARD or TAKE: what the seat may now do (revision 2)
+
+
+@event("dotf.answered")
+class Answered:
+    seat: int
+    accepted: bool  # look / keep / take (True), or pass / discard (False)
+
+
 EVENTS = (
     StockShuffled,
     VillainTurnedUp,
@@ -121,11 +171,17 @@ EVENTS = (
     R2Resolved,
     FinalTake,
     GameEnded,
+    Offered,  # appended in revision 2: never reorder, never remove
+    Answered,
 )
 
 
 def _add(seq: tuple, seat: int, item) -> tuple:
     return seq[:seat] + (seq[seat] + (item,),) + seq[seat + 1 :]
+
+
+# What the last decision settled (``DuelState.settled``): a decision starts with BidsRevealed,
+# R2Resolved or Answered, and each later event of it adds one entry.
 
 
 def _evolve_shuffled(s: DuelState, e: StockShuffled) -> DuelState:
@@ -139,21 +195,32 @@ def _evolve_turned_up(s: DuelState, e: VillainTurnedUp) -> DuelState:
 
 
 def _evolve_bids(s: DuelState, e: BidsRevealed) -> DuelState:
-    return s.replace(bids=e.cards)
+    return s.replace(bids=e.cards, settled=(("bids", s.rounds, s.villain, e.cards),))
 
 
 def _evolve_captured(s: DuelState, e: Captured) -> DuelState:
-    return s.replace(captured=_add(s.captured, e.seat, e.card), villain=None)
+    return s.replace(
+        captured=_add(s.captured, e.seat, e.card),
+        villain=None,
+        settled=s.settled + (("won", e.seat, e.card, s.bids),),
+    )
 
 
 def _evolve_discarded(s: DuelState, e: CardDiscarded) -> DuelState:
     hand = list(s.hands[e.seat])
     hand.remove(e.card)
-    return s.replace(hands=s.hands[: e.seat] + (tuple(hand),) + s.hands[e.seat + 1 :])
+    return s.replace(
+        hands=s.hands[: e.seat] + (tuple(hand),) + s.hands[e.seat + 1 :],
+        settled=s.settled + (("discarded", e.seat, e.card),),
+    )
 
 
 def _evolve_set_aside(s: DuelState, e: VillainSetAside) -> DuelState:
-    return s.replace(villain=None, set_aside=s.set_aside + (e.card,))
+    return s.replace(
+        villain=None,
+        set_aside=s.set_aside + (e.card,),
+        settled=s.settled + (("set-aside", e.card),),
+    )
 
 
 def _evolve_r2_up(s: DuelState, e: R2TurnedUp) -> DuelState:
@@ -165,6 +232,7 @@ def _evolve_r2_up(s: DuelState, e: R2TurnedUp) -> DuelState:
         r2_card=e.card.value,
         phase=R2_DECISION,
         deferred=deferred,
+        settled=s.settled + (("r2-up", e.seat, e.card.value),),
     )
 
 
@@ -181,6 +249,7 @@ def _evolve_r2_resolved(s: DuelState, e: R2Resolved) -> DuelState:
         r2_card=None,
         phase=BID,
         deferred=(),
+        settled=(("r2", e.seat, e.recipient, s.r2_card, e.keeps_r2),),
     )
 
 
@@ -188,11 +257,34 @@ def _evolve_final_take(s: DuelState, e: FinalTake) -> DuelState:
     taken = tuple(r.value for r in e.cards)
     captured = s.captured[: e.seat] + (s.captured[e.seat] + taken,) + s.captured[e.seat + 1 :]
     hands = s.hands[: e.seat] + ((),) + s.hands[e.seat + 1 :]
-    return s.replace(captured=captured, hands=hands, stock=s.stock[len(taken) :])
+    return s.replace(
+        captured=captured,
+        hands=hands,
+        stock=s.stock[len(taken) :],
+        settled=s.settled + (("final", e.seat, taken),),
+    )
 
 
 def _evolve_ended(s: DuelState, e: GameEnded) -> DuelState:
-    return s.replace(phase=OVER, end_reason=e.reason)
+    return s.replace(phase=OVER, end_reason=e.reason, settled=s.settled + (("ended", e.reason),))
+
+
+def _evolve_offered(s: DuelState, e: Offered) -> DuelState:
+    return s.replace(
+        phase=OFFER,
+        offer=e.offer,
+        asked=e.seat,
+        settled=s.settled + (("offered", e.seat, e.offer),),
+    )
+
+
+def _evolve_answered(s: DuelState, e: Answered) -> DuelState:
+    return s.replace(
+        phase=BID,
+        offer="",
+        asked=-1,
+        settled=(("answered", e.seat, e.accepted, s.offer, s.bids[e.seat] if s.bids else -1),),
+    )
 
 
 _HANDLERS = {
@@ -206,6 +298,8 @@ _HANDLERS = {
     R2Resolved: _evolve_r2_resolved,
     FinalTake: _evolve_final_take,
     GameEnded: _evolve_ended,
+    Offered: _evolve_offered,
+    Answered: _evolve_answered,
 }
 
 
