@@ -24,13 +24,41 @@ class FieldError(ValueError):
         self.field = field
 
 
+MAX_DATA_FILE_BYTES = 1 << 20  # a data file a player names in an option (``deck=FILE``)
+
+
 def read_data_file(path, what: str, code: str) -> str:
+    """A player's data file as text: a regular file of at most ``MAX_DATA_FILE_BYTES`` (a
+    device, a pipe or a larger file is refused; at most the limit + 1 bytes are read)."""
+    import os
+    import stat
+
     try:
-        return Path(path).read_text(encoding="utf-8")
+        # (non-blocking: a named pipe is refused below instead of waiting for a writer)
+        fd = os.open(Path(path), os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except OSError as exc:
         raise OptionError(f"{path}: cannot read the {what} ({exc.strerror})", code=code) from None
+    with os.fdopen(fd, "rb") as f:
+        try:
+            mode = os.fstat(fd).st_mode
+            if not stat.S_ISREG(mode):
+                kind = "a directory" if stat.S_ISDIR(mode) else "not a regular file"
+                raise OptionError(f"{path}: the {what} is {kind}", code=code)
+            data = f.read(MAX_DATA_FILE_BYTES + 1)
+        except OSError as exc:
+            raise OptionError(
+                f"{path}: cannot read the {what} ({exc.strerror})", code=code
+            ) from None
+    if len(data) > MAX_DATA_FILE_BYTES:
+        raise OptionError(
+            f"{path}: the {what} is larger than the limit of {MAX_DATA_FILE_BYTES} bytes",
+            code=code,
+        )
+    try:
+        text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise OptionError(f"{path}:1: the {what} is not UTF-8 text", code=code) from None
+    return text.replace("\r\n", "\n").replace("\r", "\n")  # (universal newlines, as before)
 
 
 def structure_toml(text: str, source: str, cls, converter: cattrs.Converter, code: str):
@@ -68,6 +96,8 @@ def first_error(exc) -> tuple[list, str]:
         exc = subs[0]
     if isinstance(exc, KeyError):
         name = exc.args[0] if exc.args else "?"
+        if path and path[-1] == name:  # (newer cattrs note the attribute on the KeyError too)
+            return path, "missing field"
         return path + [name], "missing field"
     extra = getattr(exc, "extra_fields", None)
     if extra:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import gc
 import os
+import stat
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
@@ -19,25 +20,28 @@ from ._errors import (
     BoardstateError,
     CorruptFile,
     ForeignFile,
-    FutureVersion,
     GameFileError,
     TruncatedFile,
 )
 from ._events import EventCodes
 from ._game import Game
-from ._header import FORMAT_NAME, FORMAT_VERSION, Header
-from ._records import HASH_SIZE, BodyDecoder, Record
-from ._registry import get_module
+from ._header import HEADER_LIMITS, MAX_HEADER_BYTES, Header, read_header
+from ._records import HASH_SIZE, NO_ACTOR, BodyDecoder, Kind, Record
+from ._secrets import Reveal, Secret
 
+# Limits (docs/file-format.md, "Limits"): every length that sizes an allocation is bounded
+# before it is used.  The header has its own, tighter limits (``_header.HEADER_LIMITS``).
 MAX_FILE_BYTES = 512 * 1024 * 1024
-LIMITS = dict(
-    max_str_len=1 << 20,
-    max_bin_len=1 << 20,
-    max_array_len=1 << 20,
-    max_map_len=1 << 12,
+MAX_RECORD_BYTES = 1 << 18  # one stored record [body, hash, openings]; the largest shipped: 4.8 KB
+LIMITS = dict(  # inside a record body (and a revealed value)
+    max_str_len=1 << 16,
+    max_bin_len=1 << 16,
+    max_array_len=1 << 14,
+    max_map_len=0,  # no maps in records
     max_ext_len=1 << 16,
 )
-_STREAM_LIMITS = dict(LIMITS, max_bin_len=1 << 24, max_buffer_size=1 << 25)
+_STREAM_LIMITS = dict(LIMITS, max_bin_len=MAX_RECORD_BYTES, max_buffer_size=MAX_RECORD_BYTES)
+_READ_SIZE = 1 << 16
 
 
 # ---------------------------------------------------------------------------------- writing
@@ -126,7 +130,7 @@ def encode_game(game: Game, *, viewer: int | None = None, settled: bool = False)
     records = game.records[: game.settled()] if settled else game.records
     if viewer is None:
         return encode_file(game.header, records)
-    header = attrs.evolve(game.header, seed=None, viewer=viewer)
+    header = attrs.evolve(game.header, seed=None, seed_salt=None, viewer=viewer)
     return encode_file(header, records, openings_for=viewer)
 
 
@@ -143,7 +147,13 @@ def encode_moves(game: Game, base_seq: int) -> bytes:
     """
     base_hash = game.header.game_id if base_seq < 0 else game.records[base_seq].hash
     header = attrs.evolve(
-        game.header, kind="move", seed=None, viewer=None, base_seq=base_seq, base_hash=base_hash
+        game.header,
+        kind="move",
+        seed=None,
+        seed_salt=None,
+        viewer=None,
+        base_seq=base_seq,
+        base_hash=base_hash,
     )
     return encode_file(header, game.records[base_seq + 1 :], openings_for=None)
 
@@ -159,15 +169,19 @@ class RawFile:
     """A file split into its header and raw records ``(body, hash, openings)``.
 
     Records are read lazily from a stream: ``iter_records()`` once (memory stays flat, as
-    ``verify`` needs), or ``records`` to hold them all.
+    ``verify`` needs), or ``records`` to hold them all.  Each record is bounded
+    (``MAX_RECORD_BYTES``) before it is decoded.
     """
 
-    def __init__(self, name: str, header: Header, module, unpacker, size: int, close=None) -> None:
+    def __init__(
+        self, name: str, header: Header, module, unpacker, size: int, close=None, start: int = 0
+    ) -> None:
         self.path = name
         self.header = header
         self.module = module
         self._unpacker = unpacker
         self._size = size
+        self._start = start  # where the records begin (the header's end)
         self._close = close
         self._list: list | None = None
 
@@ -186,7 +200,8 @@ class RawFile:
             raise RuntimeError("the records of this file were already read")
         self._unpacker = None
         count = 0
-        end = unpacker.tell()
+        start = self._start
+        end = start + unpacker.tell()
         try:
             while True:
                 try:
@@ -197,7 +212,16 @@ class RawFile:
                             f"{name}: truncated after record {count - 1} ({self._size - end} "
                             f"bytes of a partial record)"
                         ) from None
+                    if count == 0 and self.header.kind == "game":
+                        raise TruncatedFile(
+                            f"{name}: truncated: no records after the header (not even the setup)"
+                        ) from None
                     return
+                except msgpack.BufferFull:
+                    raise CorruptFile(
+                        f"{name}: corrupt at record {count} (larger than the limit of "
+                        f"{MAX_RECORD_BYTES} bytes per record)"
+                    ) from None
                 except (ValueError, msgpack.UnpackException) as exc:
                     why = str(exc) or type(exc).__name__  # StackError: nested too deeply
                     raise CorruptFile(f"{name}: corrupt at record {count} ({why})") from None
@@ -212,7 +236,7 @@ class RawFile:
                     raise CorruptFile(f"{name}: corrupt at record {count} (malformed record)")
                 yield item
                 count += 1
-                end = unpacker.tell()
+                end = start + unpacker.tell()
         finally:
             if self._close is not None:
                 self._close()
@@ -226,31 +250,57 @@ class RawFile:
 
     def game(self, *, keep_records: bool = True) -> Game:
         """An empty game for this file's header, to fold or referee its records onto."""
-        return Game(self.module, self.header, codes=self.codes(), keep_records=keep_records)
+        codes = self.codes()
+        try:
+            return Game(self.module, self.header, codes=codes, keep_records=keep_records)
+        except BoardstateError as exc:
+            raise CorruptFile(f"{self.path}: corrupt header ({exc.reason})") from None
+        except MemoryError:
+            raise
+        except Exception as exc:  # the module's ``initial`` on options it never made
+            raise CorruptFile(
+                f"{self.path}: corrupt header (its options do not set up a "
+                f"{self.header.module} game: {_why(exc)})"
+            ) from None
 
     @staticmethod
     def decoder(game: Game) -> BodyDecoder:
         return BodyDecoder(game.codes.decoders, LIMITS)
 
 
+def _why(exc: BaseException) -> str:
+    text = " ".join(f"{type(exc).__name__}: {exc}".split())
+    return text if len(text) <= 120 else text[:117] + "..."
+
+
 def read_raw(path) -> RawFile:
     """Open a file and read its header; the records stream from the open file."""
     path = Path(path)
     try:
-        f = open(path, "rb")
+        # (non-blocking: a named pipe is refused below instead of waiting for a writer)
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except IsADirectoryError:
         raise GameFileError(f"{path}: is a directory, not a game file", code="unreadable") from None
     except FileNotFoundError:
         raise GameFileError(f"{path}: no such file", code="unreadable") from None
     except OSError as exc:
         raise GameFileError(f"{path}: cannot read ({exc.strerror})", code="unreadable") from None
+    f = os.fdopen(fd, "rb")
     try:
-        size = os.fstat(f.fileno()).st_size
+        st = os.fstat(f.fileno())
+        if stat.S_ISDIR(st.st_mode):
+            raise GameFileError(f"{path}: is a directory, not a game file", code="unreadable")
+        if not stat.S_ISREG(st.st_mode):
+            raise GameFileError(
+                f"{path}: not a regular file (a device or a pipe), not a game file",
+                code="unreadable",
+            )
+        size = st.st_size
         if size > MAX_FILE_BYTES:
             raise GameFileError(
                 f"{path}: file too large ({size} bytes; limit {MAX_FILE_BYTES})", code="too-large"
             )
-        return _open_stream(f, size, str(path), f.read(1), f.close)
+        return _open_stream(f, size, str(path), f.close)
     except BaseException:
         f.close()
         raise
@@ -260,122 +310,42 @@ def parse_raw(data: bytes, name: str = "<bytes>") -> RawFile:
     """The same as ``read_raw`` for bytes in memory."""
     import io
 
-    return _open_stream(io.BytesIO(data), len(data), name, data[:1], None)
+    if len(data) > MAX_FILE_BYTES:
+        raise GameFileError(
+            f"{name}: file too large ({len(data)} bytes; limit {MAX_FILE_BYTES})", code="too-large"
+        )
+    return _open_stream(io.BytesIO(data), len(data), name, None)
 
 
-def _open_stream(f, size: int, name: str, first: bytes, close) -> RawFile:
-    if not first:
+def _open_stream(f, size: int, name: str, close) -> RawFile:
+    """The header, decoded from a bounded prefix with its own limits; then the record stream."""
+    prefix = f.read(MAX_HEADER_BYTES)
+    if not prefix:
         raise TruncatedFile(f"{name}: empty file")
     # A boardstate file starts with a msgpack map (the header).
-    if first[0] & 0xF0 != 0x80 and first[0] not in (0xDE, 0xDF):
+    if prefix[0] & 0xF0 != 0x80 and prefix[0] not in (0xDE, 0xDF):
         raise ForeignFile(f"{name}: not a boardstate file (no header map)")
-    f.seek(0)
-    unpacker = msgpack.Unpacker(
-        f, raw=False, use_list=False, strict_map_key=True, read_size=1 << 16, **_STREAM_LIMITS
-    )
+    head = msgpack.Unpacker(raw=False, use_list=False, strict_map_key=True, **HEADER_LIMITS)
+    head.feed(prefix)
     try:
-        header_map = unpacker.unpack()
+        header_map = head.unpack()
     except msgpack.OutOfData:
-        raise TruncatedFile(f"{name}: truncated inside the header") from None
+        if len(prefix) < MAX_HEADER_BYTES:
+            raise TruncatedFile(f"{name}: truncated inside the header") from None
+        raise CorruptFile(
+            f"{name}: corrupt header (larger than the limit of {MAX_HEADER_BYTES} bytes)"
+        ) from None
     except (ValueError, msgpack.UnpackException, msgpack.ExtraData) as exc:
-        raise ForeignFile(f"{name}: not a boardstate file ({exc})") from None
-    header, module = _parse_header(header_map, name)
-    return RawFile(name, header, module, unpacker, size, close)
-
-
-def _parse_header(m, name: str):
-    if not isinstance(m, dict) or m.get("format") != FORMAT_NAME:
-        raise ForeignFile(f"{name}: not a boardstate file")
-    version = m.get("version")
-    if not isinstance(version, int):
-        raise CorruptFile(f"{name}: header has no format version")
-    if version > FORMAT_VERSION:
-        raise FutureVersion(
-            f"{name}: written in file format v{version}; this boardstate reads "
-            f"up to v{FORMAT_VERSION} (upgrade boardstate)"
-        )
-    try:
-        module = get_module(m["module"])
-        events = tuple((str(n), int(v)) for n, v in m["events"])
-        base = m.get("base") or (-1, b"")
-        header = Header(
-            module=str(m["module"]),
-            module_version=str(m["module_version"]),
-            data_digest=str(m["data_digest"]),
-            options=tuple((str(k), v) for k, v in m["options"]),
-            players=tuple(str(p) for p in m["players"]),
-            created=str(m["created"]),
-            seed=m["seed"],
-            seed_commitment=bytes(m["seed_commitment"]),
-            events=events,
-            kind=str(m["kind"]),
-            viewer=m["viewer"],
-            base_seq=int(base[0]),
-            base_hash=bytes(base[1]),
-            revision=m.get("revision", 1),
-        )
-    except BoardstateError as exc:
-        raise GameFileError(f"{name}: {exc.reason}", code=exc.code) from None
-    except (KeyError, TypeError, ValueError) as exc:
-        raise CorruptFile(f"{name}: corrupt header ({exc!r})") from None
-    if header.kind not in ("game", "move"):
-        raise CorruptFile(f"{name}: unknown file kind {header.kind!r}")
-    viewer = header.viewer
-    if viewer is not None and (
-        type(viewer) is not int
-        or not 0 <= viewer < len(header.players)
-        or header.seed is not None
-        or header.kind != "game"
-    ):
-        raise CorruptFile(f"{name}: bad viewer in the header")
-    if (m.get("base") is None) != (header.kind == "game") or (
-        header.kind == "move" and (type(base[0]) is not int or len(header.base_hash) != 32)
-    ):
-        raise CorruptFile(f"{name}: bad base in the header")
-    if type(header.revision) is not int or ("revision" in m and header.revision == 1):
-        raise CorruptFile(f"{name}: bad rules revision in the header")
-    if set(m) - {"revision"} != _HEADER_KEYS:
-        raise CorruptFile(f"{name}: unexpected header fields")
-    if m.get("game") != header.game_id:
-        raise CorruptFile(f"{name}: the header's game id does not match its content")
-    if header.seed is not None:
-        from ._header import seed_commitment
-
-        if (
-            not isinstance(header.seed, bytes)
-            or seed_commitment(header.seed) != header.seed_commitment
-        ):
-            raise CorruptFile(f"{name}: the seed does not match its commitment")
-    installed = module.spec
-    from ._decider import Decider
-
-    Decider(module).check_revision(header.revision, name, header.module_version)
-    file_major = int(header.module_version.split(".")[0])
-    if file_major > installed.major:
-        raise FutureVersion(
-            f"{name}: made with {header.module} {header.module_version}; installed "
-            f"is {installed.version} (needs {header.module} >= {file_major}.0)"
-        )
-    return header, module
-
-
-_HEADER_KEYS = {
-    "format",
-    "version",
-    "kind",
-    "game",
-    "module",
-    "module_version",
-    "data_digest",
-    "options",
-    "players",
-    "created",
-    "seed",
-    "seed_commitment",
-    "events",
-    "viewer",
-    "base",
-}
+        why = str(exc) or type(exc).__name__
+        raise ForeignFile(f"{name}: not a boardstate file ({why})") from None
+    start = head.tell()
+    del head, prefix
+    header, module = read_header(header_map, name)
+    f.seek(start)
+    unpacker = msgpack.Unpacker(
+        f, raw=False, use_list=False, strict_map_key=True, read_size=_READ_SIZE, **_STREAM_LIMITS
+    )
+    return RawFile(name, header, module, unpacker, size, close, start)
 
 
 @contextmanager
@@ -390,6 +360,23 @@ def no_cyclic_gc():
     finally:
         if was_enabled:
             gc.enable()
+
+
+_SEALED = {Kind.SETUP: type(None), Kind.MOVE: type(None), Kind.COMMIT: Secret, Kind.REVEAL: Reveal}
+
+
+def _check_shape(fields: tuple, players: int) -> None:
+    """What ``load_game`` (which does not re-run the rules) holds a record's fields to, so that
+    nothing read can reach the rest of the engine in a shape it never makes: the setup by the
+    engine, every other record by a seat; a commitment a Secret its maker alone owns; a reveal a
+    Reveal of a command."""
+    seq, kind, actor, command, sealed, events = fields
+    if (actor == NO_ACTOR) != (kind == Kind.SETUP) or not -1 <= actor < players:
+        raise CorruptFile(f"record {seq}: malformed (actor {actor} in a record of kind {kind})")
+    if type(sealed) is not _SEALED[kind] or (kind == Kind.COMMIT and sealed.owners != 1 << actor):
+        raise CorruptFile(f"record {seq}: malformed (its sealed value)")
+    if kind == Kind.REVEAL and type(sealed.value) is not str:
+        raise CorruptFile(f"record {seq}: malformed (the revealed choice is not a command)")
 
 
 def load_game(path_or_raw) -> Game:
@@ -408,13 +395,22 @@ def _load_game(path_or_raw) -> Game:
         )
     game = raw.game()
     decoder = raw.decoder(game)
+    players = len(game.players)
     for i, (body, hash_, openings) in enumerate(raw.iter_records()):
         try:
-            game.load(decoder.fields(body, openings), body, hash_, decoder)
+            fields = decoder.fields(body, openings)
+            _check_shape(fields, players)
+            game.load(fields, body, hash_, decoder)
         except CorruptFile as exc:
             raise CorruptFile(f"{raw.path}: corrupt: {exc.reason}") from None
         except BoardstateError:
             raise
         except (ValueError, TypeError) as exc:  # msgpack's and the decoder's own complaints
-            raise CorruptFile(f"{raw.path}: corrupt at record {i} ({exc})") from None
+            raise CorruptFile(f"{raw.path}: corrupt at record {i} ({_why(exc)})") from None
+        except MemoryError:
+            raise
+        except Exception as exc:  # the module's upcasters or ``evolve`` on events it never made
+            raise CorruptFile(
+                f"{raw.path}: corrupt at record {i} (events the rules cannot fold: {_why(exc)})"
+            ) from None
     return game

@@ -107,9 +107,18 @@ class Game:
     # ------------------------------------------------------------------ creation
     @classmethod
     def new(
-        cls, module, players, raw_options, seed: bytes | None = None, created: str | None = None
+        cls,
+        module,
+        players,
+        raw_options,
+        seed: bytes | None = None,
+        created: str | None = None,
+        *,
+        seed_salt: bytes | None = None,
     ) -> Game:
-        header = Header.for_new_game(module, players, raw_options, seed, created)
+        """A new game.  ``seed_salt`` (default: random) salts the seed's commitment, so that no
+        copy without the seed can test a guess of it; give one only to make identical files."""
+        header = Header.for_new_game(module, players, raw_options, seed, created, seed_salt)
         game = cls(module, header)
         events, state = game.decider.start(game.state, game.rng(0))
         game.append(game.make(Kind.SETUP, NO_ACTOR, "", None, events), state)

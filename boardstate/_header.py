@@ -1,22 +1,49 @@
-"""The file header: which game this is, under which module and options, and who plays."""
+"""The file header: which game this is, under which module and options, and who plays.
+
+``read_header`` is the one check every reader runs on a header (``read_raw`` / ``parse_raw``,
+so ``load_game``, ``verify``, ``apply_moves`` and every command): each field's type and range,
+the module's own limits (player count, event table), the game id and the seed commitment.
+``Header.for_new_game`` holds a new game to the same checks, so what is written can be read.
+"""
 
 from __future__ import annotations
 
 import datetime as _dt
 import hashlib
 import os
+import re
 
 import attrs
 
-from ._errors import OptionError
+from ._errors import BoardstateError, CorruptFile, ForeignFile, FutureVersion, OptionError
 from ._records import pack
 
 FORMAT_NAME = "boardstate"
 FORMAT_VERSION = 1
 
+# Limits on a header (docs/file-format.md, "Limits").  A header is read from a bounded prefix of
+# the file with its own unpacker limits, before anything else is trusted.
+MAX_HEADER_BYTES = 1 << 20  # the whole encoded header map
+MAX_SEED_BYTES = 1024  # the seed (``--seed TEXT``)
+MAX_NAME_CHARS = 64  # a player's name
+MAX_TEXT_CHARS = 256  # module id, module version, data digest, created, an event type's name
+SALT_BYTES = 32  # ``seed_salt``
+HASH_BYTES = 32
+HEADER_LIMITS = dict(
+    max_buffer_size=MAX_HEADER_BYTES,
+    max_str_len=1 << 16,  # an option's text (a card's name, a hero list)
+    max_bin_len=MAX_SEED_BYTES,
+    max_array_len=1 << 12,  # the options, the players, the event table, a card list
+    max_map_len=32,  # the header map itself (16 keys); options are arrays, never maps
+    max_ext_len=0,  # no extension types in a header
+)
+_MAX_OPTION_DEPTH = 16
 
-def seed_commitment(seed: bytes) -> bytes:
-    return hashlib.sha256(b"boardstate-seed" + seed).digest()
+
+def seed_commitment(seed: bytes, salt: bytes | None = None) -> bytes:
+    """``SHA-256("boardstate-seed" || salt || seed)``; files without a salt (made before salts
+    existed) keep the unsalted ``SHA-256("boardstate-seed" || seed)``."""
+    return hashlib.sha256(b"boardstate-seed" + (salt or b"") + seed).digest()
 
 
 @attrs.frozen
@@ -35,6 +62,7 @@ class Header:
     base_seq: int = -1  # move files: the record the new ones follow
     base_hash: bytes = b""
     revision: int = 1  # the module's rules revision the game was created under
+    seed_salt: bytes | None = None  # full logs only, beside the seed (None: an unsalted game)
 
     @property
     def game_id(self) -> bytes:
@@ -58,25 +86,31 @@ class Header:
         return dict(self.options)
 
     @classmethod
-    def for_new_game(cls, module, players, raw_options, seed: bytes | None, created: str | None):
+    def for_new_game(
+        cls,
+        module,
+        players,
+        raw_options,
+        seed: bytes | None,
+        created: str | None,
+        seed_salt: bytes | None = None,
+    ):
+        """A new game's header.  ``seed_salt`` (default: 32 random bytes) salts the seed's
+        commitment; pass one to make byte-identical files in tests."""
         spec = module.spec
         players = tuple(players)
-        if not spec.min_players <= len(players) <= spec.max_players:
-            raise OptionError(
-                f"{spec.name} takes {spec.min_players}–{spec.max_players} players, "
-                f"got {len(players)}",
-                code="player-count",
-            )
-        if len(set(players)) != len(players) or any(not p or p.strip() != p for p in players):
-            raise OptionError(
-                "player names must be distinct, non-empty, without outer spaces", code="bad-player"
-            )
+        check_players(spec, players)
+        if seed is not None and (type(seed) is not bytes or len(seed) > MAX_SEED_BYTES):
+            raise OptionError(f"the seed must be at most {MAX_SEED_BYTES} bytes", code="bad-seed")
+        salt = os.urandom(SALT_BYTES) if seed_salt is None else seed_salt
+        if type(salt) is not bytes or len(salt) != SALT_BYTES:
+            raise OptionError(f"the seed salt must be {SALT_BYTES} bytes", code="bad-seed")
         from ._decider import Decider
 
         options = Decider(module).options(dict(raw_options), players)
         seed = os.urandom(32) if seed is None else seed
         created = created or _dt.datetime.now(_dt.UTC).replace(microsecond=0).isoformat()
-        return cls(
+        header = cls(
             spec.id,
             spec.version,
             spec.data_digest,
@@ -84,10 +118,24 @@ class Header:
             players,
             created,
             seed,
-            seed_commitment(seed),
+            seed_commitment(seed, salt),
             tuple((c.__event_name__, c.__event_version__) for c in spec.events),
             revision=spec.revision,
+            seed_salt=salt,
         )
+        # What is written must read back: the reader's own checks, on the encoded header.
+        data = pack(header.to_map())
+        if len(data) > MAX_HEADER_BYTES:
+            raise OptionError(
+                f"the game's header would take {len(data)} bytes (options too large; the "
+                f"limit is {MAX_HEADER_BYTES})",
+                code="too-large",
+            )
+        try:
+            read_header(_decode_header(data), "the new game", module)
+        except BoardstateError as exc:
+            raise OptionError(exc.reason, code="bad-option") from None
+        return header
 
     def to_map(self) -> dict:
         out = {
@@ -109,4 +157,297 @@ class Header:
         }
         if self.revision != 1:
             out["revision"] = self.revision
+        if self.seed_salt is not None and self.seed is not None:  # (only ever beside the seed)
+            out["seed_salt"] = self.seed_salt
         return out
+
+
+# ---------------------------------------------------------------------------------- checks
+def check_players(spec, players) -> None:
+    """The module's player count; distinct, non-empty names of at most ``MAX_NAME_CHARS``
+    characters, without outer spaces or control characters (``OptionError``)."""
+    if not spec.min_players <= len(players) <= spec.max_players:
+        raise OptionError(
+            f"{spec.name} takes {spec.min_players}–{spec.max_players} players, got {len(players)}",
+            code="player-count",
+        )
+    for p in players:
+        if type(p) is not str:
+            raise OptionError("player names must be text", code="bad-player")
+        if not p or p.strip() != p:
+            raise OptionError(
+                f"player name {_short(p)} is empty or has outer spaces", code="bad-player"
+            )
+        if len(p) > MAX_NAME_CHARS:
+            raise OptionError(
+                f"player name {_short(p)} is longer than {MAX_NAME_CHARS} characters",
+                code="bad-player",
+            )
+        if _CONTROL.search(p):
+            raise OptionError(
+                f"player name {_short(p)} holds a control character", code="bad-player"
+            )
+    if len(set(players)) != len(players):
+        twice = next(p for p in players if players.count(p) > 1)
+        raise OptionError(
+            f"player names must be distinct ({_short(twice)} twice)", code="bad-player"
+        )
+
+
+# C0 and C1 controls, DEL, line and paragraph separators, and the bidirectional overrides and
+# isolates (which make a name display as another).
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+_VERSION = re.compile(r"[0-9]{1,9}\.[0-9]{1,9}")
+_REQUIRED = frozenset(
+    {
+        "format",
+        "version",
+        "kind",
+        "game",
+        "module",
+        "module_version",
+        "data_digest",
+        "options",
+        "players",
+        "created",
+        "seed",
+        "seed_commitment",
+        "events",
+        "viewer",
+        "base",
+    }
+)
+_OPTIONAL = frozenset({"revision", "seed_salt"})
+
+
+def _decode_header(data: bytes):
+    import msgpack
+
+    unpacker = msgpack.Unpacker(raw=False, use_list=False, strict_map_key=True, **HEADER_LIMITS)
+    unpacker.feed(data)
+    return unpacker.unpack()
+
+
+class _Bad(Exception):
+    """A header field fails its check (turned into one CorruptFile line by ``read_header``)."""
+
+
+def read_header(m, name: str, module=None):
+    """Check a decoded header map field by field; ``(Header, module)``.
+
+    Every reader runs this (through ``read_raw`` / ``parse_raw``).  Raises ``ForeignFile`` (not
+    a boardstate header), ``FutureVersion`` (a newer format, module or rules revision),
+    ``GameFileError`` (a module that is not installed) or ``CorruptFile`` (anything else, with
+    the field named).  ``module``: check against this module instead of the installed one.
+    """
+    if type(m) is not dict or m.get("format") != FORMAT_NAME:
+        raise ForeignFile(f"{name}: not a boardstate file")
+    version = m.get("version")
+    if type(version) is not int or version < 1:
+        raise CorruptFile(f"{name}: corrupt header (no format version)")
+    if version > FORMAT_VERSION:
+        raise FutureVersion(
+            f"{name}: written in file format v{version}; this boardstate reads "
+            f"up to v{FORMAT_VERSION} (upgrade boardstate)"
+        )
+    try:
+        return _read_header(m, name, module)
+    except _Bad as exc:
+        raise CorruptFile(f"{name}: corrupt header ({exc})") from None
+
+
+def _read_header(m: dict, name: str, module):
+    keys = set(m)
+    if not _REQUIRED <= keys:
+        raise _Bad(f"no {sorted(_REQUIRED - keys)[0]!r}")
+    if keys - _REQUIRED - _OPTIONAL:
+        raise _Bad(f"unexpected field {_short(sorted(map(str, keys - _REQUIRED - _OPTIONAL))[0])}")
+    kind = _text(m, "kind")
+    if kind not in ("game", "move"):
+        raise _Bad(f"kind: unknown file kind {_short(kind)}")
+    module_id = _text(m, "module")
+    module_version = _text(m, "module_version")
+    if not _VERSION.fullmatch(module_version):
+        raise _Bad(f"module_version: {_short(module_version)} is not MAJOR.MINOR")
+    data_digest = _text(m, "data_digest", empty=True)  # (a module without data files)
+    created = _text(m, "created")
+    try:
+        _dt.datetime.fromisoformat(created)
+    except ValueError:
+        raise _Bad(f"created: {_short(created)} is not an ISO 8601 time") from None
+    options = _options(m["options"])
+    players = m["players"]
+    if type(players) is not tuple or not all(type(p) is str for p in players):
+        raise _Bad("players: not an array of strings")
+    seed = m["seed"]
+    if seed is not None and type(seed) is not bytes:
+        raise _Bad("seed: neither bytes nor nil")
+    salt = m.get("seed_salt")
+    if "seed_salt" in m and (type(salt) is not bytes or len(salt) != SALT_BYTES or seed is None):
+        raise _Bad(f"seed_salt: not {SALT_BYTES} bytes beside a seed")
+    commitment = _hash(m, "seed_commitment")
+    game = _hash(m, "game")
+    events = _event_table(m["events"])
+    viewer = m["viewer"]
+    if viewer is not None and (
+        type(viewer) is not int
+        or not 0 <= viewer < len(players)
+        or seed is not None
+        or kind != "game"
+    ):
+        raise _Bad("viewer: not nil, nor a seat of a view without a seed")
+    base = m["base"]
+    if kind == "game":
+        if base is not None:
+            raise _Bad("base: a game file has none")
+        base_seq, base_hash = -1, b""
+    else:
+        if (
+            type(base) is not tuple
+            or len(base) != 2
+            or type(base[0]) is not int
+            or base[0] < -1
+            or type(base[1]) is not bytes
+            or len(base[1]) != HASH_BYTES
+        ):
+            raise _Bad("base: not [seq >= -1, 32-byte hash]")
+        if seed is not None or viewer is not None:
+            raise _Bad("a move file carries no seed and no viewer")
+        base_seq, base_hash = base
+    revision = m.get("revision", 1)
+    if type(revision) is not int or revision < 1 or ("revision" in m and revision == 1):
+        raise _Bad("revision: not an integer > 1 (absent means 1)")
+    header = Header(
+        module=module_id,
+        module_version=module_version,
+        data_digest=data_digest,
+        options=options,
+        players=players,
+        created=created,
+        seed=seed,
+        seed_commitment=commitment,
+        events=events,
+        kind=kind,
+        viewer=viewer,
+        base_seq=base_seq,
+        base_hash=base_hash,
+        revision=revision,
+        seed_salt=salt,
+    )
+    if game != header.game_id:
+        raise CorruptFile(f"{name}: the header's game id does not match its content")
+    if seed is not None and seed_commitment(seed, salt) != commitment:
+        raise CorruptFile(f"{name}: the seed does not match its commitment")
+    if module is None:
+        from ._registry import get_module
+
+        try:
+            module = get_module(module_id)
+        except BoardstateError as exc:
+            from ._errors import GameFileError
+
+            raise GameFileError(f"{name}: {exc.reason}", code=exc.code) from None
+    _check_against(module, header, name)
+    return header, module
+
+
+def _check_against(module, header: Header, name: str) -> None:
+    """The installed module's own limits: version, revision, event table, players."""
+    spec = module.spec
+    file_major = int(header.module_version.split(".")[0])
+    if file_major > spec.major:
+        raise FutureVersion(
+            f"{name}: made with {header.module} {header.module_version}; installed "
+            f"is {spec.version} (needs {header.module} >= {file_major}.0)"
+        )
+    from ._decider import Decider
+
+    Decider(module).check_revision(header.revision, name, header.module_version)
+    installed = spec.events
+    for code, (event_name, version) in enumerate(header.events):
+        if code >= len(installed):
+            raise FutureVersion(
+                f"{name}: event type {_short(event_name)} is newer than the installed "
+                f"{spec.id} {spec.version} (upgrade the module)"
+            )
+        cls = installed[code]
+        if event_name != cls.__event_name__:
+            raise _Bad(
+                f"events: entry {code} is {_short(event_name)}, the module's event {code} is "
+                f"{cls.__event_name__!r}"
+            )
+        if version > cls.__event_version__:
+            raise FutureVersion(
+                f"{name}: event {event_name!r} has schema {version}, this installation reads "
+                f"up to {cls.__event_version__}; upgrade the module"
+            )
+    try:
+        check_players(spec, header.players)
+    except OptionError as exc:
+        raise _Bad(f"players: {exc.reason}") from None
+    for key, value in header.options:  # (an option declared with choices is stored as one)
+        option = spec.option(key)
+        if option is not None and option.choices and value not in option.choices:
+            raise _Bad(f"options: {key} is {_short(value)}, not one of {', '.join(option.choices)}")
+
+
+def _text(m: dict, key: str, *, empty: bool = False) -> str:
+    value = m[key]
+    if type(value) is not str or not (value or empty) or len(value) > MAX_TEXT_CHARS:
+        shortest = 0 if empty else 1
+        raise _Bad(f"{key}: not a string of {shortest}-{MAX_TEXT_CHARS} characters")
+    return value
+
+
+def _hash(m: dict, key: str) -> bytes:
+    value = m[key]
+    if type(value) is not bytes or len(value) != HASH_BYTES:
+        raise _Bad(f"{key}: not {HASH_BYTES} bytes")
+    return value
+
+
+def _options(value) -> tuple:
+    if type(value) not in (tuple, list):
+        raise _Bad("options: not an array")
+    out = []
+    for pair in value:
+        if type(pair) not in (tuple, list) or len(pair) != 2 or type(pair[0]) is not str:
+            raise _Bad("options: not an array of [key, value] pairs")
+        if out and not out[-1][0] < pair[0]:
+            raise _Bad("options: keys not distinct and sorted")
+        if not _native(pair[1], 0):
+            raise _Bad(f"options: the value of {_short(pair[0])} is not msgpack-native")
+        out.append((pair[0], pair[1]))
+    return tuple(out)
+
+
+def _native(value, depth: int) -> bool:
+    kind = type(value)
+    if kind in (str, int, bytes, bool) or value is None:
+        return True
+    if kind in (tuple, list) and depth < _MAX_OPTION_DEPTH:
+        return all(_native(v, depth + 1) for v in value)
+    return False
+
+
+def _event_table(value) -> tuple:
+    if type(value) is not tuple:
+        raise _Bad("events: not an array")
+    out = []
+    for entry in value:
+        if (
+            type(entry) is not tuple
+            or len(entry) != 2
+            or type(entry[0]) is not str
+            or type(entry[1]) is not int
+            or entry[1] < 1
+        ):
+            raise _Bad("events: not an array of [type name, schema version >= 1]")
+        out.append(entry)
+    return tuple(out)
+
+
+def _short(value) -> str:
+    """``repr`` cut to a length fit for a one-line message."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."

@@ -52,7 +52,15 @@ class Referee:
                     raise VerificationFailed(
                         f"the record does not decode ({exc})", code="corrupt", seq=game.seq
                     ) from None
-                self.accept(fields, body, hash_)
+                try:
+                    self.accept(fields, body, hash_)
+                except (BoardstateError, MemoryError):
+                    raise
+                except Exception as exc:  # the module's fold on events it never gave (forged)
+                    why = " ".join(f"{type(exc).__name__}: {exc}".split())[:120]
+                    raise VerificationFailed(
+                        f"the rules cannot take this record ({why})", code="corrupt", seq=game.seq
+                    ) from None
 
     def accept(self, fields: tuple, body: bytes, hash_: bytes) -> Record:
         """Re-derive one record; append it if it is exactly what the rules give."""

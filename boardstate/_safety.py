@@ -49,8 +49,10 @@ def _is_game_file(path: Path) -> bool:
         header = unpacker.unpack()
     except Exception:  # not msgpack, or not even readable: not a game file
         return False
-    return isinstance(header, dict) and header.get("format") == "boardstate" and (
-        header.get("kind") != "move"
+    return (
+        isinstance(header, dict)
+        and header.get("format") == "boardstate"
+        and (header.get("kind") != "move")
     )
 
 

@@ -56,9 +56,14 @@ def test_commitment_is_pinned_and_binding():
 
 
 def test_same_seed_same_game_and_file():
-    a = bs.Game.new(DOTF, ["a", "b"], {}, seed=b"x", created="2026-01-01T00:00:00+00:00")
-    b = bs.Game.new(DOTF, ["a", "b"], {}, seed=b"x", created="2026-01-01T00:00:00+00:00")
+    salt = b"\x07" * 32
+    created = "2026-01-01T00:00:00+00:00"
+    a = bs.Game.new(DOTF, ["a", "b"], {}, seed=b"x", created=created, seed_salt=salt)
+    b = bs.Game.new(DOTF, ["a", "b"], {}, seed=b"x", created=created, seed_salt=salt)
     assert encode_file(a.header, a.records) == encode_file(b.header, b.records)
+    d = bs.Game.new(DOTF, ["a", "b"], {}, seed=b"x", created=created)
+    assert d.header.seed_commitment != a.header.seed_commitment  # a random salt each time
+    assert d.state == a.state  # the same game: the dealer is keyed by the seed alone
     c = bs.Game.new(DOTF, ["a", "b"], {}, seed=b"y", created="2026-01-01T00:00:00+00:00")
     assert a.state.stock != c.state.stock
 

@@ -47,7 +47,9 @@ def verdicts(game, records):
 
 def sealed_game(steps=0):
     """Rock-paper-scissors with sealed choices after ``steps`` commands."""
-    game = bs.Game.new(RPS, ["ann", "ben"], {}, seed=b"forge", created="2026-01-01T00:00:00Z")
+    game = bs.Game.new(
+        RPS, ["ann", "ben"], {}, seed=b"forge", created="2026-01-01T00:00:00Z", seed_salt=SALT * 2
+    )
     for seat, text in [(0, "rock"), (1, "paper"), (0, "rock"), (1, "rock")][:steps]:
         game.play(seat, text, entropy=lambda n: SALT)
     return game
@@ -55,7 +57,12 @@ def sealed_game(steps=0):
 
 def face_down_game():
     game = bs.Game.new(
-        RPS, ["ann", "ben"], {"mode": "face-down"}, seed=b"forge", created="2026-01-01T00:00:00Z"
+        RPS,
+        ["ann", "ben"],
+        {"mode": "face-down"},
+        seed=b"forge",
+        created="2026-01-01T00:00:00Z",
+        seed_salt=SALT * 2,
     )
     game.play(0, "scissors", entropy=lambda n: SALT)
     game.play(1, "paper")
@@ -111,7 +118,12 @@ def _turn_over_another_choice():
     game = face_down_game()
     records = game.records[:3]
     base = bs.Game.new(
-        RPS, ["ann", "ben"], {"mode": "face-down"}, seed=b"forge", created="2026-01-01T00:00:00Z"
+        RPS,
+        ["ann", "ben"],
+        {"mode": "face-down"},
+        seed=b"forge",
+        created="2026-01-01T00:00:00Z",
+        seed_salt=SALT * 2,
     )
     for rec in records[1:]:
         base.append(rec)
@@ -121,7 +133,12 @@ def _turn_over_another_choice():
 
 def _face_down_commitment_without_events():
     game = bs.Game.new(
-        RPS, ["ann", "ben"], {"mode": "face-down"}, seed=b"forge", created="2026-01-01T00:00:00Z"
+        RPS,
+        ["ann", "ben"],
+        {"mode": "face-down"},
+        seed=b"forge",
+        created="2026-01-01T00:00:00Z",
+        seed_salt=SALT * 2,
     )
     return game, append_forged(game, Kind.COMMIT, 0, sealed=secret("rock", 0))
 
@@ -192,7 +209,9 @@ def test_apply_refuses_a_gap_a_fork_and_a_stale_file():
     with pytest.raises(bs.MoveRefused) as gap:
         bs.apply_moves(behind, later)
     assert gap.value.code == "gap" and "apply the move files in between" in gap.value.reason
-    other = bs.Game.new(RPS, ["ann", "ben"], {}, seed=b"forge", created="2026-01-01T00:00:00Z")
+    other = bs.Game.new(
+        RPS, ["ann", "ben"], {}, seed=b"forge", created="2026-01-01T00:00:00Z", seed_salt=SALT * 2
+    )
     other.play(0, "paper", entropy=lambda n: b"\x09" * 16)
     with pytest.raises(bs.MoveRefused) as fork:
         bs.apply_moves(other, bs.parse_raw(bs.encode_moves(game, 0), "m.msgpack"))
