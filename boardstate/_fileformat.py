@@ -11,6 +11,7 @@ import os
 import stat
 import tempfile
 from contextlib import contextmanager
+from glob import escape as glob_escape
 from pathlib import Path
 
 import attrs
@@ -74,8 +75,10 @@ def atomic_write(path, data: bytes) -> None:
     if path.exists() and not path.is_file():
         raise GameFileError(f"{shown}: not a regular file; not writing there", code="not-a-file")
     directory = path.parent
+    _remove_orphans(directory, path.name)
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+        prefix = f".{path.name}.{os.getpid()}."  # (the writer's pid: see _remove_orphans)
+        fd, tmp = tempfile.mkstemp(prefix=prefix, suffix=".tmp", dir=directory)
     except OSError as exc:
         raise _unwritable(shown, exc) from None
     try:
@@ -103,6 +106,33 @@ def atomic_write(path, data: bytes) -> None:
         pass
     finally:
         os.close(dir_fd)
+
+
+def _remove_orphans(directory: Path, name: str) -> None:
+    """Remove the temporary files that a killed writer of ``name`` left behind: those whose
+    writing process no longer exists (a live writer's file is never touched)."""
+    try:
+        leftovers = list(directory.glob(f".{glob_escape(name)}.*.tmp"))
+    except OSError:
+        return
+    for tmp in leftovers:
+        pid = tmp.name[len(name) + 2 :].split(".", 1)[0]
+        if not pid.isdigit() or _alive(int(pid)):
+            continue
+        try:
+            tmp.unlink()
+        except OSError:
+            pass
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # (it exists but is not ours to signal)
+        return True
+    return True
 
 
 def _unwritable(path, exc: OSError) -> GameFileError:

@@ -473,3 +473,14 @@ def test_two_to_four_players():
         bs.Game.new(MODULE, ["solo"], {})
     with pytest.raises(bs.OptionError):
         bs.Game.new(MODULE, list("abcde"), {})
+
+
+@pytest.mark.parametrize("text", ["play luke -1", "play -1", "play luke " + "9" * 5000,
+                                  "play luke ٣", "play luke 0", "play luke 9"])  # fmt: skip
+def test_a_force_outside_1_to_8_is_refused_not_read_as_another(text):
+    """A bid names a force from 1 to 8; '-1' was read as 1 and a 5000-digit number was an
+    internal error."""
+    game = bs.Game.new(MODULE, ["ann", "ben"], {}, seed=b"numbers")
+    with pytest.raises(bs.InvalidCommand):
+        game.play(0, text)
+    assert game.seq == 1 and game.legal(0)

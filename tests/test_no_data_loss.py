@@ -159,3 +159,17 @@ def test_a_locked_game_waits_then_refuses_with_a_clear_message(tmp_path, game):
 def _hold(path, seconds: float) -> None:
     with bs.locked(path, say=lambda line: None):
         time.sleep(seconds)
+
+
+def test_a_killed_writers_temporary_file_is_removed_by_the_next_write(tmp_path, game):
+    """kill -9 during a write leaves '.game.msgpack.PID.xxxx.tmp'; the next write removes the
+    files of writers that no longer exist, and never a live writer's."""
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True).stdout.strip()  # fmt: skip
+    orphan = tmp_path / f".game.msgpack.{dead}.abcd.tmp"
+    orphan.write_bytes(b"half a game")
+    live = tmp_path / f".game.msgpack.{os.getpid()}.efgh.tmp"
+    live.write_bytes(b"being written")
+    rc, _, err = run(tmp_path, "move", game, "play 3", "--as", "alice")
+    assert rc == 0, err
+    assert not orphan.exists() and live.exists()

@@ -315,10 +315,13 @@ class OtherHero(InvalidCommand):
 def parse_bid(hero: str, text: str) -> tuple:
     """``play ...`` as a bid of ``hero``'s player.  A bid's meaning depends only on the text and
     the hero, so it is read once (the referee parses every revealed bid of a long log)."""
-    joined = "".join(text.split()[1:]).lower()
+    words = text.split()[1:]
+    joined = "".join(words).lower()
     if joined in R2_WORDS:
         return ("play", R2)
-    m = re.fullmatch(r"([a-z]*)-?(\d+)", joined)
+    m = re.fullmatch(r"([a-z]*)-?([0-9]+)", joined)
+    if any(w.startswith("-") for w in words) or (m and len(m.group(2)) > 2):
+        raise InvalidCommand(f"force must be 1 to 8, in {text.strip()[:40]!r}", code="syntax")
     if not m:
         raise InvalidCommand(
             f"cannot read {text.strip()!r}: say 'play {hero} 5' or 'play r2'", code="syntax"
