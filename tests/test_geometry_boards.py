@@ -6,7 +6,7 @@ from boardstate.geometry import Board, OffBoard
 from boardstate.modules.epic_duels.boards import BOARDS, SCENES
 from geometry_helpers import EPIC_BOARDS, at
 
-# Transcribed from shared/reference/epic-duels-data.md section 4, rows top to bottom.
+# Transcribed from the board scans of the public Confirmation/Epic-Duels clone, rows top to bottom.
 # Letters are start squares (floor). Kamino's cols 6-8 of rows 0 and 6 are '~' here
 # (water on the scan, where the reference map shows '#'): see test_kamino_edge_water_choice_changes_nothing.
 REFERENCE_MAPS = {
