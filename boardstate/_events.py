@@ -91,9 +91,6 @@ class EventCodes:
         # Every installed event can be written, each under its installed schema.
         self.current = not self.stale and not self.missing
 
-    def header(self) -> list:
-        return [list(e) for e in self.file_table]
-
     def encodes(self, ev) -> bool:
         return type(ev) in self.code_of
 

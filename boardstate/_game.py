@@ -24,7 +24,7 @@ from ._header import Header
 from ._module import HIDDEN, Choice
 from ._records import NO_ACTOR, Kind, Record, chain, make_record
 from ._rng import Rng, SealedRng
-from ._secrets import Reveal, Secret, make_secret
+from ._secrets import Reveal, Secret, make_secret, reveal
 
 REVEAL_WORD = "reveal"
 
@@ -76,12 +76,11 @@ class FaceDown:
     """A command committed face down: the commitment, and the state it was chosen in (the
     command is checked against that state when it is turned over)."""
 
-    __slots__ = ("secret", "state", "seq")
+    __slots__ = ("secret", "state")
 
-    def __init__(self, secret: Secret, state, seq: int) -> None:
+    def __init__(self, secret: Secret, state) -> None:
         self.secret = secret
         self.state = state
-        self.seq = seq
 
 
 class Game:
@@ -261,7 +260,7 @@ class Game:
             secret = self.pending_commitment(seat)
             if secret is None or not secret.known:
                 break
-            opening = Reveal(secret.commitment, secret.salt, secret.value)
+            opening = reveal(secret)
             events, state = self.check_reveal(seat, opening)
             self.append(self.make(Kind.REVEAL, seat, "", opening, events), state)
         return self.records[start:]
@@ -459,7 +458,7 @@ class Game:
             if phase is not None:
                 phase.commit(record.actor, record.sealed)
             else:
-                self.face_down[record.actor] = FaceDown(record.sealed, self.state, record.seq)
+                self.face_down[record.actor] = FaceDown(record.sealed, self.state)
         elif kind == Kind.REVEAL:
             phase = self.round
             if phase is not None:

@@ -8,7 +8,7 @@ after them: the fold is written once, in ``evolve``.
 from __future__ import annotations
 
 from ._errors import SecretUnavailable
-from ._secrets import Reveal, Secret
+from ._secrets import Reveal, Secret, reveal
 
 
 class Table:
@@ -36,7 +36,7 @@ class Table:
         reveal, checked against the commitment.  Anything else: ``SecretUnavailable``.
         """
         if secret.known:
-            return Reveal(secret.commitment, secret.salt, secret.value)
+            return reveal(secret)
         opening = self._openings.get(secret.commitment) if self._openings else None
         if opening is None:
             raise SecretUnavailable(

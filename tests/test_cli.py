@@ -229,17 +229,15 @@ def test_replay_prompt_forward_back_jump(tmp_path):
 
 
 def test_verify_explains_the_first_illegal_record(tmp_path):
-    from boardstate import Game, Reveal, get_module, save_game
-    from boardstate.testing import Kind, make_secret
+    from boardstate import Game, get_module, save_game
+    from boardstate.testing import Kind, make_secret, reveal
 
     game = Game.new(get_module("duel-of-the-forces"), ["alice", "bob"], {}, seed=b"v")
     game.append(game.make(Kind.COMMIT, 0, "", make_secret("play r2", bytes(16), 1).sealed(), ()))
     game.play(1, "play 2")
     # alice reveals R2-D2 — legal unless Darth Vader is up; forge a card she does not hold
     forged = make_secret("play r2", bytes(16), 1)
-    game.append(
-        game.make(Kind.REVEAL, 0, "", Reveal(forged.commitment, forged.salt, forged.value), ())
-    )
+    game.append(game.make(Kind.REVEAL, 0, "", reveal(forged), ()))
     save_game(game, tmp_path / "forged.msgpack")
     rc, out, err = bs(tmp_path, "verify", "forged.msgpack")
     assert rc == 1 and "record 4 by alice" in err

@@ -32,13 +32,13 @@ from boardstate.modules.duel_of_the_forces._state import (
     TAKE,
     VillainTurnedUp,
 )
-from boardstate.rules import Reveal
 from boardstate.testing import (
     checked_options,
     decide,
     initial_state,
     make_secret,
     random_game,
+    reveal,
     validate,
 )
 
@@ -52,10 +52,6 @@ def deck_index(name: str, points: int | None = None, skip: int = 0) -> int:
         i for i, c in enumerate(DECK) if c.name == name and (points is None or c.points == points)
     ]
     return hits[skip]
-
-
-def opened(secret) -> Reveal:
-    return Reveal(secret.commitment, secret.salt, secret.value)
 
 
 def table(stock_names, n=2, edition="ravensburger-2015", hands=None, revision=None, **options):
@@ -74,7 +70,7 @@ def table(stock_names, n=2, edition="ravensburger-2015", hands=None, revision=No
     state = state.replace(stock=tuple(stock))
     if hands is not None:
         state = state.replace(hands=tuple(tuple(sorted(h)) for h in hands))
-    return RULES.evolve(state, VillainTurnedUp(opened(stock[0])))
+    return RULES.evolve(state, VillainTurnedUp(reveal(stock[0])))
 
 
 def bid(state, *cards):

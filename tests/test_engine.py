@@ -7,7 +7,7 @@ import pytest
 
 import boardstate as bs
 from boardstate import encode_game, parse_raw
-from boardstate.testing import EventCodes, Kind, Rng, commit, make_record, make_secret
+from boardstate.testing import EventCodes, Kind, Rng, commit, make_record, make_secret, reveal
 from boardstate.testing import encode_records as encode_file
 from conftest import random_game
 
@@ -46,7 +46,7 @@ def test_commitment_is_pinned_and_binding():
         == "1da5d8a832d4ab5baa73a54a0877800d0c18b8a588ad8acf4c2c705348f4d4f6"
     )
     s = make_secret("play luke 5", bytes(16), 1)
-    assert bs.Reveal(s.commitment, s.salt, s.value).checks()
+    assert reveal(s).checks()
     assert not bs.Reveal(s.commitment, bytes(16), "play luke 6").checks()
     from boardstate.rules import Table
 
@@ -173,7 +173,7 @@ def test_referee_reports_an_illegal_committed_bid():
     secret = make_secret("play luke 9", bytes(16), 1)
     game.append(game.make(Kind.COMMIT, 0, "", secret.sealed(), ()))
     game.play(1, "play han 2")  # bob commits and reveals; alice's reveal is due
-    opening = bs.Reveal(secret.commitment, secret.salt, secret.value)
+    opening = reveal(secret)
     game.append(game.make(Kind.REVEAL, 0, "", opening, ()))
     verdict = bs.verify(parse_raw(_file(game), "forged"))
     assert not verdict.ok
@@ -209,7 +209,7 @@ def test_forged_first_record_that_is_not_the_setup_is_refused():
     """A forger who recomputes the chain still cannot start a game with anything but the setup."""
     game = bs.Game.new(DOTF, ["a", "b"], {}, seed=b"f", created="2026-01-01T00:00:00+00:00")
     secret = make_secret("play luke 1", bytes(16), 1)
-    opening = bs.Reveal(secret.commitment, secret.salt, secret.value)
+    opening = reveal(secret)
     for kind, sealed in ((Kind.COMMIT, secret.sealed()), (Kind.REVEAL, opening), (Kind.MOVE, None)):
         forged = make_record(game.codes, game.header.game_id, 0, kind, 0, "", sealed, ())
         verdict = bs.verify(parse_raw(encode_file(game.header, [forged]), "forged"))

@@ -45,25 +45,26 @@ def verdicts(game, records):
     return [bs.verify(bs.parse_raw(raw, "<forged>"), fast=fast) for fast in (True, False)]
 
 
+def new_rps(mode: str = "sealed") -> bs.Game:
+    """A new rock-paper-scissors game; every call makes the same game (fixed seed and salt), so
+    records of one fit the log of another."""
+    options = {} if mode == "sealed" else {"mode": mode}
+    return bs.Game.new(
+        RPS, ["ann", "ben"], options, seed=b"forge", created="2026-01-01T00:00:00Z",
+        seed_salt=SALT * 2,
+    )  # fmt: skip
+
+
 def sealed_game(steps=0):
     """Rock-paper-scissors with sealed choices after ``steps`` commands."""
-    game = bs.Game.new(
-        RPS, ["ann", "ben"], {}, seed=b"forge", created="2026-01-01T00:00:00Z", seed_salt=SALT * 2
-    )
+    game = new_rps()
     for seat, text in [(0, "rock"), (1, "paper"), (0, "rock"), (1, "rock")][:steps]:
         game.play(seat, text, entropy=lambda n: SALT)
     return game
 
 
 def face_down_game():
-    game = bs.Game.new(
-        RPS,
-        ["ann", "ben"],
-        {"mode": "face-down"},
-        seed=b"forge",
-        created="2026-01-01T00:00:00Z",
-        seed_salt=SALT * 2,
-    )
+    game = new_rps("face-down")
     game.play(0, "scissors", entropy=lambda n: SALT)
     game.play(1, "paper")
     return game  # ann's turn over is due (and done: this copy holds the opening)
@@ -117,14 +118,7 @@ def _open_move_in_sealed_round():
 def _turn_over_another_choice():
     game = face_down_game()
     records = game.records[:3]
-    base = bs.Game.new(
-        RPS,
-        ["ann", "ben"],
-        {"mode": "face-down"},
-        seed=b"forge",
-        created="2026-01-01T00:00:00Z",
-        seed_salt=SALT * 2,
-    )
+    base = new_rps("face-down")
     for rec in records[1:]:
         base.append(rec)
     laid = records[1].sealed
@@ -132,14 +126,7 @@ def _turn_over_another_choice():
 
 
 def _face_down_commitment_without_events():
-    game = bs.Game.new(
-        RPS,
-        ["ann", "ben"],
-        {"mode": "face-down"},
-        seed=b"forge",
-        created="2026-01-01T00:00:00Z",
-        seed_salt=SALT * 2,
-    )
+    game = new_rps("face-down")
     return game, append_forged(game, Kind.COMMIT, 0, sealed=secret("rock", 0))
 
 
@@ -209,9 +196,7 @@ def test_apply_refuses_a_gap_a_fork_and_a_stale_file():
     with pytest.raises(bs.MoveRefused) as gap:
         bs.apply_moves(behind, later)
     assert gap.value.code == "gap" and "apply the move files in between" in gap.value.reason
-    other = bs.Game.new(
-        RPS, ["ann", "ben"], {}, seed=b"forge", created="2026-01-01T00:00:00Z", seed_salt=SALT * 2
-    )
+    other = new_rps()
     other.play(0, "paper", entropy=lambda n: b"\x09" * 16)
     with pytest.raises(bs.MoveRefused) as fork:
         bs.apply_moves(other, bs.parse_raw(bs.encode_moves(game, 0), "m.msgpack"))

@@ -11,7 +11,7 @@ from .._fileformat import encode_file as encode_records
 from .._records import Kind, chain, make_record, pack, sealed_values
 from .._registry import registered
 from .._rng import Rng
-from .._secrets import commit, make_secret
+from .._secrets import commit, make_secret, reveal
 from ._conformance import (
     CHECKS,
     Report,
@@ -54,6 +54,7 @@ __all__ = [
     "check_module",
     "forge",
     "rechain",
+    "reveal",
     "sealed_values",
     "ContractBroken",
     "check_hidden_information",
