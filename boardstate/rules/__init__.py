@@ -8,7 +8,14 @@ once and sealed, or face down and turned over later, are engine features a modul
 ``Rules.choice`` (``Choice``).  See docs/writing-a-module.md.
 """
 
-from .._datafile import DataFile, FieldError, cached_by_value, resolve_player, structure_toml
+from .._datafile import (
+    DataFile,
+    FieldError,
+    cached_by_value,
+    read_data_file,
+    resolve_player,
+    structure_toml,
+)
 from .._errors import (
     AmbiguousCommand,
     IllegalCommand,
@@ -42,6 +49,7 @@ __all__ = [
     "Table",
     "UNKNOWN",
     "cached_by_value",
+    "read_data_file",
     "event",
     "resolve_player",
     "seats_mask",

@@ -1,5 +1,63 @@
-"""Star Wars Epic Duels (Hasbro 2002): the four battle scenes as board data.
+"""Star Wars Epic Duels (Hasbro 2002): the two-player game on the four battle scenes.
 
-The rules arrive in a later module; :mod:`.boards` already answers every spatial
-question they ask through :mod:`boardstate.geometry`.
+See docs/games/epic-duels.md for the rules as implemented and the choices on ambiguous points,
+and docs/games/epic-duels-data.md for the characters, decks and the effect vocabulary.
 """
+
+from boardstate.rules import GameSpec, Module, Option
+
+from . import _render
+from ._data import data_digest
+from ._notation import HELP
+from ._rules import DECK_END, EpicRules
+from ._state import EVENTS, EpicState
+from .boards import SCENES
+
+
+class _Rules(EpicRules):
+    render = staticmethod(_render.render)
+    to_json = staticmethod(_render.to_json)
+
+
+SPEC = GameSpec(
+    id="epic-duels",
+    name="Star Wars Epic Duels",
+    version="1.0",
+    min_players=2,
+    max_players=2,
+    options=(
+        Option("board", SCENES[0], "the battle scene", SCENES),
+        Option(
+            "characters",
+            None,
+            "the main characters in player order, light against dark, e.g. obi-wan,dooku "
+            "(default: obi-wan,dooku, the rulebook's first game)",
+        ),
+        Option(
+            "decks",
+            None,
+            "deck files with the printed cards, comma-separated (each replaces its team's "
+            "built-in deck)",
+        ),
+        Option(
+            "alternatives",
+            None,
+            "disputed card readings to use, comma-separated ids (see docs/games/epic-duels-data.md)",
+        ),
+        Option(
+            "deck-end",
+            DECK_END[0],
+            "when a draw pile counts as gone through: when a card is wanted from it and none is "
+            "left (next-draw) or when its last card is drawn (last-card)",
+            DECK_END,
+        ),
+    ),
+    events=EVENTS,
+    notation=HELP,
+    data_digest=data_digest(),
+    summary="Grid duels with line of sight, 12 characters and 372 cards (2 players)",
+)
+
+MODULE = Module(SPEC, _Rules())
+
+__all__ = ["MODULE", "SPEC", "EpicState"]

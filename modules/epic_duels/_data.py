@@ -33,7 +33,7 @@ import cattrs
 from cattrs.cols import homogenous_tuple_structure_factory, mapping_structure_factory
 from cattrs.gen import make_dict_structure_fn, override
 
-from boardstate.rules import DataFile, FieldError, OptionError, structure_toml
+from boardstate.rules import DataFile, FieldError, OptionError, read_data_file, structure_toml
 
 from .boards import SCENES
 
@@ -890,6 +890,12 @@ def load_deck(path) -> Deck:
     """A player's deck file (e.g. with the printed values), checked like a built-in one; it
     may be for any team (``deck_for`` checks the team)."""
     return deck_file("player").load(path)  # (``load`` reads ``path``, never the name)
+
+
+def read_player_deck(path) -> tuple[str, Deck]:
+    """A player's deck file: its text (for the game header) and the deck it holds."""
+    text = read_data_file(path, "deck file", "bad-deck")
+    return text, parse_deck(text, str(path))
 
 
 def _team_line(text: str) -> int:

@@ -1,0 +1,261 @@
+"""``start`` and ``decide``: the events each command causes.  Randomness only from ``t.rng``.
+
+A decision reads only what the acting seat's copy holds: public values, the seat's own hand,
+and the draw piles (the table's face-down cards, dealt by the engine).  A card that needs another
+player's hand asks that player (see ``_effects``).
+"""
+
+from __future__ import annotations
+
+from boardstate.rules import HIDDEN, SecretUnavailable, Table
+
+from . import _effects
+from ._combat import combat_values
+from ._flow import begin_turn, draw, heal, hurt, settle
+from ._legal import movers, unplaced
+from ._space import path
+from ._state import (
+    DEFEND,
+    DIE,
+    LAY,
+    MOVE,
+    NO_CARD,
+    PLACE,
+    START_HAND,
+    TURN,
+    ActionsChanged,
+    AttackDeclared,
+    AttackShown,
+    Awaiting,
+    CardPlayed,
+    Defended,
+    Discarded,
+    Frame,
+    LaidFaceDown,
+    Moved,
+    NotDefended,
+    OrderRolled,
+    PilesShuffled,
+    Placed,
+    Released,
+    Resolving,
+    put,
+    without,
+)
+
+
+def start(t: Table) -> None:
+    """Shuffle every deck, put the mains on their squares, roll for the order, deal four each,
+    and ask the first player to place their minors."""
+    s = t.state
+    rs = s.roster
+    rng = t.rng
+    t.emit(PilesShuffled(tuple(tuple(rng.secret(c) for c in rng.shuffled(d)) for d in rs.decks)))
+    board = rs.board
+    for seat in s.seats:
+        main = rs.main_of[seat]
+        col, row = board.square(rs.chars[main].kind)
+        t.emit(Placed(main, row * board.width + col))
+    t.emit(_roll_for_order(t))
+    for seat in t.state.order:
+        draw(t, seat, START_HAND)
+    t.emit(Awaiting(PLACE, (t.state.order[0],)))
+
+
+def _roll_for_order(t: Table) -> OrderRolled:
+    """Everyone rolls; the highest number places and plays first (ties roll again); play
+    passes on in seat order ("clockwise")."""
+    n = len(t.state.players)
+    rolling = tuple(range(n))
+    rounds = []
+    while len(rolling) > 1:
+        faces = tuple((seat, t.rng.randbelow(len(DIE))) for seat in rolling)
+        rounds.append(faces)
+        best = max(DIE[f][0] for _, f in faces)
+        rolling = tuple(seat for seat, f in faces if DIE[f][0] == best)
+    first = rolling[0]
+    return OrderRolled(tuple(rounds), tuple((first + k) % n for k in range(n)))
+
+
+def decide(t: Table, moves) -> None:
+    ((seat, command),) = moves
+    s = t.state
+    if command is HIDDEN:  # the attack card, laid face down
+        t.emit(LaidFaceDown(seat))
+        t.emit(Awaiting(DEFEND, (s.roster.seat_of[s.combat[1]],)))
+        return
+    _STEPS[command[0]](t, seat, command)
+
+
+def _hand_pos(t: Table, seat: int, card: int) -> int:
+    for i, c in enumerate(t.state.hands[seat]):
+        if c.value == card:
+            return i
+    raise SecretUnavailable(
+        f"this copy does not hold {t.state.players[seat]}'s hand", code="no-opening"
+    )
+
+
+def _place(t: Table, seat: int, command) -> None:
+    s = t.state
+    if s.phase != PLACE:
+        _effects.answer(t, seat, command)
+        settle(t, seat)
+        return
+    _, char, square = command
+    t.emit(Placed(char, square))
+    s = t.state
+    if unplaced(s, seat):
+        t.emit(Awaiting(PLACE, (seat,)))
+        return
+    i = s.order.index(seat) + 1
+    if i < len(s.order):
+        t.emit(Awaiting(PLACE, (s.order[i],)))
+    else:
+        begin_turn(t, s.order[0])
+
+
+def _move(t: Table, seat: int, command) -> None:
+    s = t.state
+    if s.phase != MOVE:
+        _effects.answer(t, seat, command)
+        settle(t, seat)
+        return
+    _, char, goal = command
+    t.emit(Moved(char, path(s, char, goal, DIE[s.die][0])))
+    if movers(t.state, seat):
+        t.emit(Awaiting(MOVE, (seat,)))
+    else:
+        settle(t, seat)
+
+
+def _done(t: Table, seat: int, command) -> None:
+    if t.state.phase != MOVE:
+        _effects.answer(t, seat, command)
+    settle(t, seat)
+
+
+def _spend(t: Table) -> None:
+    t.emit(ActionsChanged(t.state.actions - 1))
+
+
+def _draw(t: Table, seat: int, command) -> None:
+    card = command[1]
+    if card != NO_CARD:  # a full hand: discard first, then draw
+        pos = _hand_pos(t, seat, card)
+        t.emit(Discarded(seat, (pos,), (t.reveal(t.state.hands[seat][pos]),)))
+    _spend(t)
+    draw(t, seat, 1)
+    settle(t, seat)
+
+
+def _heal(t: Table, seat: int, command) -> None:
+    pos = _hand_pos(t, seat, command[1])
+    t.emit(Discarded(seat, (pos,), (t.reveal(t.state.hands[seat][pos]),)))
+    _spend(t)
+    heal(t, t.state.roster.main_of[seat], 1)
+    settle(t, seat)
+
+
+def _attack(t: Table, seat: int, command) -> None:
+    _, attacker, defender = command
+    t.emit(AttackDeclared(attacker, defender))
+    t.emit(Awaiting(LAY, (seat,)))  # the attack card, face down
+
+
+def _defend(t: Table, seat: int, command) -> None:
+    s = t.state
+    if command[0] == "undefended":
+        t.emit(NotDefended(seat))
+    else:
+        pos = _hand_pos(t, seat, command[1])
+        t.emit(Defended(seat, pos, t.reveal(s.hands[seat][pos])))
+    t.emit(Awaiting(TURN, (s.turn,)))  # the attacker turns the card over
+
+
+def _lay(t: Table, seat: int, command) -> None:
+    """The face-down attack card, turned over: the combat is resolved."""
+    s = t.state
+    card = command[1]
+    pos = _hand_pos(t, seat, card)
+    shown = t.reveal(s.hands[seat][pos])
+    after = s._replace(hands=put(s.hands, seat, without(s.hands[seat], (pos,))))
+    attack, defence = combat_values(after, card)
+    rs = s.roster
+    t.emit(AttackShown(seat, pos, shown, attack, defence, rs.cards[seat][card].free))
+    attacker, defender, defence_card, _ = t.state.combat
+    dealt = max(0, attack - defence)
+    before = t.state.damage[defender]
+    hurt(t, defender, dealt)
+    if t.state.over:
+        return
+    dealt = t.state.damage[defender] - before
+    defended = defence_card != NO_CARD
+    frames = []
+    if rs.cards[seat][card].effects:
+        frames.append(Frame(seat, card, attacker, combat=(defender, defended, dealt, attack)))
+    d_seat = rs.seat_of[defender]
+    if defended and rs.cards[d_seat][defence_card].effects:
+        frames.append(
+            Frame(d_seat, defence_card, defender, combat=(attacker, defended, dealt, attack))
+        )
+    if frames:
+        t.emit(Resolving(tuple(frames)))
+    settle(t, seat)
+
+
+def _play(t: Table, seat: int, command) -> None:
+    _, card, me = command
+    s = t.state
+    pos = _hand_pos(t, seat, card)
+    free = s.roster.cards[seat][card].free
+    t.emit(CardPlayed(seat, pos, t.reveal(s.hands[seat][pos]), me, free))
+    t.emit(Resolving((Frame(seat, card, me),)))
+    settle(t, seat)
+
+
+def _release(t: Table, seat: int, command) -> None:
+    _, char, cards = command
+    s = t.state
+    hand = s.hands[seat]
+    pos = _effects.positions_of(hand, cards)
+    t.emit(Discarded(seat, pos, tuple(t.reveal(hand[i]) for i in pos)))
+    t.emit(Released(char))
+    if s.phase == MOVE:
+        t.emit(Awaiting(MOVE, (seat,)))
+    else:
+        settle(t, seat)
+
+
+def _end(t: Table, seat: int, command) -> None:
+    t.emit(ActionsChanged(-1))
+    settle(t, seat)
+
+
+def _answer(t: Table, seat: int, command) -> None:
+    _effects.answer(t, seat, command)
+    settle(t, seat)
+
+
+_STEPS = {
+    "place": _place,
+    "move": _move,
+    "done": _done,
+    "draw": _draw,
+    "heal": _heal,
+    "attack": _attack,
+    "defend": _defend,
+    "undefended": _defend,
+    "take": _answer,
+    "lay": _lay,
+    "play": _play,
+    "release": _release,
+    "end": _end,
+    "target": _answer,
+    "skip": _answer,
+    "choose": _answer,
+    "show": _answer,
+    "discard": _answer,
+    "keep": _answer,
+    "pick": _answer,
+}

@@ -1,0 +1,163 @@
+"""What a seat may do now, phase by phase.  Each rule of when a command applies is stated here
+once; ``explain`` (``_why``) and the notation only say it in words."""
+
+from __future__ import annotations
+
+from . import _effects
+from ._combat import attack_cards, defence_cards
+from ._space import attackable, empty_around, empty_squares, reachable
+from ._state import (
+    ACT,
+    DEFEND,
+    DIE,
+    EFFECT,
+    HAND_LIMIT,
+    LAY,
+    MOVE,
+    NO_CARD,
+    PLACE,
+    RESPOND,
+    TRIM,
+    EpicState,
+)
+
+
+def legal(s: EpicState, seat: int) -> list:
+    phase = s.phase
+    if phase == PLACE:
+        return placements(s, seat)
+    if phase == MOVE:
+        return moves(s, seat) + [("done",)] + actions(s, seat)
+    if phase == ACT:
+        return actions(s, seat)
+    if phase == LAY:
+        return [("lay", k) for k in lay_cards(s, seat)]
+    if phase == DEFEND:
+        return [("defend", k) for k in defend_cards(s, seat)] + [("undefended",)]
+    if phase in (EFFECT, RESPOND, TRIM):
+        return _effects.options(s)
+    return []
+
+
+# ---------------------------------------------------------------------------------- setup
+def unplaced(s: EpicState, seat: int) -> tuple[int, ...]:
+    rs = s.roster
+    return tuple(i for i in rs.chars_of(seat) if not rs.chars[i].main and s.square[i] == -1)
+
+
+def setup_squares(s: EpicState, seat: int) -> tuple[int, ...]:
+    """Free squares next to the main (diagonals included); if every one is taken or blocked,
+    the free squares nearest to it (a choice of this module: the rules do not say)."""
+    main_square = s.square[s.roster.main_of[seat]]
+    near = empty_around(s, main_square)
+    if near:
+        return near
+    board = s.roster.board
+    w = board.width
+    free = empty_squares(s)
+
+    def dist(sq):
+        return max(abs(sq % w - main_square % w), abs(sq // w - main_square // w))
+
+    best = min(dist(sq) for sq in free)
+    return tuple(sq for sq in free if dist(sq) == best)
+
+
+def placements(s: EpicState, seat: int) -> list:
+    squares = setup_squares(s, seat)
+    return [("place", c, sq) for c in unplaced(s, seat) for sq in squares]
+
+
+# ---------------------------------------------------------------------------------- moving
+def movers(s: EpicState, seat: int) -> tuple[int, ...]:
+    """The seat's characters that may still move after this turn's roll."""
+    if s.phase != MOVE:
+        return ()
+    squares, every = DIE[s.die]
+    if s.moved and not every:
+        return ()
+    return tuple(
+        c
+        for c in s.roster.chars_of(seat)
+        if s.square[c] != -1 and not s.held[c] and c not in s.moved
+    )
+
+
+def moves(s: EpicState, seat: int) -> list:
+    budget = DIE[s.die][0]
+    return [("move", c, sq) for c in movers(s, seat) for sq in sorted(reachable(s, c, budget))]
+
+
+# ---------------------------------------------------------------------------------- actions
+def hand_cards(s: EpicState, seat: int) -> list[int]:
+    """The distinct cards in the seat's own hand (the seat's copy holds them)."""
+    return sorted({c.value for c in s.hands[seat]})
+
+
+def actions(s: EpicState, seat: int) -> list:
+    rs = s.roster
+    cards = rs.cards[seat]
+    hand = hand_cards(s, seat)
+    has_action = s.actions > 0
+    out: list = []
+    if has_action and not s.draw_barred:
+        if len(s.hands[seat]) < HAND_LIMIT:
+            out.append(("draw", NO_CARD))
+        else:
+            out.extend(("draw", k) for k in hand)
+    if has_action:
+        out.extend(("heal", k) for k in heal_cards(s, seat))
+    for a in rs.chars_of(seat):
+        if s.square[a] == -1 or s.held[a]:
+            continue
+        usable = [k for k in attack_cards(s, seat, a) if k in hand and (has_action or cards[k].free)]
+        if usable:
+            out.extend(("attack", a, d) for d in attackable(s, a))
+    for k in hand:
+        card = cards[k]
+        if card.kind == "special" and (has_action or card.free):
+            out.extend(("play", k, me) for me in players_of(s, seat, k))
+    for c in rs.chars_of(seat):
+        if s.held[c] and s.square[c] != -1:
+            values = tuple(x.value for x in s.hands[seat])
+            out.extend(("release", c, m) for m in _effects.multisets(values, s.held[c]))
+    if s.actions <= 0 or not any(c[0] in ("draw", "heal", "attack", "play") for c in out):
+        out.append(("end",))
+    return out
+
+
+def players_of(s: EpicState, seat: int, card: int) -> tuple[int, ...]:
+    """The characters on the board that may play a special card: the ones it shows."""
+    return tuple(c for c in s.roster.pictured(seat, card) if s.square[c] != -1)
+
+
+def heal_cards(s: EpicState, seat: int) -> list[int]:
+    """Cards that heal the main character: those of its minor characters, once all of them are
+    destroyed, while the main is wounded (the rulebook's Healing a Character)."""
+    rs = s.roster
+    main = rs.main_of[seat]
+    if not s.damage[main] or not s.alive(main):
+        return []
+    minors = [c for c in rs.chars_of(seat) if not rs.chars[c].main]
+    if any(s.alive(c) for c in minors):
+        return []
+    kinds = {rs.chars[c].kind for c in minors}
+    return [k for k in hand_cards(s, seat) if rs.cards[seat][k].pictures in kinds]
+
+
+# ---------------------------------------------------------------------------------- combat
+def lay_cards(s: EpicState, seat: int) -> list[int]:
+    attacker = s.combat[0]
+    cards = s.roster.cards[seat]
+    hand = hand_cards(s, seat)
+    return [
+        k for k in attack_cards(s, seat, attacker) if k in hand and (s.actions > 0 or cards[k].free)
+    ]
+
+
+def defend_cards(s: EpicState, seat: int) -> list[int]:
+    defender = s.combat[1]
+    if s.held[defender]:
+        return []
+    hand = hand_cards(s, seat)
+    return [k for k in defence_cards(s, seat, defender) if k in hand]

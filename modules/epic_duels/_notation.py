@@ -1,0 +1,337 @@
+"""Command notation for mail: short words, squares like chess (a1-j7), characters and cards by name.
+
+Case does not matter, quotes are optional, and a unique prefix will do for a command word, a
+character or a card.  ``parse`` reads the words only; whether the command may be given now is
+``legal``'s question and ``explain``'s answer.
+"""
+
+from __future__ import annotations
+
+import re
+
+from boardstate.rules import AmbiguousCommand, InvalidCommand, resolve_player
+
+from ._space import square_name
+from ._state import NO_CARD, EpicState
+
+HELP = """\
+Squares are named like chess squares: columns a-j from the left, rows 1-7 from the bottom.
+Characters by id or a prefix (dooku, obi, super-battle-droid-1 or sbd1); cards by name or a
+prefix ("Force Push"), basic combat cards as CHARACTER ATTACK/DEFENCE (dooku 5/1, sbd 3/2).
+  place sbd1 e3                 set-up: put a minor next to its main
+  move dooku e4 | done          after the roll: move a character (each, on an ALL roll)
+  draw | draw discarding CARD   an action (a full hand discards first)
+  heal CARD                     an action: a destroyed minor's card heals the main 1
+  play "Force Push" [as PAWN]   an action (some cards are not): a special card
+  attack obi-wan with dooku     an action: then 'lay CARD' (face down), 'reveal' after the defence
+  lay dooku 5/1 | lay 5         the attack card, laid face down
+  defend obi-wan 3/2 | defend 3 | no defence
+  release CHAR discarding C1, C2, C3   free a held character (not an action)
+  end                           end the turn (when the actions are used up)
+A card's effect asks: target CHAR | move CHAR SQ | place CHAR SQ | done | skip | choose PLAYER |
+  show | discard C1, C2 | keep C1 | pick C1 | take CARD [then C1, C2, C3]"""
+
+VERBS = (
+    "place",
+    "move",
+    "done",
+    "draw",
+    "heal",
+    "play",
+    "attack",
+    "lay",
+    "defend",
+    "no",
+    "release",
+    "end",
+    "target",
+    "skip",
+    "choose",
+    "show",
+    "discard",
+    "keep",
+    "pick",
+    "take",
+)
+_SQUARE = re.compile(r"([a-z])([0-9]+)")
+
+
+def _bad(text: str, why: str, code: str = "syntax") -> InvalidCommand:
+    return InvalidCommand(f"cannot read {text.strip()!r}: {why}", code=code)
+
+
+def _clean(text: str) -> str:
+    return " ".join(text.replace('"', " ").replace("'", "'").split()).lower()
+
+
+# ---------------------------------------------------------------------------------- names
+def card_label(s: EpicState, seat: int, card: int) -> str:
+    c = s.roster.cards[seat][card]
+    if c.kind == "combat":
+        return f"{c.pictures} {c.attack.base}/{c.defense.base}"
+    return c.name
+
+
+def char_label(s: EpicState, char: int) -> str:
+    return s.roster.chars[char].id
+
+
+def _initials(kind: str) -> str:
+    return "".join(p[0] for p in kind.split("-"))
+
+
+def _card_aliases(s: EpicState, seat: int, card: int) -> list[str]:
+    c = s.roster.cards[seat][card]
+    label = card_label(s, seat, card).lower()
+    out = [label]
+    if c.kind == "combat":
+        out.append(f"{_initials(c.pictures)} {c.attack.base}/{c.defense.base}")
+    return out
+
+
+def parse_card(s: EpicState, seat: int, text: str, whole: str, within=None, number=None) -> int:
+    """A card of the seat's deck named by ``text``.  ``within``: the cards the context allows
+    (a bare ``5`` or ``5/1`` is looked for there); ``number(card)`` gives a bare number's
+    meaning (the attack value when laying, the defence value when defending)."""
+    t = _clean(text)
+    if not t:
+        raise _bad(whole, "a card is missing")
+    cards = range(len(s.roster.cards[seat]))
+    exact = [k for k in cards if t in _card_aliases(s, seat, k)]
+    if exact:
+        return exact[0]
+    pool = list(within) if within is not None else list(cards)
+    hits: list[int] = []
+    if re.fullmatch(r"\d+/\d+", t):
+        a, d = (int(x) for x in t.split("/"))
+        hits = [k for k in pool if _values(s, seat, k) == (a, d)]
+    elif re.fullmatch(r"\d+", t) and number is not None:
+        hits = [k for k in pool if number(k) == int(t)]
+    else:
+        hits = [k for k in cards if any(a.startswith(t) for a in _card_aliases(s, seat, k))]
+    if len(hits) == 1:
+        return hits[0]
+    if not hits:
+        raise _bad(
+            whole,
+            f"no card {text.strip()!r} in {s.players[seat]}'s deck ({s.roster.teams[seat]})",
+            "unknown-card",
+        )
+    names = " or ".join(card_label(s, seat, k) for k in hits[:4])
+    raise AmbiguousCommand(f"{text.strip()!r} in {whole.strip()!r} could be {names}",
+                           code="ambiguous-card")
+
+
+def _values(s: EpicState, seat: int, card: int):
+    c = s.roster.cards[seat][card]
+    a = c.attack.base if c.attack is not None and c.attack.quantity is None else None
+    d = c.defense.base if c.defense is not None and c.defense.quantity is None else None
+    return a, d
+
+
+def parse_cards(s: EpicState, seat: int, text: str, whole: str) -> tuple[int, ...]:
+    return tuple(sorted(parse_card(s, seat, part, whole) for part in text.split(",")))
+
+
+def parse_char(s: EpicState, text: str, whole: str) -> int:
+    t = _clean(text).replace(" ", "-")
+    if not t:
+        raise _bad(whole, "a character is missing")
+    chars = s.roster.chars
+    for i, c in enumerate(chars):
+        if t in (c.id, c.short):
+            return i
+    hits = [i for i, c in enumerate(chars) if c.id.startswith(t) or c.short.startswith(t)]
+    if not hits:
+        hits = [
+            i for i, c in enumerate(chars) if c.name.lower().replace(" ", "-").startswith(t)
+        ]
+    if len(hits) == 1:
+        return hits[0]
+    if not hits:
+        names = ", ".join(c.id for c in chars)
+        raise _bad(whole, f"no character {text.strip()!r} in this game ({names})", "unknown-character")
+    names = " or ".join(chars[i].id for i in hits)
+    raise AmbiguousCommand(f"{text.strip()!r} in {whole.strip()!r} could be {names}",
+                           code="ambiguous-character")
+
+
+def parse_square(s: EpicState, text: str, whole: str) -> int:
+    board = s.roster.board
+    m = _SQUARE.fullmatch(_clean(text))
+    if m:
+        col = ord(m.group(1)) - ord("a")
+        row = board.height - int(m.group(2))
+        if 0 <= col < board.width and 0 <= row < board.height:
+            return row * board.width + col
+    last = f"{chr(ord('a') + board.width - 1)}{board.height}"
+    raise _bad(whole, f"{text.strip()!r} is not a square (a1 to {last})", "bad-square")
+
+
+# ---------------------------------------------------------------------------------- commands
+def parse(s: EpicState, seat: int, text: str):
+    words = _clean(text).split(" ")
+    if not words[0]:
+        raise _bad(text, "no command given")
+    verb = _verb(words[0], text)
+    rest = words[1:]
+    arg = " ".join(rest)
+    if verb in ("done", "end", "skip", "show"):
+        if rest:
+            raise _bad(text, f"'{verb}' takes nothing after it")
+        return (verb,)
+    if verb == "no":
+        if arg not in ("defence", "defense", "def"):
+            raise _bad(text, "say 'no defence'")
+        return ("undefended",)
+    if verb in ("place", "move"):
+        if len(rest) < 2:
+            raise _bad(text, f"say '{verb} CHARACTER SQUARE'")
+        return (verb, parse_char(s, " ".join(rest[:-1]), text), parse_square(s, rest[-1], text))
+    if verb == "draw":
+        if not rest:
+            return ("draw", NO_CARD)
+        if rest[0] not in ("discarding", "discard"):
+            raise _bad(text, "say 'draw' or 'draw discarding CARD'")
+        return ("draw", parse_card(s, seat, " ".join(rest[1:]), text))
+    if verb == "heal":
+        return ("heal", parse_card(s, seat, arg, text))
+    if verb == "attack":
+        if "with" not in rest:
+            raise _bad(text, "say 'attack TARGET with ATTACKER'")
+        i = rest.index("with")
+        return (
+            "attack",
+            parse_char(s, " ".join(rest[i + 1 :]), text),
+            parse_char(s, " ".join(rest[:i]), text),
+        )
+    if verb == "lay":
+        return ("lay", _combat_card(s, seat, arg, text, attacking=True))
+    if verb == "defend":
+        return ("defend", _combat_card(s, seat, arg, text, attacking=False))
+    if verb == "play":
+        if " as " in f" {arg} ":
+            card, _, who = f" {arg} ".rpartition(" as ")
+            return ("play", parse_card(s, seat, card, text), parse_char(s, who, text))
+        k = parse_card(s, seat, arg, text)
+        return ("play", k, _default_player(s, seat, k))
+    if verb == "release":
+        if "discarding" not in rest:
+            raise _bad(text, "say 'release CHARACTER discarding CARD, CARD, CARD'")
+        i = rest.index("discarding")
+        return (
+            "release",
+            parse_char(s, " ".join(rest[:i]), text),
+            parse_cards(s, seat, " ".join(rest[i + 1 :]), text),
+        )
+    if verb == "target":
+        return ("target", parse_char(s, arg, text))
+    if verb == "choose":
+        return ("choose", resolve_player(s.players, arg, text))
+    if verb in ("discard", "keep", "pick"):
+        owner = _seen_owner(s, seat) if verb == "pick" else seat
+        return (verb, parse_cards(s, owner, arg, text))
+    # take
+    card_text, _, order = f" {arg} ".partition(" then ")
+    owner = seat
+    k = parse_card(s, owner, card_text, text)
+    rest_cards = tuple(parse_card(s, owner, p, text) for p in order.split(",")) if order.strip() else ()
+    if not rest_cards and s.request and s.request[0] == "top":
+        _, top = s.seen[seat][:2]
+        values = [c.value for c in top]
+        if k in values:
+            values.remove(k)
+        rest_cards = tuple(values)
+    return ("take", k, rest_cards)
+
+
+def _verb(word: str, text: str) -> str:
+    if word in VERBS:
+        return word
+    hits = [v for v in VERBS if v.startswith(word)]
+    if len(hits) == 1:
+        return hits[0]
+    if not hits:
+        raise _bad(text, f"unknown command {word!r} (commands: {', '.join(VERBS)})", "unknown-verb")
+    raise AmbiguousCommand(
+        f"{word!r} in {text.strip()!r} could be {' or '.join(hits)}", code="ambiguous-verb"
+    )
+
+
+def _default_player(s: EpicState, seat: int, card: int) -> int:
+    """The pawn that plays a special card: the one the card shows (the first one standing, for
+    a two-pawn minor type; 'as PAWN' names the other)."""
+    pictured = s.roster.pictured(seat, card)
+    standing = [c for c in pictured if s.square[c] != -1]
+    return (standing or list(pictured) or [-1])[0]
+
+
+def _seen_owner(s: EpicState, seat: int) -> int:
+    seen = s.seen[seat] if s.seen else ()
+    return seen[0] if seen and seen[0] >= 0 else seat
+
+
+def _combat_card(s: EpicState, seat: int, arg: str, text: str, *, attacking: bool) -> int:
+    """A card to attack or defend with; a bare number is its attack (or defence) value, among the
+    cards that fit the combat and, first, those in the hand."""
+    if not s.combat:
+        return parse_card(s, seat, arg, text)
+    from ._combat import attack_cards, defence_cards
+
+    char = s.combat[0] if attacking else s.combat[1]
+    fits = (attack_cards if attacking else defence_cards)(s, seat, char)
+    hand = {c.value for c in s.hands[seat]}
+    held = [k for k in fits if k in hand]
+    field = 0 if attacking else 1
+
+    def number(k):
+        return _values(s, seat, k)[field]
+
+    try:
+        return parse_card(s, seat, arg, text, within=held, number=number)
+    except InvalidCommand:
+        return parse_card(s, seat, arg, text, within=fits, number=number)
+
+
+def notation(s: EpicState, seat: int, command) -> str:
+    verb = command[0]
+    board = s.roster.board
+    if verb in ("done", "end", "skip", "show"):
+        return verb
+    if verb == "undefended":
+        return "no defence"
+    if verb in ("place", "move"):
+        return f"{verb} {char_label(s, command[1])} {square_name(board, command[2])}"
+    if verb == "draw":
+        if command[1] == NO_CARD:
+            return "draw"
+        return f"draw discarding {card_label(s, seat, command[1])}"
+    if verb in ("heal", "lay", "defend"):
+        return f"{verb} {card_label(s, seat, command[1])}"
+    if verb == "attack":
+        return f"attack {char_label(s, command[2])} with {char_label(s, command[1])}"
+    if verb == "play":
+        _, k, me = command
+        text = f"play {card_label(s, seat, k)}"
+        if me != _default_player(s, seat, k):
+            text += f" as {char_label(s, me)}"
+        return text
+    if verb == "release":
+        return f"release {char_label(s, command[1])} discarding {_list(s, seat, command[2])}"
+    if verb == "target":
+        return f"target {char_label(s, command[1])}"
+    if verb == "choose":
+        return f"choose {s.players[command[1]]}"
+    if verb in ("discard", "keep"):
+        return f"{verb} {_list(s, seat, command[1])}"
+    if verb == "pick":
+        return f"pick {_list(s, _seen_owner(s, seat), command[1])}"
+    _, k, order = command  # take
+    text = f"take {card_label(s, seat, k)}"
+    if len(order) > 1:
+        text += f" then {_list(s, seat, order)}"
+    return text
+
+
+def _list(s: EpicState, seat: int, cards) -> str:
+    return ", ".join(card_label(s, seat, k) for k in cards)

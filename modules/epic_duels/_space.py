@@ -1,0 +1,151 @@
+"""Where characters stand and what they reach: moves, attack position, line of sight, squares.
+
+Squares are cell indexes of the board (``row * width + col``); the board answers the geometry
+(``boardstate.geometry``), this file asks it the game's questions.
+"""
+
+from __future__ import annotations
+
+from ._state import NOWHERE, EpicState
+
+
+def cell(s: EpicState, square: int):
+    return s.roster.board.cells[square]
+
+
+def index(s: EpicState, c) -> int:
+    b = s.roster.board
+    return c[1] * b.width + c[0]
+
+
+def square_name(board, square: int) -> str:
+    """Chess-like: columns a-j from the left, rows 1-7 from the bottom (``a1`` bottom left)."""
+    col, row = board.cells[square]
+    return f"{chr(ord('a') + col)}{board.height - row}"
+
+
+def enemies_of(s: EpicState, char: int) -> tuple[int, ...]:
+    """Characters of every other seat (two players: the opponent's)."""
+    seat_of = s.roster.seat_of
+    me = seat_of[char]
+    return tuple(i for i in range(len(seat_of)) if seat_of[i] != me)
+
+
+def is_enemy(s: EpicState, a: int, b: int) -> bool:
+    seat_of = s.roster.seat_of
+    return seat_of[a] != seat_of[b]
+
+
+def masks(s: EpicState, char: int) -> tuple[int, int]:
+    """(friends, enemies) of ``char`` as square bitmasks."""
+    seat_of = s.roster.seat_of
+    me = seat_of[char]
+    friends = enemies = 0
+    for i, sq in enumerate(s.square):
+        if sq != NOWHERE and i != char:
+            if seat_of[i] == me:
+                friends |= 1 << sq
+            else:
+                enemies |= 1 << sq
+    return friends, enemies
+
+
+def occupied(s: EpicState, *but: int) -> int:
+    bits = 0
+    for i, sq in enumerate(s.square):
+        if sq != NOWHERE and i not in but:
+            bits |= 1 << sq
+    return bits
+
+
+def reachable(s: EpicState, char: int, budget: int) -> dict[int, int]:
+    """End squares of a move of up to ``budget`` squares (the start excluded) -> steps."""
+    board = s.roster.board
+    friends, enemies = masks(s, char)
+    start = cell(s, s.square[char])
+    ends = board.reachable(start, budget, friends, enemies)
+    width = board.width
+    return {c[1] * width + c[0]: n for c, n in ends.items() if c != start}
+
+
+def path(s: EpicState, char: int, goal: int, budget: int) -> tuple[int, ...] | None:
+    board = s.roster.board
+    friends, enemies = masks(s, char)
+    found = board.path(cell(s, s.square[char]), cell(s, goal), budget, friends, enemies)
+    if found is None:
+        return None
+    width = board.width
+    return tuple(c[1] * width + c[0] for c in found)
+
+
+def adjacent(s: EpicState, a: int, b: int) -> bool:
+    """Characters ``a`` and ``b`` stand on touching squares (diagonals included)."""
+    sa, sb = s.square[a], s.square[b]
+    if sa == NOWHERE or sb == NOWHERE:
+        return False
+    w = s.roster.board.width
+    return sa != sb and abs(sa % w - sb % w) <= 1 and abs(sa // w - sb // w) <= 1
+
+
+def around(s: EpicState, char: int) -> tuple[int, ...]:
+    """Characters on the squares touching ``char``'s."""
+    return tuple(i for i in range(len(s.square)) if i != char and adjacent(s, char, i))
+
+
+def line_blocker(s: EpicState, a: int, b: int) -> str | None:
+    """Why ``a`` cannot shoot ``b`` along a straight line: None if it can."""
+    board = s.roster.board
+    ca, cb = cell(s, s.square[a]), cell(s, s.square[b])
+    if not board.is_straight_line(ca, cb, diagonal=True):
+        return "not on a straight row, column or diagonal"
+    for c in board.cells_between(ca, cb):
+        sq = index(s, c)
+        if board.sight_blocking_mask >> sq & 1:
+            return f"line of sight blocked by {board.terrain_at(c).name} at {square_name(board, sq)}"
+        for i, other in enumerate(s.square):
+            if other == sq:
+                who = s.roster.chars[i].name
+                return f"line of sight blocked by {who} at {square_name(board, sq)}"
+    return None
+
+
+def can_attack(s: EpicState, a: int, b: int) -> bool:
+    """Attack position: adjacent, or (a ranged character) a clear straight line."""
+    if adjacent(s, a, b):
+        return True
+    if not s.roster.chars[a].ranged or s.square[a] == NOWHERE or s.square[b] == NOWHERE:
+        return False
+    board = s.roster.board
+    return board.straight_line_of_sight(
+        cell(s, s.square[a]), cell(s, s.square[b]), occupied(s, a, b)
+    )
+
+
+def attackable(s: EpicState, a: int) -> tuple[int, ...]:
+    """Enemy characters ``a`` could attack now."""
+    if s.square[a] == NOWHERE:
+        return ()
+    return tuple(
+        b for b in enemies_of(s, a) if s.square[b] != NOWHERE and can_attack(s, a, b)
+    )
+
+
+def empty_squares(s: EpicState) -> tuple[int, ...]:
+    board = s.roster.board
+    free = board.walkable_mask & ~occupied(s)
+    return tuple(i for i in range(len(board.cells)) if free >> i & 1)
+
+
+def empty_around(s: EpicState, square: int) -> tuple[int, ...]:
+    """Empty enterable squares touching ``square`` (diagonals included)."""
+    board = s.roster.board
+    w, h = board.width, board.height
+    free = board.walkable_mask & ~occupied(s)
+    col, row = square % w, square // w
+    out = []
+    for dr in (-1, 0, 1):
+        for dc in (-1, 0, 1):
+            c, r = col + dc, row + dr
+            if (dr or dc) and 0 <= c < w and 0 <= r < h and free >> (r * w + c) & 1:
+                out.append(r * w + c)
+    return tuple(sorted(out))

@@ -1,0 +1,593 @@
+"""The table as an immutable value, the events that change it, and ``evolve``.
+
+Characters are numbered once per game (``Roster.chars``): seat 0's main, its minors, then seat 1's,
+and so on; the state holds plain tuples indexed by character (square, damage, hold) and by seat
+(hand, draw pile, discard pile).  A card is an int: its index among the distinct cards of its
+seat's deck (``Roster.cards[seat]``), so two copies of a card are the same command.
+
+Hands hold ``Secret`` cards owned by their holder; draw piles hold ``Secret`` cards owned by
+nobody (face down to everyone, their owner included, as on the table).  Cards leave a hand by
+*position*, so a copy that sees only face-down cards folds the same events to the same shape.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from boardstate.rules import Reveal, Secret, event
+
+# phases: what the seats in ``queue`` are asked for
+PLACE = 0  # setup: place a minor next to its main
+MOVE = 1  # the active seat moves after the die roll (or goes on to its actions)
+ACT = 2  # an action: draw, play a card, heal (or a card that is not an action)
+LAY = 3  # the attacker lays the attack card face down
+DEFEND = 4  # the defender's player answers face up, or takes it
+TURN = 5  # the attacker turns the attack card over
+EFFECT = 6  # a card's effect asks its player for a choice
+RESPOND = 7  # a player answers a card about their hand (show it, or discard from it)
+TRIM = 8  # a player with more than 10 cards discards down to 10
+OVER = 9
+
+PHASE_NAMES = {
+    PLACE: "place minors",
+    MOVE: "move",
+    ACT: "actions",
+    LAY: "lay the attack card face down",
+    DEFEND: "defend",
+    TURN: "turn the attack card over",
+    EFFECT: "resolve a card",
+    RESPOND: "answer a card",
+    TRIM: "discard down to 10",
+    OVER: "over",
+}
+
+HAND_LIMIT = 10
+START_HAND = 4
+ACTIONS = 2
+
+# The die: (squares, every character moves) per face
+DIE = ((3, False), (4, False), (5, False), (2, True), (3, True), (4, True))
+DIE_NAMES = ("3", "4", "5", "2-ALL", "3-ALL", "4-ALL")
+
+NOWHERE = -1  # the square of a character off the board (not placed yet, or destroyed)
+NO_CARD = -1
+
+
+class Frame(NamedTuple):
+    """A card being resolved: its effect steps run in order, pausing for choices."""
+
+    seat: int  # the card's player
+    card: int
+    me: int  # the character the card shows ('self'); -1 if none is on the board
+    step: int = 0  # the next step
+    chosen: tuple = ()  # the characters the latest targeted step acted on
+    player: int = -1  # the opponent chosen for this card ('opponent' steps), -1 not yet
+    combat: tuple = ()  # power combat: (opposing character, defended, damage dealt, attack)
+    done: tuple = ()  # characters already moved by the current 'each' move step
+    last_done: bool = True  # whether the previous (optional) step was carried out
+
+
+class EpicState(NamedTuple):
+    """The whole table.  A NamedTuple: immutable, and ``_replace`` is cheap in the hot loop."""
+
+    players: tuple[str, ...]
+    roster: object  # Roster: the board, the characters, the cards (fixed for the game)
+    square: tuple[int, ...]  # per character: cell index, NOWHERE off the board
+    damage: tuple[int, ...]  # per character: damage taken (destroyed when above its hp)
+    held: tuple[int, ...]  # per character: cards its player must discard to free it (0: free)
+    hands: tuple[tuple[Secret, ...], ...]
+    piles: tuple[tuple[Secret, ...], ...] = ()  # draw piles, top first
+    discards: tuple[tuple[int, ...], ...] = ()  # bottom first, top last
+    passes: tuple[int, ...] = ()  # per seat: times the draw pile has been gone through
+    order: tuple[int, ...] = ()  # seats in playing order, the first player first
+    phase: int = PLACE
+    queue: tuple[int, ...] = ()  # seats asked in ``phase``; the first acts now
+    turn: int = -1  # the active seat
+    turns: int = 0
+    die: int = -1  # the face rolled this turn
+    moved: tuple[int, ...] = ()  # characters moved after this turn's roll
+    actions: int = 0  # actions left this turn
+    no_draw: tuple[bool, ...] = ()  # per seat: may not draw in their next turn
+    lost: tuple[int, ...] = ()  # per seat: actions lost in their next turn
+    draw_barred: bool = False  # the active seat may not draw this turn
+    combat: tuple = ()  # (attacker, defender, defence card, attack card) under way (NO_CARD:
+    # none played, or the attack card still face down)
+    stack: tuple[Frame, ...] = ()  # cards being resolved, the first one now
+    request: tuple = ()  # RESPOND/TRIM: (kind, seat asked, asker, amount, positions)
+    seen: tuple = ()  # per seat: (whose hand, its cards as this seat's Secrets) shown to the
+    # seat; whose -1: the top of the seat's own draw pile
+    end_reason: str = ""
+    winners: tuple[int, ...] = ()
+    revision: int = 1
+
+    @property
+    def over(self) -> bool:
+        return self.phase == OVER
+
+    @property
+    def seats(self) -> range:
+        return range(len(self.players))
+
+    def alive(self, char: int) -> bool:
+        return self.damage[char] <= self.roster.chars[char].hp
+
+    def on_board(self, char: int) -> bool:
+        return self.square[char] != NOWHERE
+
+
+# ---------------------------------------------------------------------------------- events
+@event("epic.piles-shuffled")
+class PilesShuffled:
+    piles: tuple  # per seat: the draw pile, top first (Secrets owned by nobody)
+
+
+@event("epic.order-rolled")
+class OrderRolled:
+    rolls: tuple  # per seat: the die faces rolled, in rounds (ties roll again)
+    order: tuple  # seats in playing order: the highest roll places and plays first
+
+
+@event("epic.placed")
+class Placed:
+    char: int
+    square: int
+
+
+@event("epic.cards-drawn")
+class CardsDrawn:
+    seat: int
+    cards: tuple  # of Secret owned by the drawer: the top cards of their pile, in order
+
+
+@event("epic.pile-gone-through")
+class PileGoneThrough:
+    seat: int
+    passes: int
+
+
+@event("epic.pile-reshuffled")
+class PileReshuffled:
+    seat: int
+    cards: tuple  # of Secret owned by nobody: the discard pile shuffled, top first
+
+
+@event("epic.awaiting")
+class Awaiting:
+    phase: int
+    seats: tuple
+
+
+@event("epic.turn-began")
+class TurnBegan:
+    seat: int
+    die: int  # the face rolled
+    actions: int  # actions this turn (two, less any lost)
+
+
+@event("epic.moved")
+class Moved:
+    char: int
+    path: tuple  # cell indexes, from the start square to the end square
+
+
+@event("epic.discarded")
+class Discarded:
+    seat: int
+    positions: tuple  # hand positions, highest first
+    cards: tuple  # of Reveal, in the same order
+
+
+@event("epic.healed")
+class Healed:
+    char: int
+    amount: int  # damage taken off
+
+
+@event("epic.damaged")
+class Damaged:
+    char: int
+    amount: int
+
+
+@event("epic.destroyed")
+class Destroyed:
+    char: int
+
+
+@event("epic.attack-declared")
+class AttackDeclared:
+    attacker: int
+    defender: int
+
+
+@event("epic.laid-face-down")
+class LaidFaceDown:
+    seat: int
+
+
+@event("epic.defended")
+class Defended:
+    seat: int
+    pos: int
+    card: Reveal
+
+
+@event("epic.not-defended")
+class NotDefended:
+    seat: int
+
+
+@event("epic.attack-shown")
+class AttackShown:
+    seat: int
+    pos: int
+    card: Reveal
+    attack: int  # the attack value
+    defence: int  # the defence value (0 undefended)
+    free: bool  # the card is not an action
+
+
+@event("epic.combat-ended")
+class CombatEnded:
+    pass
+
+
+@event("epic.card-played")
+class CardPlayed:
+    seat: int
+    pos: int
+    card: Reveal
+    me: int  # the character the card shows
+    free: bool
+
+
+@event("epic.resolving")
+class Resolving:
+    frames: tuple  # Frames pushed on the front of the stack, the first runs first
+
+
+@event("epic.step-done")
+class StepDone:
+    frame: Frame  # the front frame as it stands after the step (None-like: its next step)
+
+
+@event("epic.card-resolved")
+class CardResolved:
+    pass
+
+
+@event("epic.asked")
+class Asked:
+    request: tuple  # (kind, seat asked, asker, amount, positions)
+
+
+@event("epic.hand-shown")
+class HandShown:
+    seat: int  # whose hand
+    to: int  # the seat that sees it
+    cards: tuple  # of Secret owned by ``to``: the hand in order
+
+
+@event("epic.held")
+class Held:
+    char: int
+    release: int  # cards to discard to free it
+
+
+@event("epic.released")
+class Released:
+    char: int
+
+
+@event("epic.penalised")
+class Penalised:
+    seat: int
+    lose: int  # actions lost in their next turn (added)
+    no_draw: bool  # may not draw in their next turn
+
+
+@event("epic.card-taken")
+class CardTaken:
+    seat: int
+    pile: int  # 0: from the draw pile, 1: from the discard pile
+    index: int  # position in that pile (draw: from the top; discard: from the bottom)
+    card: Secret  # now in the seat's hand
+
+
+@event("epic.pile-set")
+class PileSet:
+    seat: int
+    cards: tuple  # the seat's new draw pile, top first (Secrets owned by nobody)
+
+
+@event("epic.actions-changed")
+class ActionsChanged:
+    actions: int
+
+
+@event("epic.pile-seen")
+class PileSeen:
+    seat: int
+    cards: tuple  # of Secret owned by ``seat``: the top cards of its own draw pile, in order
+
+
+@event("epic.game-ended")
+class GameEnded:
+    reason: str
+    winners: tuple
+
+
+# New events go at the end: a file's event codes are positions in this tuple.
+EVENTS = (
+    PilesShuffled,
+    OrderRolled,
+    Placed,
+    CardsDrawn,
+    PileGoneThrough,
+    PileReshuffled,
+    Awaiting,
+    TurnBegan,
+    Moved,
+    Discarded,
+    Healed,
+    Damaged,
+    Destroyed,
+    AttackDeclared,
+    LaidFaceDown,
+    Defended,
+    NotDefended,
+    AttackShown,
+    CombatEnded,
+    CardPlayed,
+    Resolving,
+    StepDone,
+    CardResolved,
+    Asked,
+    HandShown,
+    Held,
+    Released,
+    Penalised,
+    CardTaken,
+    PileSet,
+    ActionsChanged,
+    GameEnded,
+    PileSeen,
+)
+
+
+# ---------------------------------------------------------------------------------- evolve
+def put(seq: tuple, i: int, value) -> tuple:
+    return seq[:i] + (value,) + seq[i + 1 :]
+
+
+def without(hand: tuple, positions) -> tuple:
+    """``hand`` less the cards at ``positions``."""
+    drop = set(positions)
+    return tuple(c for i, c in enumerate(hand) if i not in drop)
+
+
+def _shuffled(s: EpicState, e: PilesShuffled) -> EpicState:
+    return s._replace(piles=e.piles)
+
+
+def _order(s: EpicState, e: OrderRolled) -> EpicState:
+    return s._replace(order=e.order)
+
+
+def _placed(s: EpicState, e: Placed) -> EpicState:
+    return s._replace(square=put(s.square, e.char, e.square))
+
+
+def _drawn(s: EpicState, e: CardsDrawn) -> EpicState:
+    n = len(e.cards)
+    return s._replace(
+        piles=put(s.piles, e.seat, s.piles[e.seat][n:]),
+        hands=put(s.hands, e.seat, s.hands[e.seat] + e.cards),
+    )
+
+
+def _gone_through(s: EpicState, e: PileGoneThrough) -> EpicState:
+    return s._replace(passes=put(s.passes, e.seat, e.passes))
+
+
+def _reshuffled(s: EpicState, e: PileReshuffled) -> EpicState:
+    return s._replace(
+        piles=put(s.piles, e.seat, e.cards), discards=put(s.discards, e.seat, ())
+    )
+
+
+def _awaiting(s: EpicState, e: Awaiting) -> EpicState:
+    return s._replace(phase=e.phase, queue=e.seats)
+
+
+def _turn_began(s: EpicState, e: TurnBegan) -> EpicState:
+    return s._replace(
+        turn=e.seat,
+        turns=s.turns + 1,
+        die=e.die,
+        moved=(),
+        actions=e.actions,
+        draw_barred=s.no_draw[e.seat],
+        no_draw=put(s.no_draw, e.seat, False),
+        lost=put(s.lost, e.seat, 0),
+        seen=tuple(() for _ in s.seen),
+    )
+
+
+def _moved(s: EpicState, e: Moved) -> EpicState:
+    return s._replace(square=put(s.square, e.char, e.path[-1]), moved=s.moved + (e.char,))
+
+
+def _discarded(s: EpicState, e: Discarded) -> EpicState:
+    values = tuple(c.value for c in e.cards)
+    return s._replace(
+        hands=put(s.hands, e.seat, without(s.hands[e.seat], e.positions)),
+        discards=put(s.discards, e.seat, s.discards[e.seat] + values),
+    )
+
+
+def _healed(s: EpicState, e: Healed) -> EpicState:
+    return s._replace(damage=put(s.damage, e.char, s.damage[e.char] - e.amount))
+
+
+def _damaged(s: EpicState, e: Damaged) -> EpicState:
+    return s._replace(damage=put(s.damage, e.char, s.damage[e.char] + e.amount))
+
+
+def _destroyed(s: EpicState, e: Destroyed) -> EpicState:
+    return s._replace(square=put(s.square, e.char, NOWHERE), held=put(s.held, e.char, 0))
+
+
+def _declared(s: EpicState, e: AttackDeclared) -> EpicState:
+    return s._replace(combat=(e.attacker, e.defender, NO_CARD, NO_CARD))
+
+
+def _laid(s: EpicState, e: LaidFaceDown) -> EpicState:
+    return s
+
+
+def _defended(s: EpicState, e: Defended) -> EpicState:
+    attacker, defender, _, attack = s.combat
+    return s._replace(
+        hands=put(s.hands, e.seat, without(s.hands[e.seat], (e.pos,))),
+        combat=(attacker, defender, e.card.value, attack),
+    )
+
+
+def _not_defended(s: EpicState, e: NotDefended) -> EpicState:
+    return s
+
+
+def _shown(s: EpicState, e: AttackShown) -> EpicState:
+    attacker, defender, defence, _ = s.combat
+    return s._replace(
+        hands=put(s.hands, e.seat, without(s.hands[e.seat], (e.pos,))),
+        actions=s.actions - (not e.free),
+        combat=(attacker, defender, defence, e.card.value),
+    )
+
+
+def _combat_ended(s: EpicState, e: CombatEnded) -> EpicState:
+    """Both played cards go to their players' discard piles."""
+    attacker, defender, defence, attack = s.combat
+    seat_of = s.roster.seat_of
+    discards = s.discards
+    a, d = seat_of[attacker], seat_of[defender]
+    discards = put(discards, a, discards[a] + (attack,))
+    if defence != NO_CARD:
+        discards = put(discards, d, discards[d] + (defence,))
+    return s._replace(combat=(), discards=discards)
+
+
+def _played(s: EpicState, e: CardPlayed) -> EpicState:
+    return s._replace(
+        hands=put(s.hands, e.seat, without(s.hands[e.seat], (e.pos,))),
+        actions=s.actions - (not e.free),
+    )
+
+
+def _resolving(s: EpicState, e: Resolving) -> EpicState:
+    return s._replace(stack=e.frames + s.stack)
+
+
+def _step_done(s: EpicState, e: StepDone) -> EpicState:
+    return s._replace(stack=(e.frame,) + s.stack[1:])
+
+
+def _card_resolved(s: EpicState, e: CardResolved) -> EpicState:
+    frame = s.stack[0]
+    if frame.combat:  # a power combat card: discarded when the combat ends
+        return s._replace(stack=s.stack[1:])
+    return s._replace(
+        stack=s.stack[1:],
+        discards=put(s.discards, frame.seat, s.discards[frame.seat] + (frame.card,)),
+    )
+
+
+def _asked(s: EpicState, e: Asked) -> EpicState:
+    return s._replace(request=e.request)
+
+
+def _hand_shown(s: EpicState, e: HandShown) -> EpicState:
+    return s._replace(seen=put(s.seen, e.to, (e.seat, e.cards)))
+
+
+def _held(s: EpicState, e: Held) -> EpicState:
+    return s._replace(held=put(s.held, e.char, e.release))
+
+
+def _released(s: EpicState, e: Released) -> EpicState:
+    return s._replace(held=put(s.held, e.char, 0))
+
+
+def _penalised(s: EpicState, e: Penalised) -> EpicState:
+    return s._replace(
+        lost=put(s.lost, e.seat, s.lost[e.seat] + e.lose),
+        no_draw=put(s.no_draw, e.seat, s.no_draw[e.seat] or e.no_draw),
+    )
+
+
+def _taken(s: EpicState, e: CardTaken) -> EpicState:
+    seat = e.seat
+    if e.pile == 0:
+        s = s._replace(piles=put(s.piles, seat, without(s.piles[seat], (e.index,))))
+    else:
+        s = s._replace(discards=put(s.discards, seat, without(s.discards[seat], (e.index,))))
+    return s._replace(hands=put(s.hands, seat, s.hands[seat] + (e.card,)))
+
+
+def _pile_set(s: EpicState, e: PileSet) -> EpicState:
+    return s._replace(piles=put(s.piles, e.seat, e.cards), seen=put(s.seen, e.seat, ()))
+
+
+def _actions(s: EpicState, e: ActionsChanged) -> EpicState:
+    return s._replace(actions=e.actions)
+
+
+def _pile_seen(s: EpicState, e: PileSeen) -> EpicState:
+    return s._replace(seen=put(s.seen, e.seat, (-1, e.cards)))
+
+
+def _ended(s: EpicState, e: GameEnded) -> EpicState:
+    return s._replace(phase=OVER, queue=(), end_reason=e.reason, winners=e.winners)
+
+
+_HANDLERS = {
+    PilesShuffled: _shuffled,
+    OrderRolled: _order,
+    Placed: _placed,
+    CardsDrawn: _drawn,
+    PileGoneThrough: _gone_through,
+    PileReshuffled: _reshuffled,
+    Awaiting: _awaiting,
+    TurnBegan: _turn_began,
+    Moved: _moved,
+    Discarded: _discarded,
+    Healed: _healed,
+    Damaged: _damaged,
+    Destroyed: _destroyed,
+    AttackDeclared: _declared,
+    LaidFaceDown: _laid,
+    Defended: _defended,
+    NotDefended: _not_defended,
+    AttackShown: _shown,
+    CombatEnded: _combat_ended,
+    CardPlayed: _played,
+    Resolving: _resolving,
+    StepDone: _step_done,
+    CardResolved: _card_resolved,
+    Asked: _asked,
+    HandShown: _hand_shown,
+    Held: _held,
+    Released: _released,
+    Penalised: _penalised,
+    CardTaken: _taken,
+    PileSet: _pile_set,
+    ActionsChanged: _actions,
+    GameEnded: _ended,
+    PileSeen: _pile_seen,
+}
+
+
+def evolve(state: EpicState, event) -> EpicState:
+    return _HANDLERS[type(event)](state, event)
