@@ -171,7 +171,7 @@ def settle(t: Table, actor: int) -> None:
             t.emit(Asked(("trim", seat, seat, extra, ())))
             t.emit(Awaiting(TRIM, (seat,)))
             return
-    if s.actions > 0 or (s.phase in (ACT, MOVE, TRIM) and _free_left(s)):
+    if s.actions > 0 or _free_left(s):
         t.emit(Awaiting(ACT, (s.turn,)))
         return
     begin_turn(t, next_seat(s))
@@ -179,5 +179,5 @@ def settle(t: Table, actor: int) -> None:
 
 def _free_left(s: EpicState) -> bool:
     """With no action left, the turn stays open (for a card that is not an action) until the
-    player says ``end``; ``ended`` is kept in ``actions`` < 0."""
+    player says ``end`` (which sets ``actions`` to -1)."""
     return s.actions == 0 and may_play_free(s, s.turn)

@@ -243,12 +243,13 @@ class CardPlayed:
 
 @event("epic.resolving")
 class Resolving:
-    frames: tuple  # Frames pushed on the front of the stack, the first runs first
+    frames: tuple  # Frames pushed on the front of the stack, the first runs first (a file
+    # holds each as a plain tuple; evolve makes it a Frame again)
 
 
 @event("epic.step-done")
 class StepDone:
-    frame: Frame  # the front frame as it stands after the step (None-like: its next step)
+    frame: tuple  # the front Frame as it stands after the step (a file holds it as a tuple)
 
 
 @event("epic.card-resolved")
@@ -487,11 +488,11 @@ def _played(s: EpicState, e: CardPlayed) -> EpicState:
 
 
 def _resolving(s: EpicState, e: Resolving) -> EpicState:
-    return s._replace(stack=e.frames + s.stack)
+    return s._replace(stack=tuple(Frame(*f) for f in e.frames) + s.stack)
 
 
 def _step_done(s: EpicState, e: StepDone) -> EpicState:
-    return s._replace(stack=(e.frame,) + s.stack[1:])
+    return s._replace(stack=(Frame(*e.frame),) + s.stack[1:])
 
 
 def _card_resolved(s: EpicState, e: CardResolved) -> EpicState:
