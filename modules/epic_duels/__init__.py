@@ -9,7 +9,7 @@ from boardstate.rules import GameSpec, Module, Option
 from . import _render
 from ._data import data_digest
 from ._notation import HELP
-from ._rules import DECK_END, EpicRules
+from ._rules import DECK_END, DESTROYED, EpicRules
 from ._state import EVENTS, EpicState
 from .boards import SCENES
 
@@ -50,6 +50,14 @@ SPEC = GameSpec(
             "when a draw pile counts as gone through: when a card is wanted from it and none is "
             "left (next-draw) or when its last card is drawn (last-card)",
             DECK_END,
+        ),
+        Option(
+            "destroyed",
+            DESTROYED[0],
+            "a character is destroyed by damage above its wound points (beyond-track: the "
+            "rulebook's 'more damage than it has wound points') or equal to them (at-zero: "
+            "hit points, as the public reimplementations count)",
+            DESTROYED,
         ),
     ),
     events=EVENTS,

@@ -96,7 +96,7 @@ def heal(t: Table, char: int, amount: int) -> None:
 def destroy(t: Table, char: int) -> None:
     s = t.state
     if s.alive(char):
-        hurt(t, char, s.roster.chars[char].hp + 1 - s.damage[char])
+        hurt(t, char, s.roster.dies_at[char] - s.damage[char])
 
 
 def check_mains(t: Table) -> None:

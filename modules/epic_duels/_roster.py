@@ -39,10 +39,17 @@ class Roster:
     cards: tuple[tuple[Card, ...], ...]  # per seat: the deck's distinct cards
     decks: tuple[tuple[int, ...], ...]  # per seat: the 31 physical cards as distinct indexes
     deck_end: str  # when a pile counts as gone through: 'next-draw' or 'last-card'
+    destroyed: str = "beyond-track"  # 'beyond-track': damage above the wound points destroys
+    # (the rulebook's words); 'at-zero': damage equal to them (hit points, as the clones count)
 
     @property
     def board(self):
         return BOARDS[self.scene]
+
+    @property
+    def dies_at(self) -> tuple[int, ...]:
+        """Per character: the damage that destroys it."""
+        return self._dies_at
 
     @property
     def seat_of(self) -> tuple[int, ...]:
@@ -54,6 +61,8 @@ class Roster:
 
     def __attrs_post_init__(self) -> None:
         object.__setattr__(self, "_seat_of", tuple(c.seat for c in self.chars))
+        extra = 1 if self.destroyed == "beyond-track" else 0
+        object.__setattr__(self, "_dies_at", tuple(c.hp + extra for c in self.chars))
         mains = [0] * len(self.teams)
         for i, c in enumerate(self.chars):
             if c.main:
@@ -123,7 +132,7 @@ def _deck(team: str, texts: dict, alternatives: tuple[str, ...]) -> Deck:
 
 
 @cached_by_value
-def _roster(scene, teams, texts, alternatives, deck_end) -> Roster:
+def _roster(scene, teams, texts, alternatives, deck_end, destroyed) -> Roster:
     texts = dict(texts)
     cards, decks = [], []
     for team in teams:
@@ -132,7 +141,7 @@ def _roster(scene, teams, texts, alternatives, deck_end) -> Roster:
         decks.append(physical)
     sides = tuple(cast().by_id(t).side for t in teams)
     return Roster(
-        scene, teams, sides, characters_of(teams), tuple(cards), tuple(decks), deck_end
+        scene, teams, sides, characters_of(teams), tuple(cards), tuple(decks), deck_end, destroyed
     )
 
 
@@ -144,6 +153,7 @@ def roster_of(options) -> Roster:
         tuple(sorted(options.get("deck-texts", {}).items())),
         tuple(options.get("alternatives", ())),
         options.get("deck-end", "next-draw"),
+        options.get("destroyed", "beyond-track"),
     )
 
 

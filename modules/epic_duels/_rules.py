@@ -10,6 +10,7 @@ from ._roster import parse_characters, roster_of
 from ._state import LAY, NOWHERE, OVER, TURN, EpicState, evolve
 
 DECK_END = ("next-draw", "last-card")
+DESTROYED = ("beyond-track", "at-zero")
 
 
 class EpicRules:
@@ -43,6 +44,8 @@ class EpicRules:
             "characters": list(characters),
             "deck-end": options["deck-end"],
         }
+        if options["destroyed"] != DESTROYED[0]:  # (stored only when it differs)
+            stored["destroyed"] = options["destroyed"]
         if texts:
             stored["deck-texts"] = texts
         if alternatives:
@@ -118,7 +121,7 @@ class EpicRules:
             return None
         mains = s.roster.main_of
         scores = tuple(
-            s.roster.chars[mains[seat]].hp - s.damage[mains[seat]] for seat in s.seats
+            max(0, s.roster.chars[mains[seat]].hp - s.damage[mains[seat]]) for seat in s.seats
         )  # wound points left on the main character
         return Outcome(scores=scores, winners=s.winners, reason=s.end_reason)
 

@@ -109,7 +109,7 @@ class EpicState(NamedTuple):
         return range(len(self.players))
 
     def alive(self, char: int) -> bool:
-        return self.damage[char] <= self.roster.chars[char].hp
+        return self.damage[char] < self.roster.dies_at[char]
 
     def on_board(self, char: int) -> bool:
         return self.square[char] != NOWHERE
