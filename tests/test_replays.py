@@ -18,6 +18,14 @@ def test_there_are_samples_for_every_edition_and_player_count():
             assert f"duel-of-the-forces-{edition}-{n}p.msgpack" in names
 
 
+def test_there_is_an_epic_duels_sample_for_every_battle_scene():
+    from boardstate.modules.epic_duels.boards import SCENES
+
+    names = {p.name for p in REPLAYS}
+    for scene in SCENES:
+        assert f"epic-duels-{scene}.msgpack" in names
+
+
 @pytest.mark.parametrize("path", REPLAYS, ids=[p.name for p in REPLAYS])
 def test_sample_verifies_to_a_finished_game(path):
     verdict = bs.verify(path)

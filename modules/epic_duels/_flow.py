@@ -118,7 +118,10 @@ def end_on_damage(t: Table, why: str) -> None:
     least = min(s.damage[mains[seat]] for seat in s.seats)
     winners = tuple(seat for seat in s.seats if s.damage[mains[seat]] == least)
     result = "a tie" if len(winners) > 1 else f"{s.players[winners[0]]} wins on least damage"
-    t.emit(GameEnded(f"{why}: {result}", winners))
+    damage = ", ".join(
+        f"{s.roster.chars[mains[seat]].name} {s.damage[mains[seat]]}" for seat in s.seats
+    )
+    t.emit(GameEnded(f"{why}: {result} (damage: {damage})", winners))
 
 
 # ---------------------------------------------------------------------------------- turns
