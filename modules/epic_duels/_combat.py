@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from ._data import Condition, Value
 from ._space import adjacent
 from ._state import NO_CARD, EpicState, Frame
@@ -10,21 +12,21 @@ from ._state import NO_CARD, EpicState, Frame
 def attack_cards(s: EpicState, seat: int, char: int) -> tuple[int, ...]:
     """The seat's distinct cards that can attack for ``char``: it shows the character, and has
     an attack value."""
-    kind = s.roster.chars[char].kind
-    return tuple(
-        i
-        for i, c in enumerate(s.roster.cards[seat])
-        if c.pictures == kind and c.attack is not None and c.kind != "special"
-    )
+    return _fitting(s.roster, seat, s.roster.chars[char].kind, "attack")
 
 
 def defence_cards(s: EpicState, seat: int, char: int) -> tuple[int, ...]:
     """The cards that can defend ``char``: they show it, and have a defence value."""
-    kind = s.roster.chars[char].kind
+    return _fitting(s.roster, seat, s.roster.chars[char].kind, "defense")
+
+
+@lru_cache(maxsize=1024)
+def _fitting(roster, seat: int, kind: str, value: str) -> tuple[int, ...]:
+    """(Cached by the roster's identity: one per game, shared by all its states.)"""
     return tuple(
         i
-        for i, c in enumerate(s.roster.cards[seat])
-        if c.pictures == kind and c.defense is not None and c.kind != "special"
+        for i, c in enumerate(roster.cards[seat])
+        if c.pictures == kind and getattr(c, value) is not None and c.kind != "special"
     )
 
 

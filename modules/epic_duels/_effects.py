@@ -13,7 +13,7 @@ from boardstate.rules import Table, seats_mask
 
 from . import _flow
 from ._combat import holds, value
-from ._space import around, attackable, empty_around, empty_squares, path, reachable
+from ._space import around, attackable, empty_around, empty_squares, path, reachable_squares
 from ._state import (
     EFFECT,
     RESPOND,
@@ -154,7 +154,7 @@ def options(s: EpicState) -> list:
     if verb == "move":
         for c in candidates(s, f, e):
             if c not in f.done:
-                out.extend(("move", c, sq) for sq in sorted(reachable(s, c, e.squares)))
+                out.extend(("move", c, sq) for sq in reachable_squares(s, c, e.squares))
         out.append(("done",))
         return out
     if verb == "place":

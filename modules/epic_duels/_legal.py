@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from . import _effects
 from ._combat import attack_cards, defence_cards
-from ._space import attackable, empty_around, empty_squares, reachable
+from ._space import attackable, empty_around, empty_squares, reachable_squares
 from ._state import (
     ACT,
     DEFEND,
@@ -85,7 +85,7 @@ def movers(s: EpicState, seat: int) -> tuple[int, ...]:
 
 def moves(s: EpicState, seat: int) -> list:
     budget = DIE[s.die][0]
-    return [("move", c, sq) for c in movers(s, seat) for sq in sorted(reachable(s, c, budget))]
+    return [("move", c, sq) for c in movers(s, seat) for sq in reachable_squares(s, c, budget)]
 
 
 # ---------------------------------------------------------------------------------- actions

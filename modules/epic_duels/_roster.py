@@ -44,7 +44,7 @@ class Roster:
 
     @property
     def board(self):
-        return BOARDS[self.scene]
+        return self._board
 
     @property
     def dies_at(self) -> tuple[int, ...]:
@@ -60,6 +60,7 @@ class Roster:
         return self._main_of
 
     def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "_board", BOARDS[self.scene])
         object.__setattr__(self, "_seat_of", tuple(c.seat for c in self.chars))
         extra = 1 if self.destroyed == "beyond-track" else 0
         object.__setattr__(self, "_dies_at", tuple(c.hp + extra for c in self.chars))

@@ -6,7 +6,34 @@ Squares are cell indexes of the board (``row * width + col``); the board answers
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from ._state import NOWHERE, EpicState
+
+
+def tables(s: EpicState) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
+    return _tables(s.roster.scene)
+
+
+@lru_cache(maxsize=8)
+def _tables(scene: str) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
+    """Per square: the squares touching it (a bitmask, diagonals included); per pair: the
+    squares a queen-line shot crosses (the board's line table), or -1 off a straight line.
+    Built once per board from the geometry, so the hot loop does bit tests only."""
+    from .boards import BOARDS
+
+    board = BOARDS[scene]
+    cells = board.cells
+    near = tuple(board.mask(board.neighbours(c, diagonal=True)) for c in cells)
+    between = board.line_table.between
+    shots = tuple(
+        tuple(
+            between[i][j] if i != j and board.is_straight_line(a, b, diagonal=True) else -1
+            for j, b in enumerate(cells)
+        )
+        for i, a in enumerate(cells)
+    )
+    return near, shots
 
 
 def cell(s: EpicState, square: int):
@@ -68,6 +95,46 @@ def reachable(s: EpicState, char: int, budget: int) -> dict[int, int]:
     return {c[1] * width + c[0]: n for c, n in ends.items() if c != start}
 
 
+def reachable_squares(s: EpicState, char: int, budget: int) -> tuple[int, ...]:
+    """The end squares of ``reachable`` (ascending), by a bit-parallel breadth-first search: the
+    same rule as the board's (orthogonal steps, through friends, not enemies or blocked terrain,
+    never ending on a character); ``tests/test_epic_duels_space.py`` holds the two equal."""
+    board = s.roster.board
+    w = board.width
+    full, not_first, not_last = _edges(s.roster.scene)
+    friends, enemies = masks(s, char)
+    passable = board.walkable_mask & ~enemies & full
+    start = 1 << s.square[char]
+    seen = frontier = start
+    for _ in range(budget):
+        f = frontier
+        step = ((f << 1) & not_first) | ((f >> 1) & not_last) | (f << w) | (f >> w)
+        frontier = step & passable & ~seen
+        if not frontier:
+            break
+        seen |= frontier
+    ends = seen & ~(friends | enemies | start)
+    out = []
+    while ends:
+        low = ends & -ends
+        out.append(low.bit_length() - 1)
+        ends ^= low
+    return tuple(out)
+
+
+@lru_cache(maxsize=8)
+def _edges(scene: str) -> tuple[int, int, int]:
+    """(every square, squares not in the first column, squares not in the last) as bitmasks."""
+    from .boards import BOARDS
+
+    board = BOARDS[scene]
+    w, h = board.width, board.height
+    full = (1 << (w * h)) - 1
+    first = sum(1 << (r * w) for r in range(h))
+    last = sum(1 << (r * w + w - 1) for r in range(h))
+    return full, full & ~first, full & ~last
+
+
 def path(s: EpicState, char: int, goal: int, budget: int) -> tuple[int, ...] | None:
     board = s.roster.board
     friends, enemies = masks(s, char)
@@ -83,8 +150,7 @@ def adjacent(s: EpicState, a: int, b: int) -> bool:
     sa, sb = s.square[a], s.square[b]
     if sa == NOWHERE or sb == NOWHERE:
         return False
-    w = s.roster.board.width
-    return sa != sb and abs(sa % w - sb % w) <= 1 and abs(sa // w - sb // w) <= 1
+    return bool(tables(s)[0][sa] >> sb & 1)
 
 
 def around(s: EpicState, char: int) -> tuple[int, ...]:
@@ -110,15 +176,19 @@ def line_blocker(s: EpicState, a: int, b: int) -> str | None:
 
 
 def can_attack(s: EpicState, a: int, b: int) -> bool:
-    """Attack position: adjacent, or (a ranged character) a clear straight line."""
-    if adjacent(s, a, b):
-        return True
-    if not s.roster.chars[a].ranged or s.square[a] == NOWHERE or s.square[b] == NOWHERE:
+    """Attack position: adjacent, or (a ranged character) a clear straight line: the board's
+    ``straight_line_of_sight`` read from ``tables`` (a test holds the two equal)."""
+    sa, sb = s.square[a], s.square[b]
+    if sa == NOWHERE or sb == NOWHERE:
         return False
     board = s.roster.board
-    return board.straight_line_of_sight(
-        cell(s, s.square[a]), cell(s, s.square[b]), occupied(s, a, b)
-    )
+    near, shots = tables(s)
+    if near[sa] >> sb & 1:
+        return True
+    if not s.roster.chars[a].ranged:
+        return False
+    crossed = shots[sa][sb]
+    return crossed >= 0 and not crossed & (board.sight_blocking_mask | occupied(s, a, b))
 
 
 def attackable(s: EpicState, a: int) -> tuple[int, ...]:

@@ -1,0 +1,55 @@
+"""Epic Duels' fast spatial paths against the board geometry they must equal."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import boardstate as bs
+from boardstate.modules.epic_duels import MODULE
+from boardstate.modules.epic_duels._space import (
+    can_attack,
+    cell,
+    occupied,
+    reachable,
+    reachable_squares,
+)
+from boardstate.modules.epic_duels.boards import SCENES
+
+
+def positions(scene: str, count: int):
+    """States from random games on ``scene``, with the pieces where the games left them."""
+    out = []
+    for i in range(count):
+        options = {"characters": "han,jango", "board": scene}
+        s = bs.random_playout(MODULE, ["ann", "ben"], options, seed=b"%d" % i, bot_seed=i)[0]
+        rnd = random.Random(i)
+        free = [sq for sq in range(70) if s.roster.board.walkable_mask >> sq & 1]
+        squares = rnd.sample(free, len(s.square))
+        out.append(s._replace(square=tuple(squares), damage=(0,) * len(s.square)))
+    return out
+
+
+@pytest.mark.parametrize("scene", SCENES)
+def test_the_bit_parallel_moves_equal_the_boards_reachable(scene):
+    for s in positions(scene, 6):
+        for char in range(len(s.square)):
+            for budget in (1, 2, 3, 4, 5, 8):
+                assert reachable_squares(s, char, budget) == tuple(sorted(reachable(s, char, budget)))
+
+
+@pytest.mark.parametrize("scene", SCENES)
+def test_the_attack_table_equals_the_boards_straight_line_of_sight(scene):
+    for s in positions(scene, 6):
+        board = s.roster.board
+        for a in range(len(s.square)):
+            for b in range(len(s.square)):
+                if a == b or s.roster.seat_of[a] == s.roster.seat_of[b]:
+                    continue
+                ca, cb = cell(s, s.square[a]), cell(s, s.square[b])
+                slow = board.adjacent(ca, cb, diagonal=True) or (
+                    s.roster.chars[a].ranged
+                    and board.straight_line_of_sight(ca, cb, occupied(s, a, b))
+                )
+                assert can_attack(s, a, b) == slow
