@@ -125,7 +125,8 @@ class Rules(Protocol):
     - ``is_legal(state, seat, command) -> bool``: a fast single-command check that must equal
       ``command in legal(state, seat)`` (the conformance suite holds them equal).
     - ``render(state, seat) -> str`` and ``to_json(state, seat) -> dict``: the table as text or
-      data, as ``seat`` sees it (None: a spectator).
+      data, as ``seat`` sees it (None: a spectator); ``svg(state, seat) -> str``: a picture of
+      it (``show --svg``).
     - ``report(state) -> str | None``: one line a player by mail understands on what the last
       decision settled (who won what, and why); printed by ``move``, ``apply``, ``show`` and
       ``replay`` (only public facts: every player sees it).

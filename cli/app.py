@@ -205,16 +205,54 @@ def _view(game: bs.Game, state, seat: int | None):
     return game.decider.view(state, seat)
 
 
+def _show_svg(game: bs.Game, state, seat: int | None, file: str, out, force: bool) -> None:
+    """The module's picture of the table (its optional ``svg(state, seat)``), printed or
+    written to ``out``: never over the game file read, nor over an existing file without
+    ``--force``."""
+    draw = getattr(game.module.rules, "svg", None)
+    if draw is None:
+        fail(f"error: {game.module.spec.id} draws no pictures", BAD_INPUT)
+    picture = draw(state, seat)
+    if out is None:
+        click.echo(picture, nl=False)
+        return
+    bs.check_output(out, force=force, reading=[file])
+    if Path(out).exists() and not force:
+        fail(
+            f"error: {out} exists; not overwriting it (choose another name, or add --force)",
+            BAD_INPUT,
+        )
+    bs.atomic_write(out, picture.encode("utf-8"))
+    click.echo(f"wrote {out}", err=True)
+
+
 @cli.command()
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--as", "player", help="See the table as this player (default: a spectator).")
 @click.option("--json", "as_json", is_flag=True)
+@click.option(
+    "--svg", "as_svg", is_flag=True, help="Draw the table as an SVG picture (games that draw)."
+)
+@click.option(
+    "-o",
+    "--out",
+    type=click.Path(dir_okay=False),
+    help="With --svg: write the picture to this file instead of standard output.",
+)
+@click.option("--force", is_flag=True, help="With --out: replace an existing file.")
 @one_line_errors
-def show(file, player, as_json):
-    """Show the table as a player sees it."""
+def show(file, player, as_json, as_svg, out, force):
+    """Show the table as a player sees it (text, --json, or an --svg picture)."""
+    if as_json and as_svg:
+        fail("usage: --json and --svg cannot be combined (try 'boardstate show --help')", BAD_INPUT)
+    if out is not None and not as_svg:
+        fail("usage: -o/--out writes the --svg picture; add --svg", BAD_INPUT)
     game = bs.load_game(file)
     seat = _seat(game, player)
     state = _view(game, game.state, seat)
+    if as_svg:
+        _show_svg(game, state, seat, file, out, force)
+        return
     if as_json:
         data = game.decider.to_json(state, seat)
         data["engine"] = _json_status(game, seat)

@@ -71,8 +71,7 @@ def table(
         hands=cards(hands, True),
         piles=cards(piles, False) if piles is not None else s.piles,
         discards=tuple(
-            tuple(card(s, seat, x) for x in (discards[seat] if discards else ()))
-            for seat in (0, 1)
+            tuple(card(s, seat, x) for x in (discards[seat] if discards else ())) for seat in (0, 1)
         ),
         order=(0, 1),
         turn=turn,

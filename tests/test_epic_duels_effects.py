@@ -28,7 +28,9 @@ BEN = 1
 
 
 def ben_plays(characters, at, ben_hand, ann_hand=(), **kw):
-    return table(characters=characters, at=at, hands=[list(ann_hand), list(ben_hand)], turn=BEN, **kw)
+    return table(
+        characters=characters, at=at, hands=[list(ann_hand), list(ben_hand)], turn=BEN, **kw
+    )
 
 
 # ---------------------------------------------------------------------------------- draw

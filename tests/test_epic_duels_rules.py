@@ -7,6 +7,19 @@ decided as the engine does, and decided alike on the acting player's own copy.
 from __future__ import annotations
 
 import pytest
+from epic_duels_table import (
+    acting,
+    attack,
+    card,
+    char,
+    hand,
+    play,
+    played,
+    refused,
+    table,
+    where,
+    wounds,
+)
 
 from boardstate.modules.epic_duels import MODULE
 from boardstate.modules.epic_duels._state import (
@@ -21,19 +34,6 @@ from boardstate.modules.epic_duels._state import (
     TurnBegan,
 )
 from boardstate.testing import decide, initial_state, start
-from epic_duels_table import (
-    acting,
-    attack,
-    card,
-    char,
-    hand,
-    play,
-    played,
-    refused,
-    table,
-    where,
-    wounds,
-)
 
 RULES = MODULE.rules
 DOOKU_TURN = 1
@@ -60,7 +60,7 @@ def test_minors_go_next_to_their_main_diagonals_included_and_the_first_placer_pl
     w = s.roster.board.width
     for _, _, sq in legal:
         assert max(abs(sq % w - main_sq % w), abs(sq // w - main_sq // w)) == 1
-    for m in minors:
+    for _m in minors:
         s = play(s, first, RULES.notation(s, s.order[0], RULES.legal(s, s.order[0])[0]))
     assert acting(s) != first
     second = acting(s)

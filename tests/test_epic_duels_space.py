@@ -36,7 +36,9 @@ def test_the_bit_parallel_moves_equal_the_boards_reachable(scene):
     for s in positions(scene, 6):
         for char in range(len(s.square)):
             for budget in (1, 2, 3, 4, 5, 8):
-                assert reachable_squares(s, char, budget) == tuple(sorted(reachable(s, char, budget)))
+                assert reachable_squares(s, char, budget) == tuple(
+                    sorted(reachable(s, char, budget))
+                )
 
 
 @pytest.mark.parametrize("scene", SCENES)

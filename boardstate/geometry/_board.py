@@ -33,6 +33,15 @@ class Terrain:
     fill: str = ""
     about: str = ""
 
+    @property
+    def blocks(self) -> tuple[str, ...]:
+        """What the terrain stops: ``movement`` and/or ``sight``."""
+        return tuple(
+            what
+            for what, on in (("movement", self.blocks_movement), ("sight", self.blocks_sight))
+            if on
+        )
+
 
 @attrs.frozen
 class NamedSquare:

@@ -27,28 +27,84 @@ _DEFAULT_FILLS = {
 _PIECE_MARKS = "123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
+LABELS = ("numbers", "chess")
+"""Axis label styles: ``numbers`` (columns and rows from 0 at the top left, as cells are
+written) or ``chess`` (columns a, b, c... from the left, rows 1, 2, 3... from the bottom)."""
+
+
 @attrs.frozen
 class Piece:
-    """Something drawn on a cell: a short label and the side it belongs to."""
+    """Something drawn on a cell: a short label, the side it belongs to, and an optional note
+    (a second, smaller line in SVG, e.g. wounds left; after the piece in the text legend)."""
 
     label: str
     side: str = ""
+    note: str = ""
+
+
+def _column_name(col: int) -> str:
+    """A column's chess-style name: a-z from the left, then aa, ab, ... (as spreadsheets)."""
+    name = ""
+    col += 1
+    while col:
+        col, rest = divmod(col - 1, 26)
+        name = chr(ord("a") + rest) + name
+    return name
+
+
+def _square_label(board: Board, cell: Cell, labels: str = "numbers") -> str:
+    """How the drawings name ``cell``: ``(col, row)``, or chess-style (``a1`` bottom left)."""
+    _check_labels(labels)
+    if labels == "chess":
+        return f"{_column_name(cell[0])}{board.height - cell[1]}"
+    return f"({cell[0]}, {cell[1]})"
+
+
+def _check_labels(labels: str) -> None:
+    if labels not in LABELS:
+        raise BoardstateError(
+            f"axis labels must be one of {', '.join(LABELS)}, not {labels!r}", code="bad-option"
+        )
+
+
+def _axis(board: Board, labels: str) -> tuple[list[str], list[str]]:
+    """The column and row labels, left to right and top to bottom."""
+    if labels == "chess":
+        columns = [_column_name(col) for col in range(board.width)]
+        return columns, [str(board.height - row) for row in range(board.height)]
+    return [str(col) for col in range(board.width)], [str(row) for row in range(board.height)]
 
 
 def _fill(terrain: Terrain) -> str:
     return terrain.fill or _DEFAULT_FILLS[(terrain.blocks_movement, terrain.blocks_sight)]
 
 
-def _side_colours(pieces: Mapping[Cell, Piece]) -> dict[str, str]:
+def _side_colours(
+    pieces: Mapping[Cell, Piece], chosen: Mapping[str, tuple[str, str]]
+) -> dict[str, tuple[str, str]]:
     sides = sorted({piece.side for piece in pieces.values()})
-    return {side: SIDE_COLOURS[i % len(SIDE_COLOURS)] for i, side in enumerate(sides)}
+    return {
+        side: chosen.get(side) or (SIDE_COLOURS[i % len(SIDE_COLOURS)], "white")
+        for i, side in enumerate(sides)
+    }
 
 
 def render_svg(
-    board: Board, pieces: Mapping[Cell, Piece] | None = None, *, cell_size: int = 60
+    board: Board,
+    pieces: Mapping[Cell, Piece] | None = None,
+    *,
+    cell_size: int = 60,
+    labels: str = "numbers",
+    colours: Mapping[str, tuple[str, str]] | None = None,
 ) -> str:
-    """The board as a standalone SVG document: terrain, grid, named squares, pieces, coordinates."""
+    """The board as a standalone SVG document: terrain, grid, named squares, pieces, coordinates.
+
+    ``labels``: ``"numbers"`` (cell coordinates) or ``"chess"`` (a-j from the left, 1-7 from the
+    bottom); ``colours``: side -> (fill, ink) of its pieces (other sides: ``SIDE_COLOURS``, white).
+    """
+    _check_labels(labels)
     pieces = pieces or {}
+    column_labels, row_labels = _axis(board, labels)
     margin = cell_size // 2
     width, height = (
         board.width * cell_size + 2 * margin,
@@ -91,7 +147,7 @@ def render_svg(
                 "text-anchor": "middle",
                 "font-size": str(margin // 2),
             },
-        ).text = str(col)
+        ).text = column_labels[col]
     for row in range(board.height):
         ET.SubElement(
             svg,
@@ -102,7 +158,7 @@ def render_svg(
                 "text-anchor": "middle",
                 "font-size": str(margin // 2),
             },
-        ).text = str(row)
+        ).text = row_labels[row]
     cells = ET.SubElement(svg, "g", {"class": "cells"})
     for cell, terrain in zip(board.cells, board.terrain):
         x, y = corner(cell)
@@ -135,10 +191,12 @@ def render_svg(
                 "fill": "#222222",
             },
         ).text = square.name
-    colours = _side_colours(pieces)
+    side_colours = _side_colours(pieces, colours or {})
     tokens = ET.SubElement(svg, "g", {"class": "pieces"})
     for cell, piece in pieces.items():
         x, y = corner(cell)
+        fill, ink = side_colours[piece.side]
+        lift = cell_size // 12 if piece.note else 0
         group = ET.SubElement(
             tokens, "g", {"class": f"piece side-{piece.side}" if piece.side else "piece"}
         )
@@ -149,7 +207,7 @@ def render_svg(
                 "cx": str(x + cell_size // 2),
                 "cy": str(y + cell_size * 3 // 5),
                 "r": str(cell_size * 3 // 10),
-                "fill": colours[piece.side],
+                "fill": fill,
                 "stroke": "black",
             },
         )
@@ -158,21 +216,44 @@ def render_svg(
             "text",
             {
                 "x": str(x + cell_size // 2),
-                "y": str(y + cell_size * 3 // 5 + cell_size // 18),
+                "y": str(y + cell_size * 3 // 5 + cell_size // 18 - lift),
                 "text-anchor": "middle",
                 "font-size": str(cell_size // 6),
-                "fill": "white",
+                "fill": ink,
             },
         ).text = piece.label
+        if piece.note:
+            ET.SubElement(
+                group,
+                "text",
+                {
+                    "x": str(x + cell_size // 2),
+                    "y": str(y + cell_size * 3 // 5 + cell_size // 18 + cell_size // 7),
+                    "text-anchor": "middle",
+                    "font-size": str(cell_size // 8),
+                    "fill": ink,
+                    "class": "note",
+                },
+            ).text = piece.note
     ET.indent(svg)
     return ET.tostring(svg, encoding="unicode") + "\n"
 
 
-def render_text(board: Board, pieces: Mapping[Cell, Piece] | None = None) -> str:
-    """The board as its ASCII map with row and column numbers, pieces as marks, and a legend."""
+def render_text(
+    board: Board, pieces: Mapping[Cell, Piece] | None = None, *, labels: str = "numbers"
+) -> str:
+    """The board as its ASCII map with row and column labels, pieces as marks, and a legend.
+
+    ``labels``: ``"numbers"`` (row and column numbers, cells in the legend as ``(col, row)``) or
+    ``"chess"`` (columns a-j along the top and bottom, rows numbered from the bottom, cells in
+    the legend as ``e4``).  A column label longer than one character shows its last one.
+    """
+    _check_labels(labels)
     pieces = pieces or {}
     marks = _piece_marks(board, pieces)
-    lines = [board.title, "    " + " ".join(str(col % 10) for col in range(board.width))]
+    column_labels, row_labels = _axis(board, labels)
+    header = "    " + " ".join(label[-1] for label in column_labels)
+    lines = [board.title, header]
     for row in range(board.height):
         symbols = []
         for col in range(board.width):
@@ -182,25 +263,23 @@ def render_text(board: Board, pieces: Mapping[Cell, Piece] | None = None) -> str
                 marks.get(cell)
                 or (named.symbol if named and named.symbol else board.terrain_at(cell).symbol)
             )
-        lines.append(f"{row:>3} " + " ".join(symbols))
+        lines.append(f"{row_labels[row]:>3} " + " ".join(symbols))
+    if labels == "chess":
+        lines.append(header)
     lines.append("")
     for terrain in dict.fromkeys(board.terrain):
-        blocks = [
-            what
-            for what, on in (("movement", terrain.blocks_movement), ("sight", terrain.blocks_sight))
-            if on
-        ]
+        blocks = terrain.blocks
         lines.append(
             f"  {terrain.symbol}  {terrain.name}: blocks {' and '.join(blocks) or 'nothing'}"
         )
     for square in board.named:
-        lines.append(
-            f"  {square.symbol or ' '}  {square.name} at ({square.cell[0]}, {square.cell[1]})"
-        )
+        where = _square_label(board, square.cell, labels)
+        lines.append(f"  {square.symbol or ' '}  {square.name} at {where}")
     for cell, mark in marks.items():
         piece = pieces[cell]
         side = f" ({piece.side})" if piece.side else ""
-        lines.append(f"  {mark}  {piece.label}{side} at ({cell[0]}, {cell[1]})")
+        note = f": {piece.note}" if piece.note else ""
+        lines.append(f"  {mark}  {piece.label}{side} at {_square_label(board, cell, labels)}{note}")
     return "\n".join(lines) + "\n"
 
 

@@ -17,6 +17,7 @@ from .boards import SCENES
 class _Rules(EpicRules):
     render = staticmethod(_render.render)
     to_json = staticmethod(_render.to_json)
+    svg = staticmethod(_render.svg)
 
 
 SPEC = GameSpec(

@@ -36,7 +36,9 @@ def holds(s: EpicState, f: Frame, cond: Condition) -> bool:
     seat = f.seat
     if test == "destroyed":
         return all(
-            not s.alive(i) for i in s.roster.chars_of(seat) if s.roster.chars[i].kind == cond.destroyed
+            not s.alive(i)
+            for i in s.roster.chars_of(seat)
+            if s.roster.chars[i].kind == cond.destroyed
         )
     if test == "adjacent_to":
         return f.me >= 0 and any(

@@ -29,8 +29,8 @@ from ._state import (
     Moved,
     Penalised,
     PileReshuffled,
-    PileSet,
     PileSeen,
+    PileSet,
     Placed,
     StepDone,
 )
@@ -496,7 +496,9 @@ def answer(t: Table, seat: int, command) -> None:
         _next(t, t.state.stack[0], chosen=(char,))
     elif word == "take":  # from the discard pile
         pile = s.discards[seat]
-        t.emit(CardTaken(seat, 1, pile.index(command[1]), t.rng.secret(command[1], seats_mask(seat))))
+        t.emit(
+            CardTaken(seat, 1, pile.index(command[1]), t.rng.secret(command[1], seats_mask(seat)))
+        )
         _next(t, t.state.stack[0])
 
 

@@ -110,7 +110,9 @@ def actions(s: EpicState, seat: int) -> list:
     for a in rs.chars_of(seat):
         if s.square[a] == -1 or s.held[a]:
             continue
-        usable = [k for k in attack_cards(s, seat, a) if k in hand and (has_action or cards[k].free)]
+        usable = [
+            k for k in attack_cards(s, seat, a) if k in hand and (has_action or cards[k].free)
+        ]
         if usable:
             out.extend(("attack", a, d) for d in attackable(s, a))
     for k in hand:

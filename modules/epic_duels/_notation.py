@@ -118,8 +118,9 @@ def parse_card(s: EpicState, seat: int, text: str, whole: str, within=None, numb
             "unknown-card",
         )
     names = " or ".join(card_label(s, seat, k) for k in hits[:4])
-    raise AmbiguousCommand(f"{text.strip()!r} in {whole.strip()!r} could be {names}",
-                           code="ambiguous-card")
+    raise AmbiguousCommand(
+        f"{text.strip()!r} in {whole.strip()!r} could be {names}", code="ambiguous-card"
+    )
 
 
 def _values(s: EpicState, seat: int, card: int):
@@ -143,17 +144,18 @@ def parse_char(s: EpicState, text: str, whole: str) -> int:
             return i
     hits = [i for i, c in enumerate(chars) if c.id.startswith(t) or c.short.startswith(t)]
     if not hits:
-        hits = [
-            i for i, c in enumerate(chars) if c.name.lower().replace(" ", "-").startswith(t)
-        ]
+        hits = [i for i, c in enumerate(chars) if c.name.lower().replace(" ", "-").startswith(t)]
     if len(hits) == 1:
         return hits[0]
     if not hits:
         names = ", ".join(c.id for c in chars)
-        raise _bad(whole, f"no character {text.strip()!r} in this game ({names})", "unknown-character")
+        raise _bad(
+            whole, f"no character {text.strip()!r} in this game ({names})", "unknown-character"
+        )
     names = " or ".join(chars[i].id for i in hits)
-    raise AmbiguousCommand(f"{text.strip()!r} in {whole.strip()!r} could be {names}",
-                           code="ambiguous-character")
+    raise AmbiguousCommand(
+        f"{text.strip()!r} in {whole.strip()!r} could be {names}", code="ambiguous-character"
+    )
 
 
 def parse_square(s: EpicState, text: str, whole: str) -> int:
@@ -235,7 +237,9 @@ def parse(s: EpicState, seat: int, text: str):
     card_text, _, order = f" {arg} ".partition(" then ")
     owner = seat
     k = parse_card(s, owner, card_text, text)
-    rest_cards = tuple(parse_card(s, owner, p, text) for p in order.split(",")) if order.strip() else ()
+    rest_cards = (
+        tuple(parse_card(s, owner, p, text) for p in order.split(",")) if order.strip() else ()
+    )
     if not rest_cards and s.request and s.request[0] == "top":
         _, top = s.seen[seat][:2]
         values = [c.value for c in top]

@@ -1,19 +1,501 @@
-"""The table as text and as data, as a seat sees it (placeholder: replaced by the drawings)."""
+"""The table as a seat sees it: as text (``render``), as an SVG picture (``svg``), as data
+(``to_json``).
+
+The state given is already the seat's view (``EpicRules.view``): other hands and every draw pile
+are sealed.  Still, nothing here reads a card it should not: a hand's cards are named only for
+the seat that holds them, and only when their values are known; anyone else sees a count.
+Squares are named as in the notation (``a1`` bottom left).
+"""
 
 from __future__ import annotations
 
-from ._state import DIE_NAMES, PHASE_NAMES, EpicState
+import textwrap
+import xml.etree.ElementTree as ET
+
+from boardstate.geometry import Piece, render_svg, render_text
+
+from ._notation import card_label, char_label
+from ._space import square_name
+from ._state import DEFEND, DIE_NAMES, LAY, NO_CARD, NOWHERE, OVER, PHASE_NAMES, EpicState
+
+TOP_DISCARDS = 5  # discard pile cards named, top first
+SVG_NS = "http://www.w3.org/2000/svg"
+PIECE_COLOURS = {"light": ("white", "black"), "dark": ("black", "white")}
+"""Fill and ink of each side's pieces: apart in greyscale too."""
+CELL = 64
+PANEL = 330  # width of the SVG's side panel
+WRAP = 44  # characters on a line of the panel
+
+_REQUESTS = {
+    "owner": "discard {n} card{s} of their choice",
+    "trim": "discard {n} card{s} (down to 10)",
+    "keep": "keep {n} card{s} and discard the rest",
+    "pick": "pick {n} of the cards shown",
+    "top": "take one of the cards shown and put the rest back in order",
+    "random": "show the hand (cards discarded at random)",
+    "all": "show the hand (all discarded)",
+    "match": "show the hand (matching cards discarded)",
+    "show": "show the hand",
+}
 
 
+# ---------------------------------------------------------------------------------- pieces
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def _wounds(s: EpicState, char: int) -> str:
+    """``16/18`` (wound points left of the full), or ``destroyed``."""
+    hp = s.roster.chars[char].hp
+    if not s.alive(char):
+        return "destroyed"
+    return f"{hp - s.damage[char]}/{hp}"
+
+
+def _held(s: EpicState, char: int) -> str:
+    n = s.held[char] if s.held else 0
+    return f"held ({_plural(n, 'card')} to free)" if n > 0 else ""
+
+
+def _status(s: EpicState, char: int) -> str:
+    return ", ".join(x for x in (_wounds(s, char), _held(s, char)) if x)
+
+
+def _cell(s: EpicState, square: int):
+    return s.roster.board.cells[square]
+
+
+def _where(s: EpicState, char: int) -> str | None:
+    square = s.square[char]
+    return None if square == NOWHERE else square_name(s.roster.board, square)
+
+
+def _name(s: EpicState, seat: int) -> str:
+    return s.players[seat] if 0 <= seat < len(s.players) else "?"
+
+
+def _label(s: EpicState, seat: int, card) -> str:
+    """A card's label, when ``card`` is a card index of ``seat``'s deck; else 'a card'."""
+    if isinstance(card, int) and 0 <= card < len(s.roster.cards[seat]):
+        return card_label(s, seat, card)
+    return "a card"
+
+
+def _own_hand(s: EpicState, seat, owner: int) -> list[str] | None:
+    """The labels of ``owner``'s hand when ``seat`` holds it (None: not the seat's to know)."""
+    if seat is None or seat != owner:
+        return None
+    return [_label(s, owner, c.value) if c.known else "a card" for c in s.hands[owner]]
+
+
+def _discards(s: EpicState, seat: int) -> list[str]:
+    """The discard pile's labels, bottom first (the pile is face up)."""
+    return [_label(s, seat, c) for c in s.discards[seat]] if s.discards else []
+
+
+def _seen(s: EpicState, seat) -> tuple[str, list[str]] | None:
+    """(what it is, the card labels) of the cards shown to ``seat``, if any."""
+    if seat is None or not s.seen or seat >= len(s.seen) or not s.seen[seat]:
+        return None
+    whose, cards = s.seen[seat][:2]
+    owner = seat if whose < 0 else whose
+    labels = [_label(s, owner, c.value) if c.known else "a card" for c in cards]
+    if whose < 0:
+        return "the top of your draw pile", labels
+    if whose == seat:
+        return "your hand", labels
+    return f"{_name(s, whose)}'s hand", labels
+
+
+def _acting(s: EpicState) -> str:
+    """``to act: ben (defend)``, or '' when nobody is asked."""
+    if s.phase == OVER or not s.queue:
+        return ""
+    then = "".join(f", then {_name(s, q)}" for q in s.queue[1:])
+    return f"to act: {_name(s, s.queue[0])} ({PHASE_NAMES[s.phase]}){then}"
+
+
+def _turn(s: EpicState) -> str:
+    """``turn 12: ann's turn (die 3-ALL, 1 action left)``, or ``set-up``."""
+    if s.turns <= 0 or s.turn < 0:
+        return "set-up"
+    text = f"turn {s.turns}: {_name(s, s.turn)}'s turn"
+    if s.die >= 0:
+        text += f" (die {DIE_NAMES[s.die]}, {_plural(s.actions, 'action')} left)"
+    return text
+
+
+def _combat(s: EpicState) -> dict | None:
+    if not s.combat:
+        return None
+    attacker, defender, defence, attack = s.combat[:4]
+    seat_of = s.roster.seat_of
+    if attack != NO_CARD:
+        attack_text = _label(s, seat_of[attacker], attack)
+    else:
+        attack_text = "not laid yet" if s.phase == LAY else "face down"
+    if defence != NO_CARD:
+        defence_text = _label(s, seat_of[defender], defence)
+    else:
+        defence_text = "not chosen yet" if s.phase in (LAY, DEFEND) else "none"
+    return {
+        "attacker": char_label(s, attacker),
+        "defender": char_label(s, defender),
+        "attack": attack_text,
+        "defence": defence_text,
+    }
+
+
+def _resolving(s: EpicState) -> dict | None:
+    if not s.stack:
+        return None
+    frame = s.stack[0]
+    seat, card, me, step = frame[0], frame[1], frame[2], frame[3]
+    effects = s.roster.cards[seat][card].effects
+    return {
+        "card": _label(s, seat, card),
+        "player": _name(s, seat),
+        "character": char_label(s, me) if me >= 0 else None,
+        "step": min(step + 1, len(effects)),
+        "steps": len(effects),
+        "waiting": len(s.stack) - 1,
+    }
+
+
+def _request(s: EpicState) -> str:
+    if not s.request:
+        return ""
+    kind, asked, asker, amount = s.request[:4]
+    what = _REQUESTS.get(kind, kind).format(n=amount, s="" if amount == 1 else "s")
+    by = f", for {_name(s, asker)}'s card" if asker != asked else ""
+    return f"{_name(s, asked)} is asked to {what}{by}"
+
+
+def _winners(s: EpicState) -> str:
+    names = [_name(s, w) for w in s.winners]
+    if not names:
+        return "no winner"
+    return ("winner: " if len(names) == 1 else "winners: ") + " and ".join(names)
+
+
+def _passes(n: int) -> str:
+    return {0: "not gone through yet", 1: "gone through once", 2: "gone through twice"}.get(
+        n, f"gone through {n} times"
+    )
+
+
+# ---------------------------------------------------------------------------------- text
 def render(s: EpicState, seat) -> str:
     rs = s.roster
-    lines = [f"{rs.board.title}: {PHASE_NAMES[s.phase]}"]
+    board = rs.board
+    title = f"{board.title}, {_turn(s)}"
+    if s.phase == OVER:
+        title = f"{board.title}, turn {s.turns}: game over"
+    elif _acting(s):
+        title += f"; {_acting(s)}"
+    pieces = {
+        _cell(s, s.square[i]): Piece(c.id, _name(s, c.seat), _status(s, i))
+        for i, c in enumerate(rs.chars)
+        if s.square[i] != NOWHERE
+    }
+    drawing = render_text(board, pieces, labels="chess").rstrip("\n").split("\n", 1)[1]
+    lines = [title, drawing]
     for i, c in enumerate(rs.chars):
-        lines.append(f"  {c.id}: {c.hp - s.damage[i]}/{c.hp} at {s.square[i]}")
-    if s.die >= 0:
-        lines.append(f"die: {DIE_NAMES[s.die]}, actions left {s.actions}")
+        if s.square[i] == NOWHERE:
+            off = "destroyed" if not s.alive(i) else "not placed yet"
+            lines.append(f"  -  {c.id} ({_name(s, c.seat)}): {off}")
+    lines.append("")
+    for p in s.seats:
+        main = rs.chars[rs.main_of[p]]
+        you = " (you)" if p == seat else ""
+        lines.append(f"{s.players[p]}{you}: {main.name}, {rs.sides[p]} side")
+        hand = s.hands[p]
+        own = _own_hand(s, seat, p)
+        lines.append(
+            f"  hand: {_plural(len(hand), 'card')}" + (f": {', '.join(own)}" if own else "")
+        )
+        pile = len(s.piles[p]) if s.piles else 0
+        passes = s.passes[p] if s.passes else 0
+        lines.append(f"  draw pile: {_plural(pile, 'card')} ({_passes(passes)})")
+        discards = _discards(s, p)
+        text = f"  discard pile: {_plural(len(discards), 'card')}"
+        if discards:
+            top = list(reversed(discards))[:TOP_DISCARDS]
+            more = len(discards) - len(top)
+            text += f", top first: {', '.join(top)}" + (f" and {more} more" if more else "")
+        lines.append(text)
+        notes = []
+        if s.lost and s.lost[p]:
+            notes.append(f"loses {_plural(s.lost[p], 'action')}")
+        if s.no_draw and s.no_draw[p]:
+            notes.append("may not draw")
+        if notes:
+            lines.append(f"  next turn: {', '.join(notes)}")
+        if p == s.turn and s.draw_barred and s.phase != OVER:
+            lines.append("  may not draw this turn")
+    seen = _seen(s, seat)
+    if seen:
+        verb = "You see" if seen[0].startswith("the top") else "You were shown"
+        lines.append(f"{verb} {seen[0]}: {', '.join(seen[1]) or 'no cards'}")
+    combat = _combat(s)
+    if combat:
+        lines.append(
+            f"Combat: {combat['attacker']} attacks {combat['defender']}; attack card: "
+            f"{combat['attack']}; defence card: {combat['defence']}"
+        )
+    frame = _resolving(s)
+    if frame:
+        by = f", by {frame['character']}" if frame["character"] else ""
+        text = f"Resolving: {frame['card']} ({frame['player']}{by})"
+        if frame["steps"]:
+            text += f", step {frame['step']} of {frame['steps']}"
+        if frame["waiting"]:
+            text += f"; {_plural(frame['waiting'], 'more card')} waiting"
+        lines.append(text)
+    if _request(s):
+        lines.append(f"Asked: {_request(s)}")
+    if s.phase == OVER:
+        lines.append(f"Game over: {s.end_reason}; {_winners(s)}")
     return "\n".join(lines)
 
 
+# ---------------------------------------------------------------------------------- data
 def to_json(s: EpicState, seat) -> dict:
-    return {"phase": PHASE_NAMES[s.phase]}
+    rs = s.roster
+    players = []
+    for p in s.seats:
+        own = _own_hand(s, seat, p)
+        players.append(
+            {
+                "name": s.players[p],
+                "team": rs.teams[p],
+                "side": rs.sides[p],
+                "hand": len(s.hands[p]),
+                "cards": own,  # the hand's labels for its holder; None for anyone else
+                "pile": len(s.piles[p]) if s.piles else 0,
+                "passes": s.passes[p] if s.passes else 0,
+                "discards": _discards(s, p),  # bottom first, top last
+                "loses_actions": s.lost[p] if s.lost else 0,
+                "may_not_draw": bool(s.no_draw[p]) if s.no_draw else False,
+            }
+        )
+    seen = _seen(s, seat)
+    over = s.phase == OVER
+    return {
+        "board": rs.scene,
+        "title": rs.board.title,
+        "phase": PHASE_NAMES[s.phase],
+        "to_act": [_name(s, q) for q in s.queue],
+        "turn": s.turns,
+        "turn_player": _name(s, s.turn) if s.turn >= 0 else None,
+        "die": DIE_NAMES[s.die] if s.die >= 0 else None,
+        "actions": s.actions,
+        "characters": [
+            {
+                "id": c.id,
+                "name": c.name,
+                "player": _name(s, c.seat),
+                "main": c.main,
+                "square": _where(s, i),
+                "hp": c.hp,
+                "damage": s.damage[i],
+                "destroyed": not s.alive(i),
+                "held": s.held[i],
+            }
+            for i, c in enumerate(rs.chars)
+        ],
+        "players": players,
+        "seen": {"what": seen[0], "cards": seen[1]} if seen else None,
+        "combat": _combat(s),
+        "resolving": _resolving(s),
+        "request": _request(s) or None,
+        "outcome": (
+            {"reason": s.end_reason, "winners": [_name(s, w) for w in s.winners]} if over else None
+        ),
+    }
+
+
+# ---------------------------------------------------------------------------------- picture
+def _plain(root: ET.Element) -> ET.Element:
+    """The parsed drawing without namespace prefixes in its tags (written once, as xmlns)."""
+    for el in root.iter():
+        if isinstance(el.tag, str) and el.tag.startswith("{"):
+            el.tag = el.tag.split("}", 1)[1]
+    root.set("xmlns", SVG_NS)
+    return root
+
+
+def _sides(s: EpicState) -> tuple[str, ...]:
+    """Per seat, the side its pieces are coloured by (light/dark; player names if alike)."""
+    sides = s.roster.sides
+    return tuple(sides) if len(set(sides)) == len(sides) else tuple(s.players)
+
+
+def svg(s: EpicState, seat) -> str:
+    """The table as an SVG picture: the board with the pieces (short names, wounds left), and a
+    panel with whose turn, the die, every character's wounds, the piles and the terrain."""
+    rs = s.roster
+    board = rs.board
+    sides = _sides(s)
+    pieces = {}
+    standing = []  # characters in the order of their pieces
+    for i, c in enumerate(rs.chars):
+        if s.square[i] != NOWHERE:
+            pieces[_cell(s, s.square[i])] = Piece(c.short, sides[c.seat], _wounds(s, i))
+            standing.append(i)
+    colours = {
+        side: PIECE_COLOURS.get(rs.sides[p], PIECE_COLOURS["light" if p == 0 else "dark"])
+        for p, side in enumerate(sides)
+    }
+    root = _plain(
+        ET.fromstring(render_svg(board, pieces, cell_size=CELL, labels="chess", colours=colours))
+    )
+    board_width, board_height = int(root.get("width")), int(root.get("height"))
+    drawn = root.findall("g[@class='pieces']/g")
+    for i, group in zip(standing, drawn):
+        circle = group.find("circle")
+        if s.held[i] > 0 and circle is not None:  # a held character: a dashed ring round it
+            ET.SubElement(
+                group,
+                "circle",
+                {
+                    "cx": circle.get("cx"),
+                    "cy": circle.get("cy"),
+                    "r": str(int(circle.get("r")) + 4),
+                    "fill": "none",
+                    "stroke": "black",
+                    "stroke-width": "2",
+                    "stroke-dasharray": "4 3",
+                    "class": "held",
+                },
+            )
+
+    panel = ET.Element("g", {"class": "panel", "font-size": "13"})
+    x = board_width + 8
+    y = 28
+    step = 18
+
+    def line(text: str, *, bold: bool = False, indent: int = 0, cls: str = "") -> None:
+        nonlocal y
+        for i, part in enumerate(textwrap.wrap(text, WRAP - indent // 7) or [""]):
+            attributes = {"x": str(x + indent + (12 if i else 0)), "y": str(y)}
+            if bold:
+                attributes["font-weight"] = "bold"
+            if cls:
+                attributes["class"] = cls
+            ET.SubElement(panel, "text", attributes).text = part
+            y += step
+
+    if s.phase == OVER:
+        line(f"Turn {s.turns}: game over, {_winners(s)}", bold=True, cls="outcome")
+        line(s.end_reason, cls="outcome")
+    else:
+        turn = _turn(s).split(" (", 1)[0]
+        line(turn[0].upper() + turn[1:], bold=True, cls="turn")
+        if s.die >= 0:
+            line(f"Die: {DIE_NAMES[s.die]}, {_plural(s.actions, 'action')} left", cls="die")
+        if _acting(s):
+            line(_acting(s)[0].upper() + _acting(s)[1:], cls="to-act")
+    y += step // 2
+    line("Characters (wounds left)", bold=True)
+    for i, c in enumerate(rs.chars):
+        fill, ink = colours[sides[c.seat]]
+        ET.SubElement(
+            panel,
+            "circle",
+            {"cx": str(x + 6), "cy": str(y - 4), "r": "6", "fill": fill, "stroke": "black"},
+        )
+        where = _where(s, i)
+        text = f"{c.short} ({_name(s, c.seat)})" + (f" {where}" if where else "")
+        ET.SubElement(
+            panel, "text", {"x": str(x + 16), "y": str(y), "class": "character"}
+        ).text = text
+        hp_left = max(0, c.hp - s.damage[i]) if s.alive(i) else 0
+        bar_x = x + 180
+        ET.SubElement(
+            panel,
+            "rect",
+            {
+                "x": str(bar_x),
+                "y": str(y - 10),
+                "width": "50",
+                "height": "10",
+                "fill": "#dddddd",
+                "stroke": "#333333",
+            },
+        )
+        if hp_left:
+            ET.SubElement(
+                panel,
+                "rect",
+                {
+                    "x": str(bar_x),
+                    "y": str(y - 10),
+                    "width": str(round(50 * hp_left / c.hp)),
+                    "height": "10",
+                    "fill": "#555555",
+                },
+            )
+        ET.SubElement(
+            panel, "text", {"x": str(bar_x + 56), "y": str(y), "class": "wounds"}
+        ).text = _wounds(s, i)
+        y += step
+        if _held(s, i):
+            line(f"{_held(s, i)} (dashed ring)", indent=16, cls="held")
+    y += step // 2
+    for p in s.seats:
+        discards = len(s.discards[p]) if s.discards else 0
+        pile = len(s.piles[p]) if s.piles else 0
+        you = " (you)" if p == seat else ""
+        line(
+            f"{s.players[p]}{you}: hand {len(s.hands[p])}, pile {pile}, discards {discards}",
+            cls="player",
+        )
+    combat = _combat(s)
+    if combat:
+        attacker, defender = (rs.chars[k].short for k in s.combat[:2])
+        line(f"Combat: {attacker} attacks {defender}", cls="combat")
+        line(f"attack card: {combat['attack']}", indent=16, cls="combat")
+        line(f"defence card: {combat['defence']}", indent=16, cls="combat")
+    frame = _resolving(s)
+    if frame:
+        line(f"Resolving: {frame['card']} ({frame['player']})", cls="resolving")
+    y += step // 2
+    line("Terrain", bold=True)
+    fills = {}
+    for rect in root.iter("rect"):
+        kind = rect.get("class", "")
+        if kind.startswith("terrain "):
+            fills.setdefault(kind.split(" ", 1)[1], rect.get("fill"))
+    for terrain in dict.fromkeys(board.terrain):
+        blocks = terrain.blocks
+        ET.SubElement(
+            panel,
+            "rect",
+            {
+                "x": str(x),
+                "y": str(y - 11),
+                "width": "12",
+                "height": "12",
+                "fill": fills.get(terrain.name, "white"),
+                "stroke": "#333333",
+            },
+        )
+        blocks_text = f"blocks {' and '.join(blocks)}" if blocks else "open"
+        ET.SubElement(
+            panel, "text", {"x": str(x + 18), "y": str(y), "class": "terrain-legend"}
+        ).text = f"{terrain.name}: {blocks_text}"
+        y += step
+
+    width = board_width + PANEL
+    height = max(board_height, y)
+    root.set("width", str(width))
+    root.set("height", str(height))
+    root.set("viewBox", f"0 0 {width} {height}")
+    background = root.find("rect")
+    if background is not None:
+        background.set("width", str(width))
+        background.set("height", str(height))
+    root.append(panel)
+    ET.indent(root)
+    return ET.tostring(root, encoding="unicode") + "\n"

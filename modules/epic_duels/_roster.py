@@ -70,8 +70,12 @@ class Roster:
                 mains[c.seat] = i
         object.__setattr__(self, "_main_of", tuple(mains))
         object.__setattr__(
-            self, "_of_seat", tuple(tuple(i for i, c in enumerate(self.chars) if c.seat == s)
-                                    for s in range(len(self.teams)))
+            self,
+            "_of_seat",
+            tuple(
+                tuple(i for i, c in enumerate(self.chars) if c.seat == s)
+                for s in range(len(self.teams))
+            ),
         )
 
     def chars_of(self, seat: int) -> tuple[int, ...]:
@@ -179,14 +183,12 @@ def parse_characters(value: str | None, players) -> tuple[str, ...]:
     for name in names:
         if name not in known:
             raise OptionError(
-                f"option characters: no main character {name!r} (choose from "
-                f"{', '.join(known)})",
+                f"option characters: no main character {name!r} (choose from {', '.join(known)})",
                 code="bad-option",
             )
     if len(names) != n:
         raise OptionError(
-            f"option characters: {len(names)} named for {n} players (one each, in player "
-            "order)",
+            f"option characters: {len(names)} named for {n} players (one each, in player order)",
             code="bad-option",
         )
     if len(set(names)) != len(names):

@@ -134,9 +134,7 @@ class EpicRules:
 
         hands = tuple(seal(h, i == seat) for i, h in enumerate(s.hands))
         piles = tuple(seal(p, False) for p in s.piles)
-        seen = tuple(
-            (x[0], seal(x[1], i == seat)) if x else () for i, x in enumerate(s.seen)
-        )
+        seen = tuple((x[0], seal(x[1], i == seat)) if x else () for i, x in enumerate(s.seen))
         return s._replace(hands=hands, piles=piles, seen=seen)
 
 

@@ -167,7 +167,9 @@ def line_blocker(s: EpicState, a: int, b: int) -> str | None:
     for c in board.cells_between(ca, cb):
         sq = index(s, c)
         if board.sight_blocking_mask >> sq & 1:
-            return f"line of sight blocked by {board.terrain_at(c).name} at {square_name(board, sq)}"
+            return (
+                f"line of sight blocked by {board.terrain_at(c).name} at {square_name(board, sq)}"
+            )
         for i, other in enumerate(s.square):
             if other == sq:
                 who = s.roster.chars[i].name
@@ -195,9 +197,7 @@ def attackable(s: EpicState, a: int) -> tuple[int, ...]:
     """Enemy characters ``a`` could attack now."""
     if s.square[a] == NOWHERE:
         return ()
-    return tuple(
-        b for b in enemies_of(s, a) if s.square[b] != NOWHERE and can_attack(s, a, b)
-    )
+    return tuple(b for b in enemies_of(s, a) if s.square[b] != NOWHERE and can_attack(s, a, b))
 
 
 def empty_squares(s: EpicState) -> tuple[int, ...]:

@@ -392,9 +392,7 @@ def _gone_through(s: EpicState, e: PileGoneThrough) -> EpicState:
 
 
 def _reshuffled(s: EpicState, e: PileReshuffled) -> EpicState:
-    return s._replace(
-        piles=put(s.piles, e.seat, e.cards), discards=put(s.discards, e.seat, ())
-    )
+    return s._replace(piles=put(s.piles, e.seat, e.cards), discards=put(s.discards, e.seat, ()))
 
 
 def _awaiting(s: EpicState, e: Awaiting) -> EpicState:

@@ -98,8 +98,7 @@ def _move_reason(s: EpicState, seat: int, command) -> tuple[str, str]:
     if sq not in far:
         return f"{label} cannot reach {where}: no path past enemies and obstacles", "no-path"
     return (
-        f"{where} is {far[sq]} squares from {label}; the roll ({DIE_NAMES[s.die]}) allows "
-        f"{budget}",
+        f"{where} is {far[sq]} squares from {label}; the roll ({DIE_NAMES[s.die]}) allows {budget}",
         "too-far",
     )
 
@@ -130,7 +129,10 @@ def _action_reason(s: EpicState, seat: int, command) -> tuple[str, str]:
             return "healing needs every one of your minor characters destroyed", "minors-standing"
         if not s.damage[main]:
             return f"{char_label(s, main)} has no damage to heal", "unhurt"
-        return f"{card_label(s, seat, command[1])} is not a card of a destroyed minor in your hand", "not-minor-card"
+        return (
+            f"{card_label(s, seat, command[1])} is not a card of a destroyed minor in your hand",
+            "not-minor-card",
+        )
     if verb == "play":
         _, k, me = command
         card = rs.cards[seat][k]
@@ -151,7 +153,10 @@ def _action_reason(s: EpicState, seat: int, command) -> tuple[str, str]:
         return f"{a} is held and cannot attack", "held"
     if not adjacent(s, attacker, defender):
         if not rs.chars[attacker].ranged:
-            return f"{a} is not in attack position: not next to {d} (and has no blaster)", "no-position"
+            return (
+                f"{a} is not in attack position: not next to {d} (and has no blaster)",
+                "no-position",
+            )
         blocked = line_blocker(s, attacker, defender)
         if blocked:
             return f"{a} is not in attack position against {d}: {blocked}", "no-position"
@@ -165,7 +170,6 @@ def _card_reason(s: EpicState, seat: int, command, *, attacking: bool) -> tuple[
     if command[0] != word:
         return f"the game waits for '{PHASE_NAMES[s.phase]}'", "wrong-phase"
     k = command[1]
-    rs = s.roster
     char = s.combat[0] if attacking else s.combat[1]
     label = card_label(s, seat, k)
     if not attacking and s.held[char]:

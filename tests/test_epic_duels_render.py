@@ -1,0 +1,313 @@
+"""Epic Duels drawn for a seat: the text of ``show``, the SVG picture (``show --svg``), the data
+of ``show --json``; and the chess-style axis labels of the geometry drawings they use."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import xml.etree.ElementTree as ET
+
+import pytest
+from click.testing import CliRunner
+
+import boardstate as bs
+from boardstate.cli import cli
+from boardstate.geometry import Piece, render_svg, render_text
+from boardstate.modules.epic_duels import MODULE
+from boardstate.modules.epic_duels._notation import card_label
+from boardstate.modules.epic_duels._render import render, svg, to_json
+from boardstate.modules.epic_duels._space import square_name
+from boardstate.modules.epic_duels._state import DEFEND, DIE_NAMES, MOVE, NOWHERE, OVER, put
+from boardstate.modules.epic_duels.boards import BOARDS
+from boardstate.testing import random_game
+
+SVG = "{http://www.w3.org/2000/svg}"
+OPTIONS = {"board": "kamino", "characters": "luke,vader"}
+
+
+class _Found(Exception):
+    pass
+
+
+def game_when(predicate, seeds=range(8), options=OPTIONS) -> bs.Game:
+    """The first game (random legal commands) to reach a state where ``predicate`` holds."""
+    kept = {}
+
+    def stop(game):
+        if predicate(game.state):
+            kept["game"] = game
+            raise _Found
+
+    for seed in seeds:
+        try:
+            random_game(MODULE, seed, options=options, check_each=stop)
+        except _Found:
+            return kept["game"]
+    raise AssertionError("no game reached the state wanted")
+
+
+def seen_by(game: bs.Game, seat):
+    return game.decider.view(game.state, seat)
+
+
+@pytest.fixture(scope="module")
+def midgame() -> bs.Game:
+    """Kamino, Luke and Leia against Vader and two stormtroopers, the pawns placed, a turn on."""
+    return game_when(lambda s: s.phase == MOVE and s.turns >= 3 and any(s.damage))
+
+
+@pytest.fixture(scope="module")
+def finished() -> bs.Game:
+    return random_game(MODULE, 1, options={"board": "throne-room"})
+
+
+# ---------------------------------------------------------------------------------- text
+def test_text_has_title_board_with_chess_labels_and_every_character(midgame):
+    s = seen_by(midgame, 0)
+    text = render(s, 0)
+    lines = text.splitlines()
+    title = lines[0]
+    assert title.startswith(f"Kamino Platform, turn {s.turns}: {s.players[s.turn]}'s turn")
+    assert f"die {DIE_NAMES[s.die]}, " in title and "left" in title
+    assert title.endswith(f"to act: {s.players[s.queue[0]]} (move)")
+    assert lines[1] == "    a b c d e f g h i j"
+    assert [line[:4] for line in lines[2:9]] == [f"{n:>3} " for n in range(7, 0, -1)]
+    assert lines[9] == lines[1]
+    board = s.roster.board
+    for i, c in enumerate(s.roster.chars):
+        player = s.players[c.seat]
+        if s.square[i] == NOWHERE:
+            assert f"  -  {c.id} ({player}): destroyed" in lines
+        else:
+            where = square_name(board, s.square[i])
+            assert f"{c.id} ({player}) at {where}: {c.hp - s.damage[i]}/{c.hp}" in text
+    assert "  ~  water: blocks movement" in lines
+
+
+def test_text_names_only_your_own_hand(midgame):
+    public = render(seen_by(midgame, None), None)
+    for seat in (0, 1):
+        other = 1 - seat
+        s = seen_by(midgame, seat)
+        mine = [card_label(s, seat, c.value) for c in s.hands[seat]]
+        text = render(s, seat)
+        assert f"  hand: {len(mine)} cards: {', '.join(mine)}" in text.splitlines()
+        assert f"  hand: {len(s.hands[other])} cards" in text.splitlines()
+        theirs = {card_label(s, other, c.value) for c in midgame.state.hands[other]}
+        assert theirs and not any(label in text for label in theirs - _discarded(public))
+        # even handed the whole table unsealed, a seat's text is that of its view
+        assert render(midgame.state, seat) == text
+    assert all(re.fullmatch(r"  hand: \d+ cards?", line) for line in _hands(public))
+
+
+def _discarded(text: str) -> set[str]:
+    """Card labels a text shows publicly (in the discard piles)."""
+    return {
+        label
+        for line in text.splitlines()
+        if line.startswith("  discard pile")
+        for label in line.split(": ", 1)[-1].replace(" and ", ", ").split(", ")
+    }
+
+
+def _hands(text: str) -> list[str]:
+    return [line for line in text.splitlines() if line.startswith("  hand: ")]
+
+
+def test_text_piles_and_discards(midgame):
+    s = seen_by(midgame, 1)
+    text = render(s, 1)
+    for p in s.seats:
+        assert f"  draw pile: {len(s.piles[p])} card" in text
+        top = s.discards[p][-1:]
+        if top:
+            assert f"top first: {card_label(s, p, top[0])}" in text
+
+
+def test_text_shows_held_characters_and_shown_cards(midgame):
+    s = seen_by(midgame, 0)
+    standing = next(i for i in range(len(s.square)) if s.square[i] != NOWHERE)
+    s = s._replace(held=put(s.held, standing, 2), seen=put(s.seen, 0, (-1, s.hands[0][:2])))
+    text = render(s, 0)
+    assert "held (2 cards to free)" in text
+    shown = ", ".join(card_label(s, 0, c.value) for c in s.hands[0][:2])
+    assert f"You see the top of your draw pile: {shown}" in text
+    assert "You see" not in render(seen_by(midgame, 1), 1)
+    shown = s._replace(seen=put(s.seen, 0, (1, ())))
+    assert "You were shown ben's hand: no cards" in render(shown, 0)
+
+
+def test_text_of_a_combat_keeps_the_attack_card_face_down():
+    game = game_when(lambda s: s.phase == DEFEND)
+    s = seen_by(game, None)
+    attacker, defender = (s.roster.chars[k].id for k in s.combat[:2])
+    assert (
+        f"Combat: {attacker} attacks {defender}; attack card: face down; defence card: "
+        "not chosen yet"
+    ) in render(s, None)
+    assert to_json(s, None)["combat"]["attack"] == "face down"
+
+
+def test_text_of_a_card_being_resolved():
+    game = game_when(lambda s: bool(s.stack))
+    s = seen_by(game, 0)
+    frame = s.stack[0]
+    assert f"Resolving: {card_label(s, frame[0], frame[1])} ({s.players[frame[0]]}" in render(s, 0)
+
+
+def test_text_of_a_finished_game(finished):
+    s = seen_by(finished, None)
+    assert s.phase == OVER
+    text = render(s, None)
+    assert text.splitlines()[0] == f"Emperor's Throne Room, turn {s.turns}: game over"
+    winners = " and ".join(s.players[w] for w in s.winners)
+    assert text.splitlines()[-1].startswith(f"Game over: {s.end_reason}; winner")
+    assert winners in text.splitlines()[-1]
+    outcome = to_json(s, None)["outcome"]
+    assert outcome == {"reason": s.end_reason, "winners": [s.players[w] for w in s.winners]}
+
+
+# ---------------------------------------------------------------------------------- data
+def test_json_holds_what_the_seat_may_know(midgame):
+    s = seen_by(midgame, 0)
+    data = json.loads(json.dumps(to_json(s, 0)))
+    assert data["board"] == "kamino" and data["phase"] == "move"
+    assert data["turn"] == s.turns and data["die"] == DIE_NAMES[s.die]
+    assert data["actions"] == s.actions and data["to_act"] == [s.players[s.queue[0]]]
+    for entry, c, square, damage in zip(data["characters"], s.roster.chars, s.square, s.damage):
+        assert entry["id"] == c.id and entry["hp"] == c.hp and entry["damage"] == damage
+        assert entry["square"] == (
+            None if square == NOWHERE else square_name(s.roster.board, square)
+        )
+    me, other = data["players"]
+    assert me["cards"] == [card_label(s, 0, c.value) for c in s.hands[0]]
+    assert other["cards"] is None and other["hand"] == len(s.hands[1])
+    assert other["discards"] == [card_label(s, 1, k) for k in s.discards[1]]
+    assert to_json(seen_by(midgame, None), None)["players"][0]["cards"] is None
+
+
+# ---------------------------------------------------------------------------------- picture
+def test_svg_is_well_formed_with_pieces_wounds_and_panel(midgame):
+    s = seen_by(midgame, 1)
+    root = ET.fromstring(svg(s, 1))
+    assert root.tag == f"{SVG}svg"
+    pieces = root.findall(f".//{SVG}g[@class='pieces']/{SVG}g")
+    standing = [i for i in range(len(s.square)) if s.square[i] != NOWHERE]
+    assert len(pieces) == len(standing)
+    drawn = {tuple(t.text for t in g.findall(f"{SVG}text")) for g in pieces}
+    for i in standing:
+        c = s.roster.chars[i]
+        assert (c.short, f"{c.hp - s.damage[i]}/{c.hp}") in drawn
+    fills = {g.get("class"): g.find(f"{SVG}circle").get("fill") for g in pieces}
+    assert fills == {"piece side-light": "white", "piece side-dark": "black"}
+    texts = [t.text for t in root.iter(f"{SVG}text")]
+    assert [c for c in "abcdefghij" if c in texts] == list("abcdefghij")
+    assert all(str(n) in texts for n in range(1, 8))
+    panel = " ".join(t.text for t in root.find(f"{SVG}g[@class='panel']").iter(f"{SVG}text"))
+    assert f"Die: {DIE_NAMES[s.die]}" in panel and f"Turn {s.turns}: " in panel
+    assert "water: blocks movement" in panel and "obstacle: blocks movement and sight" in panel
+    for c in s.roster.chars:
+        assert c.short in panel
+    assert int(root.get("width")) > len("abcdefghij") * 64
+
+
+def test_svg_marks_held_characters_and_the_end(midgame, finished):
+    s = seen_by(midgame, 0)
+    standing = next(i for i in range(len(s.square)) if s.square[i] != NOWHERE)
+    root = ET.fromstring(svg(s._replace(held=put(s.held, standing, 3)), 0))
+    assert len(root.findall(f".//{SVG}circle[@class='held']")) == 1
+    over = ET.fromstring(svg(seen_by(finished, None), None))
+    assert "game over" in " ".join(t.text or "" for t in over.iter(f"{SVG}text"))
+
+
+# ---------------------------------------------------------------------------------- the command
+@pytest.fixture(scope="module")
+def game_file(midgame, tmp_path_factory):
+    path = tmp_path_factory.mktemp("show") / "game.msgpack"
+    bs.save_game(midgame, path)
+    return path
+
+
+def run(*args):
+    return CliRunner().invoke(cli, [str(a) for a in args])
+
+
+def test_show_svg_prints_the_seats_picture(game_file, midgame):
+    result = run("show", game_file, "--as", "ann", "--svg")
+    assert result.exit_code == 0, result.output
+    assert result.stdout == svg(seen_by(midgame, 0), 0)
+    ET.fromstring(result.stdout)
+    text = run("show", game_file, "--as", "ben")
+    assert text.exit_code == 0 and text.stdout.startswith("Kamino Platform, turn ")
+
+
+def test_show_svg_out_writes_once_and_refuses_to_overwrite(game_file, tmp_path):
+    target = tmp_path / "table.svg"
+    first = run("show", game_file, "--as", "ben", "--svg", "-o", target)
+    assert first.exit_code == 0 and target.read_text(encoding="utf-8").startswith("<svg")
+    target.write_text("mine", encoding="utf-8")
+    again = run("show", game_file, "--as", "ben", "--svg", "--out", target)
+    assert again.exit_code == 2 and "exists; not overwriting it" in again.output
+    assert target.read_text(encoding="utf-8") == "mine"
+    forced = run("show", game_file, "--svg", "-o", target, "--force")
+    assert forced.exit_code == 0 and target.read_text(encoding="utf-8").startswith("<svg")
+    own = run("show", game_file, "--svg", "-o", game_file, "--force")
+    assert own.exit_code == 2 and "the file the command reads" in own.output
+
+
+def test_show_svg_of_a_game_that_draws_nothing(tmp_path):
+    game = bs.Game.new(bs.get_module("duel-of-the-forces"), ["ann", "ben"], {}, seed=b"x")
+    path = tmp_path / "duel.msgpack"
+    bs.save_game(game, path)
+    result = run("show", path, "--svg")
+    assert result.exit_code == 2
+    assert result.output == "boardstate: error: duel-of-the-forces draws no pictures\n"
+    assert run("show", path, "-o", tmp_path / "x.svg").exit_code == 2
+    assert run("show", path, "--svg", "--json").exit_code == 2
+
+
+# ---------------------------------------------------------------------------------- geometry
+def test_geometry_chess_labels_and_notes():
+    board = BOARDS["geonosis"]
+    pieces = {(8, 3): Piece("obi-wan", "ann", "16/18"), (3, 3): Piece("sbd1", "ben")}
+    text = render_text(board, pieces, labels="chess")
+    lines = text.splitlines()
+    assert lines[1] == lines[9] == "    a b c d e f g h i j"
+    assert lines[2].startswith("  7 ") and lines[8].startswith("  1 ")
+    assert "  O  obi-wan at i4" in lines
+    assert text.endswith("  1  sbd1 (ben) at d4\n  2  obi-wan (ann) at i4: 16/18\n")
+    assert render_text(board, pieces).splitlines()[1] == "    0 1 2 3 4 5 6 7 8 9"
+    root = ET.fromstring(
+        render_svg(board, pieces, labels="chess", colours={"ann": ("white", "black")})
+    )
+    texts = [t.text for t in root.iter(f"{SVG}text")]
+    assert "a" in texts and "j" in texts and "7" in texts and "0" not in texts
+    assert "16/18" in texts
+    circles = {c.get("fill") for c in root.iter(f"{SVG}circle")}
+    assert "white" in circles and len(circles) == 2
+    with pytest.raises(bs.BoardstateError) as error:
+        render_text(board, labels="roman")
+    assert error.value.code == "bad-option"
+
+
+def test_random_states_render_without_error():
+    """Every state of a short game renders for both players and a spectator."""
+    pick = random.Random(3)
+
+    def check(game):
+        if pick.random() < 0.2:
+            for seat in (0, 1, None):
+                s = seen_by(game, seat)
+                render(s, seat)
+                to_json(s, seat)
+        if pick.random() < 0.02:
+            ET.fromstring(svg(seen_by(game, 0), 0))
+
+    random_game(
+        MODULE,
+        4,
+        options={"board": "carbon-chamber", "characters": "han,boba"},
+        check_each=check,
+        stop_after=150,
+    )
