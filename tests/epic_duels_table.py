@@ -6,13 +6,14 @@ import pytest
 
 import boardstate as bs
 from boardstate.modules.epic_duels import MODULE
-from boardstate.modules.epic_duels._notation import card_label
+from boardstate.modules.epic_duels._notation import card_label, seat_cards
 from boardstate.modules.epic_duels._space import square_name
 from boardstate.modules.epic_duels._state import ACT, NOWHERE, Frame
 from boardstate.rules import HIDDEN, Choice, seats_mask
 from boardstate.testing import Rng, decide, held_by, initial_state, start, validate
 
 RULES = MODULE.rules
+PLAYERS = ("ann", "ben", "cat", "dan", "eve", "fay")
 
 
 def square(s, name: str) -> int:
@@ -26,8 +27,8 @@ def char(s, name: str) -> int:
 
 
 def card(s, seat: int, label: str) -> int:
-    cards = range(len(s.roster.cards[seat]))
-    return next(k for k in cards if card_label(s, seat, k).lower() == label.lower())
+    """A card of the seat's decks by its label."""
+    return next(k for k in seat_cards(s, seat) if card_label(s, seat, k).lower() == label.lower())
 
 
 def table(
@@ -45,9 +46,14 @@ def table(
     options=None,
 ):
     """A table in play: ``at`` maps character ids to squares (every other character is off the
-    board), ``hands``/``piles``/``discards`` list card labels per seat (piles top first)."""
+    board), ``hands`` lists card labels per seat, ``piles``/``discards`` per group (piles top
+    first; a group is a main character with its minors and deck, one per seat but in Master
+    Play).  One player per comma-separated entry of ``characters``."""
     raw = {"characters": characters, "board": board, **(options or {})}
-    s = start(MODULE, initial_state(MODULE, ("ann", "ben"), raw))[1]
+    names = PLAYERS[: characters.count(",") + 1]
+    s = start(MODULE, initial_state(MODULE, names, raw))[1]
+    seats = range(len(names))
+    groups = range(len(s.roster.teams))
     rng = Rng(b"table", b"setup")
     squares = [NOWHERE] * len(s.roster.chars)
     for name, where in (at or {}).items():
@@ -56,24 +62,27 @@ def table(
     for name, n in (damage or {}).items():
         dmg[char(s, name)] = n
 
-    def cards(lists, owners):
-        return tuple(
-            tuple(
-                rng.secret(card(s, seat, x), seats_mask(seat) if owners else 0)
-                for x in (lists[seat] if lists else ())
-            )
-            for seat in (0, 1)
-        )
+    def of_group(g, label):
+        return card(s, s.roster.group_seat[g], label)
 
+    in_hands = tuple(
+        tuple(rng.secret(card(s, p, x), seats_mask(p)) for x in (hands[p] if hands else ()))
+        for p in seats
+    )
+
+    group_of = s.roster.card_group
     return s._replace(
         square=tuple(squares),
         damage=tuple(dmg),
-        hands=cards(hands, True),
-        piles=cards(piles, False) if piles is not None else s.piles,
+        hands=in_hands,
+        backs=tuple(tuple(group_of[c.value] for c in h) for h in in_hands),
+        piles=tuple(tuple(rng.secret(of_group(g, x)) for x in piles[g]) for g in groups)
+        if piles is not None
+        else s.piles,
         discards=tuple(
-            tuple(card(s, seat, x) for x in (discards[seat] if discards else ())) for seat in (0, 1)
+            tuple(of_group(g, x) for x in (discards[g] if discards else ())) for g in groups
         ),
-        order=(0, 1),
+        order=tuple(seats),
         turn=turn,
         turns=1,
         phase=phase,

@@ -36,15 +36,17 @@ def test_every_pairing_sets_up_and_plays_to_the_end_on_every_board(scene):
 
 
 def test_the_dark_side_may_sit_first():
+    from boardstate.modules.epic_duels._render import side_name
+
     s = bs.random_playout(MODULE, ["ann", "ben"], {"characters": "vader,luke"}, seed=b"x")[0]
-    assert s.roster.sides == ("dark", "light")
+    assert (side_name(s, 0), side_name(s, 1)) == ("dark side", "light side")
 
 
 @pytest.mark.parametrize("seed", range(4))
 def test_games_through_the_engine_verify(seed, tmp_path):
     light, dark = PAIRINGS[seed * 7 % len(PAIRINGS)]
     options = {"characters": f"{light},{dark}", "board": SCENES[seed]}
-    game = random_game(MODULE, seed, options=options)
+    game = random_game(MODULE, seed, 2, options=options)
     path = tmp_path / "game.msgpack"
     bs.save_game(game, path)
     verdict = bs.verify(path)

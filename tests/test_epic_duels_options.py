@@ -9,7 +9,7 @@ import pytest
 import boardstate as bs
 from boardstate.modules.epic_duels import MODULE
 from boardstate.modules.epic_duels._notation import card_label
-from boardstate.testing import checked_options, initial_state
+from boardstate.testing import checked_options, initial_state, start
 
 
 def deck_dir() -> Path:
@@ -26,7 +26,7 @@ def refusal(raw) -> str:
 
 def test_defaults_are_the_rulebooks_first_game():
     options = checked_options(MODULE)
-    assert options["board"] == "geonosis" and options["characters"] == ["obi-wan", "dooku"]
+    assert options["board"] == "geonosis" and options["characters"] == [["obi-wan"], ["dooku"]]
 
 
 @pytest.mark.parametrize(
@@ -48,11 +48,11 @@ def test_bad_options_are_refused_with_one_line(raw, words):
 
 
 def test_a_disputed_reading_is_an_option():
-    s = initial_state(MODULE, raw_options={"alternatives": "cg-force-control"})
-    control = next(c for c in s.roster.cards[0] if c.name == "Force Control")
+    s = start(MODULE, initial_state(MODULE, raw_options={"alternatives": "cg-force-control"}))[1]
+    control = next(c for c in s.roster.cards if c.name == "Force Control")
     assert control.attack.base == 5
-    plain = initial_state(MODULE)
-    assert next(c for c in plain.roster.cards[0] if c.name == "Force Control").attack.base == 7
+    plain = start(MODULE, initial_state(MODULE))[1]
+    assert next(c for c in plain.roster.cards if c.name == "Force Control").attack.base == 7
 
 
 def test_a_players_deck_file_with_printed_values_is_stored_in_the_game(tmp_path):
@@ -63,12 +63,13 @@ def test_a_players_deck_file_with_printed_values_is_stored_in_the_game(tmp_path)
     options = checked_options(MODULE, {"decks": str(mine)})
     assert "deck-texts" in options and "attack = 8" in options["deck-texts"]["dooku"]
     mine.unlink()  # the game no longer needs the file
-    s = initial_state(MODULE)
-    state = MODULE.rules.initial(bs.rules.Setup(("ann", "ben"), options, MODULE.spec.revision))
-    taunting = next(k for k, c in enumerate(state.roster.cards[1]) if c.name == "Taunting")
-    assert state.roster.cards[1][taunting].attack.base == 8
+    s = start(MODULE, initial_state(MODULE))[1]
+    setup = bs.rules.Setup(("ann", "ben"), options, MODULE.spec.revision)
+    state = start(MODULE, MODULE.rules.initial(setup))[1]
+    taunting = next(k for k, c in enumerate(state.roster.cards) if c.name == "Taunting")
+    assert state.roster.cards[taunting].attack.base == 8
     assert card_label(state, 1, taunting) == "Taunting"
-    assert s.roster.cards[1][taunting].attack.base == 7
+    assert s.roster.cards[taunting].attack.base == 7
 
 
 def test_a_deck_file_for_a_team_not_playing_is_refused(tmp_path):

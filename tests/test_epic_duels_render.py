@@ -41,7 +41,7 @@ def game_when(predicate, seeds=range(8), options=OPTIONS) -> bs.Game:
 
     for seed in seeds:
         try:
-            random_game(MODULE, seed, options=options, check_each=stop)
+            random_game(MODULE, seed, 2, options=options, check_each=stop)
         except _Found:
             return kept["game"]
     raise AssertionError("no game reached the state wanted")
@@ -59,7 +59,7 @@ def midgame() -> bs.Game:
 
 @pytest.fixture(scope="module")
 def finished() -> bs.Game:
-    return random_game(MODULE, 1, options={"board": "throne-room"})
+    return random_game(MODULE, 1, 2, options={"board": "throne-room"})
 
 
 # ---------------------------------------------------------------------------------- text
@@ -183,7 +183,7 @@ def test_json_holds_what_the_seat_may_know(midgame):
     me, other = data["players"]
     assert me["cards"] == [card_label(s, 0, c.value) for c in s.hands[0]]
     assert other["cards"] is None and other["hand"] == len(s.hands[1])
-    assert other["discards"] == [card_label(s, 1, k) for k in s.discards[1]]
+    assert other["discards"] == [[card_label(s, 1, k) for k in s.discards[1]]]
     assert to_json(seen_by(midgame, None), None)["players"][0]["cards"] is None
 
 
@@ -307,6 +307,7 @@ def test_random_states_render_without_error():
     random_game(
         MODULE,
         4,
+        2,
         options={"board": "carbon-chamber", "characters": "han,boba"},
         check_each=check,
         stop_after=150,

@@ -263,7 +263,7 @@ def test_healing_needs_every_minor_destroyed_and_heals_one_per_card():
         hands=[["leia 4/1", "luke 5/1"], []],
         damage={"luke": 5, "leia": 11},
     )
-    assert "not a card of a destroyed minor" in str(refused(s, "ann", "heal luke 5/1"))
+    assert "cannot heal luke" in str(refused(s, "ann", "heal luke 5/1"))
     s = play(s, "ann", "heal leia 4/1")
     assert wounds(s, "luke") == 4 and s.actions == 1
 

@@ -18,12 +18,14 @@ def test_there_are_samples_for_every_edition_and_player_count():
             assert f"duel-of-the-forces-{edition}-{n}p.msgpack" in names
 
 
-def test_there_is_an_epic_duels_sample_for_every_battle_scene():
+def test_there_is_an_epic_duels_sample_for_every_battle_scene_and_variant():
     from boardstate.modules.epic_duels.boards import SCENES
 
     names = {p.name for p in REPLAYS}
     for scene in SCENES:
         assert f"epic-duels-{scene}.msgpack" in names
+    for variant in ("team-4p", "team-6p", "free-for-all-3p", "random-draw-5p", "master-2p"):
+        assert f"epic-duels-{variant}.msgpack" in names
 
 
 @pytest.mark.parametrize("path", REPLAYS, ids=[p.name for p in REPLAYS])

@@ -22,7 +22,7 @@ from .._referee import apply_moves, verify
 from .._registry import registered
 from .._secrets import Reveal, Secret
 from ._contract import check_hidden_information
-from ._play import CREATED, player_names, random_game
+from ._play import CREATED, player_names, players_for, random_game
 
 
 def _require(condition, message: str) -> None:
@@ -172,7 +172,8 @@ def check_every_option_choice(module, seeds) -> int:
             if value == option.default:
                 continue
             for seed in few:
-                game = random_game(module, seed, options={option.key: value})
+                players = players_for(module, seed, {option.key: value})
+                game = random_game(module, seed, players, options={option.key: value})
                 verdict = _verdict(encode_file(game.header, game.records))
                 _require(verdict.ok, f"{option.key}={value}, seed {seed}: {verdict.failure}")
                 games += 1

@@ -14,7 +14,7 @@ import attrs
 from .._errors import BoardstateError
 from .._game import Game
 from .._secrets import Secret, committed_form
-from ._play import random_game
+from ._play import players_for, random_game
 
 
 class ContractBroken(AssertionError):
@@ -144,5 +144,6 @@ def check_hidden_information(module, seeds=range(20), *, options=None) -> int:
             self.decider = _Checking(self, found)
 
     for seed in seeds:
-        random_game(module, seed, options=options, game_class=CheckedGame)
+        players = players_for(module, seed, options or {})
+        random_game(module, seed, players, options=options, game_class=CheckedGame)
     return len(found)

@@ -54,6 +54,24 @@ def validate(module, state, seat: int, command) -> None:
     Decider(module).validate(state, seat, command)
 
 
+def players_for(module, seed: int, options) -> int:
+    """A player count the options accept (some are for some counts only, as a team game for 4
+    or 6): the seed's count (as ``random_game`` picks it) if it will do, else the next one."""
+    from .._errors import OptionError
+
+    spec = module.spec
+    counts = range(spec.min_players, spec.max_players + 1)
+    first = seed % len(counts)
+    for k in range(len(counts)):
+        n = counts[(first + k) % len(counts)]
+        try:
+            checked_options(module, options, player_names(n))
+        except OptionError:
+            continue
+        return n
+    return counts[first]  # (none does: the game's own refusal will say why)
+
+
 def random_game(
     module,
     seed: int,

@@ -9,6 +9,7 @@ from boardstate.rules import GameSpec, Module, Option
 from . import _render
 from ._data import data_digest
 from ._notation import HELP
+from ._roster import VARIANTS
 from ._rules import DECK_END, DESTROYED, EpicRules
 from ._state import EVENTS, EpicState
 from .boards import SCENES
@@ -25,14 +26,24 @@ SPEC = GameSpec(
     name="Star Wars Epic Duels",
     version="1.0",
     min_players=2,
-    max_players=2,
+    max_players=6,
     options=(
         Option("board", SCENES[0], "the battle scene", SCENES),
         Option(
+            "variant",
+            None,
+            "duel (2 players, light against dark: the default for 2), team (4 or 6, two teams, seats "
+            "alternating), free-for-all (2-6), random-draw (free-for-all, mains drawn at "
+            "random), master (2 or 4: two mains each, one hand); default: duel for 2 players, "
+            "free-for-all for more",
+            VARIANTS,
+        ),
+        Option(
             "characters",
             None,
-            "the main characters in player order, light against dark, e.g. obi-wan,dooku "
-            "(default: obi-wan,dooku, the rulebook's first game)",
+            "the main characters in player order, e.g. obi-wan,dooku (the duel's default, the "
+            "rulebook's first game); Master Play: two each, obi-wan+yoda,dooku+maul (default: "
+            "drawn at random)",
         ),
         Option(
             "decks",
@@ -64,7 +75,8 @@ SPEC = GameSpec(
     events=EVENTS,
     notation=HELP,
     data_digest=data_digest(),
-    summary="Grid duels with line of sight, 12 characters and 372 cards (2 players)",
+    summary="Grid duels with line of sight, 12 characters and 372 cards (2-6 players: duel, "
+    "teams, free-for-all, Master Play)",
 )
 
 MODULE = Module(SPEC, _Rules())

@@ -9,24 +9,26 @@ from ._space import adjacent
 from ._state import NO_CARD, EpicState, Frame
 
 
-def attack_cards(s: EpicState, seat: int, char: int) -> tuple[int, ...]:
-    """The seat's distinct cards that can attack for ``char``: it shows the character, and has
-    an attack value."""
-    return _fitting(s.roster, seat, s.roster.chars[char].kind, "attack")
+def attack_cards(s: EpicState, char: int) -> tuple[int, ...]:
+    """The cards that can attack for ``char``: from its group's deck, they show it, and they
+    have an attack value."""
+    return _fitting(s.roster, s.roster.chars[char].group, s.roster.chars[char].kind, "attack")
 
 
-def defence_cards(s: EpicState, seat: int, char: int) -> tuple[int, ...]:
+def defence_cards(s: EpicState, char: int) -> tuple[int, ...]:
     """The cards that can defend ``char``: they show it, and have a defence value."""
-    return _fitting(s.roster, seat, s.roster.chars[char].kind, "defense")
+    return _fitting(s.roster, s.roster.chars[char].group, s.roster.chars[char].kind, "defense")
 
 
 @lru_cache(maxsize=1024)
-def _fitting(roster, seat: int, kind: str, value: str) -> tuple[int, ...]:
+def _fitting(roster, group: int, kind: str, value: str) -> tuple[int, ...]:
     """(Cached by the roster's identity: one per game, shared by all its states.)"""
     return tuple(
         i
-        for i, c in enumerate(roster.cards[seat])
-        if c.pictures == kind and getattr(c, value) is not None and c.kind != "special"
+        for i in sorted(set(roster.decks[group]))
+        if (c := roster.cards[i]).pictures == kind
+        and getattr(c, value) is not None
+        and c.kind != "special"
     )
 
 
@@ -82,8 +84,8 @@ def combat_values(s: EpicState, attack_card: int) -> tuple[int, int]:
     a_seat, d_seat = seat_of[attacker], seat_of[defender]
     defended = defence_card != NO_CARD
     a_frame = Frame(a_seat, attack_card, attacker, combat=(defender, defended, 0, 0))
-    attack = value(s, a_frame, s.roster.cards[a_seat][attack_card].attack)
+    attack = value(s, a_frame, s.roster.cards[attack_card].attack)
     if not defended:
         return attack, 0
     d_frame = Frame(d_seat, defence_card, defender, combat=(attacker, True, 0, attack))
-    return attack, value(s, d_frame, s.roster.cards[d_seat][defence_card].defense)
+    return attack, value(s, d_frame, s.roster.cards[defence_card].defense)

@@ -11,6 +11,7 @@ from boardstate.rules import HIDDEN, SecretUnavailable, Table
 
 from . import _effects
 from ._combat import combat_values
+from ._data import cast
 from ._flow import begin_turn, draw, heal, hurt, settle
 from ._legal import movers, unplaced
 from ._space import path
@@ -28,6 +29,7 @@ from ._state import (
     AttackShown,
     Awaiting,
     CardPlayed,
+    CastChosen,
     Defended,
     Discarded,
     Frame,
@@ -42,24 +44,46 @@ from ._state import (
     put,
     without,
 )
+from .boards import BOARDS
 
 
 def start(t: Table) -> None:
-    """Shuffle every deck, put the mains on their squares, roll for the order, deal four each,
-    and ask the first player to place their minors."""
+    """Name the cast (chosen in the options, or drawn now), shuffle every deck, put the mains on
+    their squares, roll for the order, deal the first hands, and ask the first player to place
+    their minors."""
+    rng = t.rng
+    chosen = dict(t.state.options).get("characters")
+    if chosen is not None:
+        t.emit(CastChosen(tuple(tuple(group) for group in chosen), False))
+    else:
+        t.emit(_draw_cast(t))
     s = t.state
     rs = s.roster
-    rng = t.rng
     t.emit(PilesShuffled(tuple(tuple(rng.secret(c) for c in rng.shuffled(d)) for d in rs.decks)))
     board = rs.board
-    for seat in s.seats:
-        main = rs.main_of[seat]
+    for main in rs.mains:
         col, row = board.square(rs.chars[main].kind)
         t.emit(Placed(main, row * board.width + col))
     t.emit(_roll_for_order(t))
     for seat in t.state.order:
-        draw(t, seat, START_HAND)
+        groups = rs.groups_of(seat)
+        for g in groups:  # Master Play: two cards from each deck, else four
+            draw(t, seat, START_HAND // len(groups), g)
     t.emit(Awaiting(PLACE, (t.state.order[0],)))
+
+
+def _draw_cast(t: Table) -> CastChosen:
+    """The random draw: every main character's chart face down, each player picks (two each in
+    Master Play): the engine's randomness, recorded, so nobody can draw again."""
+    s = t.state
+    per_player = 2 if dict(s.options).get("variant") == "master" else 1
+    named = BOARDS[dict(s.options)["board"]].named_squares  # (every main has one on the
+    charts = t.rng.shuffled(team.id for team in cast().teams if team.id in named)  # 4 boards)
+    n = len(s.players)
+    return CastChosen(
+        tuple(tuple(charts[seat * per_player : (seat + 1) * per_player]) for seat in range(n)),
+        True,
+    )
 
 
 def _roll_for_order(t: Table) -> OrderRolled:
@@ -140,20 +164,21 @@ def _spend(t: Table) -> None:
 
 
 def _draw(t: Table, seat: int, command) -> None:
-    card = command[1]
+    _, card, group = command
     if card != NO_CARD:  # a full hand: discard first, then draw
         pos = _hand_pos(t, seat, card)
         t.emit(Discarded(seat, (pos,), (t.reveal(t.state.hands[seat][pos]),)))
     _spend(t)
-    draw(t, seat, 1)
+    draw(t, seat, 1, group)
     settle(t, seat)
 
 
 def _heal(t: Table, seat: int, command) -> None:
-    pos = _hand_pos(t, seat, command[1])
+    _, card, char = command
+    pos = _hand_pos(t, seat, card)
     t.emit(Discarded(seat, (pos,), (t.reveal(t.state.hands[seat][pos]),)))
     _spend(t)
-    heal(t, t.state.roster.main_of[seat], 1)
+    heal(t, char, 1)
     settle(t, seat)
 
 
@@ -182,7 +207,7 @@ def _lay(t: Table, seat: int, command) -> None:
     after = s._replace(hands=put(s.hands, seat, without(s.hands[seat], (pos,))))
     attack, defence = combat_values(after, card)
     rs = s.roster
-    t.emit(AttackShown(seat, pos, shown, attack, defence, rs.cards[seat][card].free))
+    t.emit(AttackShown(seat, pos, shown, attack, defence, rs.cards[card].free))
     attacker, defender, defence_card, _ = t.state.combat
     dealt = max(0, attack - defence)
     before = t.state.damage[defender]
@@ -192,10 +217,10 @@ def _lay(t: Table, seat: int, command) -> None:
     dealt = t.state.damage[defender] - before
     defended = defence_card != NO_CARD
     frames = []
-    if rs.cards[seat][card].effects:
+    if rs.cards[card].effects:
         frames.append(Frame(seat, card, attacker, combat=(defender, defended, dealt, attack)))
     d_seat = rs.seat_of[defender]
-    if defended and rs.cards[d_seat][defence_card].effects:
+    if defended and rs.cards[defence_card].effects:
         frames.append(
             Frame(d_seat, defence_card, defender, combat=(attacker, defended, dealt, attack))
         )
@@ -208,7 +233,7 @@ def _play(t: Table, seat: int, command) -> None:
     _, card, me = command
     s = t.state
     pos = _hand_pos(t, seat, card)
-    free = s.roster.cards[seat][card].free
+    free = s.roster.cards[card].free
     t.emit(CardPlayed(seat, pos, t.reveal(s.hands[seat][pos]), me, free))
     t.emit(Resolving((Frame(seat, card, me),)))
     settle(t, seat)
@@ -258,4 +283,5 @@ _STEPS = {
     "discard": _answer,
     "keep": _answer,
     "pick": _answer,
+    "backs": _answer,
 }

@@ -41,14 +41,14 @@ WAIT = True
 def current(s: EpicState):
     """(frame, step) being resolved."""
     f = s.stack[0]
-    return f, s.roster.cards[f.seat][f.card].effects[f.step]
+    return f, s.roster.cards[f.card].effects[f.step]
 
 
 def run(t: Table, actor: int) -> bool:
     """Run the front frame's next step; True if it waits for a choice."""
     s = t.state
     f = s.stack[0]
-    effects = s.roster.cards[f.seat][f.card].effects
+    effects = s.roster.cards[f.card].effects
     if f.step >= len(effects):
         t.emit(CardResolved())
         return False
@@ -103,11 +103,13 @@ def candidates(s: EpicState, f: Frame, e) -> tuple[int, ...]:
     elif who == "attackable":
         found = list(attackable(s, f.me)) if f.me >= 0 else []
     else:  # a character id of the card's team
-        found = [i for i in rs.chars_of(f.seat) if rs.chars[i].kind == who and i in on]
+        group = rs.card_group[f.card]
+        found = [i for i in rs.chars_of_group(group) if rs.chars[i].kind == who and i in on]
     if tg.side == "enemy" or (tg.side == "one-opponent" and f.player >= 0):
         seat_of = rs.seat_of
         if tg.side == "enemy":
-            found = [i for i in found if seat_of[i] != f.seat]
+            mine = rs.side_of[f.seat]
+            found = [i for i in found if rs.side_of[seat_of[i]] != mine]
         else:
             found = [i for i in found if seat_of[i] == f.player]
     if e.verb == "move":
@@ -116,7 +118,11 @@ def candidates(s: EpicState, f: Frame, e) -> tuple[int, ...]:
 
 
 def opponents(s: EpicState, seat: int) -> tuple[int, ...]:
-    return tuple(p for p in s.order if p != seat and s.alive(s.roster.main_of[p]))
+    """The players of the other sides still in the game, in playing order."""
+    from ._flow import in_play
+
+    side = s.roster.side_of
+    return tuple(p for p in s.order if side[p] != side[seat] and in_play(s, p))
 
 
 def _needs_opponent(s: EpicState, f: Frame, e) -> bool:
@@ -161,7 +167,7 @@ def options(s: EpicState) -> list:
         for c in candidates(s, f, e):
             out.extend(("place", c, sq) for sq in _place_squares(s, c, e.where))
     elif verb == "search":
-        pile = s.discards[f.seat]
+        pile = s.discards[s.roster.card_group[f.card]]
         out.extend(("take", k, ()) for k in sorted(set(pile)))
     else:  # a target to choose
         out.extend(("target", c) for c in candidates(s, f, e))
@@ -190,6 +196,9 @@ def _request_options(s: EpicState) -> list:
         return [("discard", m) for m in multisets(hand, min(amount, len(hand)))] + skip
     if kind == "keep":
         return [("keep", m) for m in multisets(hand, amount)] + skip
+    if kind == "backs":
+        backs = s.backs[asked]
+        return [("backs", m) for m in multisets(backs, min(amount, len(backs)))]
     if kind == "pick":
         whose, cards = s.seen[asked][:2]
         values = tuple(c.value for c in cards)
@@ -313,10 +322,23 @@ def _draw(t: Table, f: Frame, e, actor: int) -> bool:
         return _choose_opponent(t, f)
     amount = value(s, f, e.amount)
     for p in players(s, f, e):
-        _flow.draw(t, p, amount)
+        _flow.draw(t, p, amount, draw_group(s, f, p))
     if not t.state.over:
         _next(t, t.state.stack[0])
     return False
+
+
+def draw_group(s: EpicState, f: Frame, p: int) -> int:
+    """The pile a card makes ``p`` draw from: the card's own deck for its player; another
+    player's first group that still has a character on the board (Master Play's choice)."""
+    rs = s.roster
+    if p == f.seat and rs.group_seat[rs.card_group[f.card]] == p:
+        return rs.card_group[f.card]
+    groups = rs.groups_of(p)
+    for g in groups:
+        if any(s.square[c] != -1 for c in rs.chars_of_group(g)):
+            return g
+    return groups[0]
 
 
 def _penalty(t: Table, f: Frame, e, actor: int) -> bool:
@@ -335,8 +357,9 @@ def _penalty(t: Table, f: Frame, e, actor: int) -> bool:
 def _reshuffle(t: Table, f: Frame, e, actor: int) -> bool:
     s = t.state
     rng = t.rng
-    cards = tuple(c.value for c in s.piles[f.seat]) + s.discards[f.seat]
-    t.emit(PileReshuffled(f.seat, tuple(rng.secret(c) for c in rng.shuffled(cards))))
+    group = s.roster.card_group[f.card]
+    cards = tuple(c.value for c in s.piles[group]) + s.discards[group]
+    t.emit(PileReshuffled(group, tuple(rng.secret(c) for c in rng.shuffled(cards))))
     _next(t, t.state.stack[0])
     return False
 
@@ -344,27 +367,29 @@ def _reshuffle(t: Table, f: Frame, e, actor: int) -> bool:
 def _search(t: Table, f: Frame, e, actor: int) -> bool:
     s = t.state
     seat = f.seat
+    group = s.roster.card_group[f.card]  # the card's own deck (Master Play: Future Foreseen
+    # looks through the Emperor's pile only)
     if e.pile == "discard":
-        if not s.discards[seat]:
+        if not s.discards[group]:
             _next(t, f, done=False)
             return False
         return _ask(t, seat)
-    pile = s.piles[seat]  # face down to everyone: the table's own cards, dealt by the engine
+    pile = s.piles[group]  # face down to everyone: the table's own cards, dealt by the engine
     rng = t.rng
     if e.top is not None:
         if not pile:
             _next(t, f, done=False)
             return False
         top = tuple(rng.secret(c.value, seats_mask(seat)) for c in pile[: e.top])
-        t.emit(PileSeen(seat, top))
+        t.emit(PileSeen(seat, group, top))
         return _ask(t, seat, ("top", seat, seat, 1, ()))
-    names = [s.roster.cards[seat][c.value].name for c in pile]
+    names = [s.roster.cards[c.value].name for c in pile]
     found = e.named in names
     if found:
         i = names.index(e.named)
-        t.emit(CardTaken(seat, 0, i, rng.secret(pile[i].value, seats_mask(seat))))
-    rest = t.state.piles[seat]
-    t.emit(PileSet(seat, tuple(rng.secret(c) for c in rng.shuffled([c.value for c in rest]))))
+        t.emit(CardTaken(seat, group, 0, i, rng.secret(pile[i].value, seats_mask(seat))))
+    rest = t.state.piles[group]
+    t.emit(PileSet(group, tuple(rng.secret(c) for c in rng.shuffled([c.value for c in rest]))))
     _next(t, t.state.stack[0], done=found)
     return False
 
@@ -391,7 +416,7 @@ def _discard(t: Table, f: Frame, e, actor: int) -> bool:
             t.emit(StepDone(f))
             s = t.state
             continue
-        return _ask(t, p, request)
+        return _ask(t, f.seat if kind == "backs" else p, request)
     _next(t, f, done=True)
     return False
 
@@ -410,11 +435,25 @@ def _discard_request(t: Table, f: Frame, e, p: int) -> tuple | None:
     if n == 0:
         return None
     if e.pick == "random":
-        positions = tuple(sorted(t.rng.shuffled(range(len(hand)))[:n], reverse=True))
-        return ("random", p, f.seat, n, positions)
+        if len(set(s.backs[p])) > 1:  # Master Play: the card's player sees the backs and
+            return ("backs", p, f.seat, n, ())  # chooses the group of each card
+        return ("random", p, f.seat, n, random_positions(t, s.backs[p], s.backs[p][:1] * n))
     if e.pick == "owner" or p == f.seat:
         return ("owner", p, f.seat, n, ())
     return ("show", p, f.seat, n, ())
+
+
+def random_positions(t: Table, backs: tuple, groups) -> tuple[int, ...]:
+    """Hand positions picked by the engine's randomness: one card with each of the given backs
+    (highest position first)."""
+    left = list(range(len(backs)))
+    chosen = []
+    for g in groups:
+        pool = [i for i in left if backs[i] == g]
+        i = pool[t.rng.randbelow(len(pool))]
+        left.remove(i)
+        chosen.append(i)
+    return tuple(sorted(chosen, reverse=True))
 
 
 def matches(card, m) -> bool:
@@ -432,7 +471,7 @@ def _discard_shown(t: Table, request: tuple) -> None:
     if kind == "all":
         positions = tuple(range(len(hand) - 1, -1, -1))
     elif kind == "match":
-        cards = s.roster.cards[p]
+        cards = s.roster.cards
         if asker != p:
             copies = tuple(t.rng.secret(c.value, seats_mask(asker)) for c in hand)
             t.emit(HandShown(p, asker, copies))
@@ -494,11 +533,11 @@ def answer(t: Table, seat: int, command) -> None:
         _, char, square = command
         t.emit(Placed(char, square))
         _next(t, t.state.stack[0], chosen=(char,))
-    elif word == "take":  # from the discard pile
-        pile = s.discards[seat]
-        t.emit(
-            CardTaken(seat, 1, pile.index(command[1]), t.rng.secret(command[1], seats_mask(seat)))
-        )
+    elif word == "take":  # from the discard pile of the card's deck
+        group = s.roster.card_group[f.card]
+        pile = s.discards[group]
+        secret = t.rng.secret(command[1], seats_mask(seat))
+        t.emit(CardTaken(seat, group, 1, pile.index(command[1]), secret))
         _next(t, t.state.stack[0])
 
 
@@ -522,6 +561,11 @@ def _answer_request(t: Table, seat: int, command) -> None:
         t.emit(HandShown(p, asker, copies))
         t.emit(Asked(("pick", asker, asker, n, ())))
         t.emit(Awaiting(EFFECT, (asker,)))
+        return
+    if word == "backs":
+        positions = random_positions(t, s.backs[p], command[1])
+        t.emit(Asked(("random", p, asker, n, positions)))
+        t.emit(Awaiting(RESPOND, (p,)))
         return
     if word == "show":
         _discard_shown(t, (kind, p, asker, n, positions))
@@ -549,9 +593,10 @@ def _answer_request(t: Table, seat: int, command) -> None:
         _, top = s.seen[seat][:2]
         i = [c.value for c in top].index(k)
         rng = t.rng
-        t.emit(CardTaken(seat, 0, i, rng.secret(k, seats_mask(seat))))
-        rest = t.state.piles[seat][len(order) :]
-        t.emit(PileSet(seat, tuple(rng.secret(c) for c in order) + rest))
+        group = -1 - s.seen[seat][0]
+        t.emit(CardTaken(seat, group, 0, i, rng.secret(k, seats_mask(seat))))
+        rest = t.state.piles[group][len(order) :]
+        t.emit(PileSet(group, tuple(rng.secret(c) for c in order) + rest))
         _next(t, t.state.stack[0])
         return
     f = t.state.stack[0]

@@ -16,6 +16,7 @@ from ._state import (
     DIE,
     HAND_LIMIT,
     MOVE,
+    NOWHERE,
     TRIM,
     Asked,
     Awaiting,
@@ -23,6 +24,7 @@ from ._state import (
     CombatEnded,
     Damaged,
     Destroyed,
+    Eliminated,
     EpicState,
     GameEnded,
     Healed,
@@ -35,40 +37,47 @@ GONE_THROUGH_ENDS = 2  # "If either player goes through his/her draw pile a seco
 
 
 # ---------------------------------------------------------------------------------- cards
-def draw(t: Table, seat: int, count: int) -> None:
-    """``seat`` draws ``count`` cards from the top of its pile, reshuffling its discards once.
+def draw(t: Table, seat: int, count: int, group: int | None = None) -> None:
+    """``seat`` draws ``count`` cards from the top of a group's pile (its own group's, unless
+    named), reshuffling that group's discards once.
 
     A pile is gone through when a card is wanted from it and none is left (option deck-end
     ``next-draw``), or when its last card is drawn (``last-card``); the second time ends the game.
     """
+    if group is None:
+        group = t.state.roster.groups_of(seat)[0]
     last_card = t.state.roster.deck_end == "last-card"
     for _ in range(count):
         s = t.state
         if s.over:
             return
-        if not s.piles[seat]:
-            if last_card or not _gone_through(t, seat):
+        if not s.piles[group]:
+            if last_card or not _gone_through(t, group):
                 return
             s = t.state
-            if not s.piles[seat]:
+            if not s.piles[group]:
                 return  # nothing to reshuffle: the draw comes up short
-        card = s.piles[seat][0]
-        t.emit(CardsDrawn(seat, (t.rng.secret(card.value, seats_mask(seat)),)))
-        if last_card and not t.state.piles[seat]:
-            _gone_through(t, seat)
+        card = s.piles[group][0]
+        t.emit(CardsDrawn(seat, group, (t.rng.secret(card.value, seats_mask(seat)),)))
+        if last_card and not t.state.piles[group]:
+            _gone_through(t, group)
 
 
-def _gone_through(t: Table, seat: int) -> bool:
-    """Count a pass through ``seat``'s pile: reshuffle, or end the game. False: it ended."""
+def _gone_through(t: Table, group: int) -> bool:
+    """Count a pass through a group's pile: reshuffle, or end the game. False: it ended."""
     s = t.state
-    passes = s.passes[seat] + 1
-    t.emit(PileGoneThrough(seat, passes))
+    passes = s.passes[group] + 1
+    t.emit(PileGoneThrough(group, passes))
     if passes >= GONE_THROUGH_ENDS:
-        end_on_damage(t, f"{s.players[seat]} has gone through their draw pile twice")
+        seat = s.roster.group_seat[group]
+        whose = s.players[seat]
+        if len(s.roster.groups_of(seat)) > 1:
+            whose += f" ({s.roster.chars[s.roster.mains[group]].name})"
+        end_on_damage(t, f"{whose} has gone through a draw pile twice")
         return False
     rng = t.rng
-    pile = tuple(rng.secret(c) for c in rng.shuffled(s.discards[seat]))
-    t.emit(PileReshuffled(seat, pile))
+    pile = tuple(rng.secret(c) for c in rng.shuffled(s.discards[group]))
+    t.emit(PileReshuffled(group, pile))
     return True
 
 
@@ -81,7 +90,8 @@ def hurt(t: Table, char: int, amount: int) -> None:
     t.emit(Damaged(char, amount))
     if not t.state.alive(char):
         t.emit(Destroyed(char))
-        check_mains(t)
+        if s.roster.chars[char].main:
+            main_fell(t, char)
 
 
 def heal(t: Table, char: int, amount: int) -> None:
@@ -99,27 +109,54 @@ def destroy(t: Table, char: int) -> None:
         hurt(t, char, s.roster.dies_at[char] - s.damage[char])
 
 
-def check_mains(t: Table) -> None:
-    """Two players: the game is won when the opponent's main character is destroyed."""
+def beaten(s: EpicState, seat: int) -> bool:
+    """Whether the seat has lost its part: its main destroyed (both, in Master Play)."""
+    return not any(s.alive(m) for m in s.roster.mains_of(seat))
+
+
+def main_fell(t: Table, char: int) -> None:
+    """A main character is destroyed: the end, or (free-for-all) its player is out.
+
+    Duel and free-for-all: a player whose main falls is beaten, and the last one standing
+    wins.  Team game: a side is beaten when every main of its players has fallen.  Master
+    Play: a player is beaten when both mains have fallen, and their side loses."""
     s = t.state
-    if s.over:
+    rs = s.roster
+    seat = rs.seat_of[char]
+    if not beaten(s, seat):
         return
-    mains = s.roster.main_of
-    standing = tuple(seat for seat in s.seats if s.alive(mains[seat]))
-    if len(standing) < len(s.players):
-        fallen = [s.roster.chars[mains[seat]].name for seat in s.seats if seat not in standing]
-        t.emit(GameEnded(f"{' and '.join(fallen)} destroyed", standing))
+    if rs.variant in ("free-for-all", "random-draw"):
+        t.emit(Eliminated(seat))
+        s = t.state
+    standing = {rs.side_of[p] for p in s.seats if not beaten(s, p)}
+    if rs.variant == "master" or len(standing) <= 1:
+        losing = rs.side_of[seat]
+        winners = tuple(p for p in s.seats if rs.side_of[p] != losing and not s.out[p])
+        fallen = " and ".join(rs.chars[m].name for m in rs.mains_of(seat))
+        t.emit(GameEnded(f"{fallen} destroyed", winners))
 
 
 def end_on_damage(t: Table, why: str) -> None:
-    """The end by the draw pile: the least damage to a main character wins; a tie is a tie."""
+    """The end by the draw pile: the side whose main characters have taken the least damage
+    wins; a tie is a tie (players out of a free-for-all do not count)."""
     s = t.state
-    mains = s.roster.main_of
-    least = min(s.damage[mains[seat]] for seat in s.seats)
-    winners = tuple(seat for seat in s.seats if s.damage[mains[seat]] == least)
-    result = "a tie" if len(winners) > 1 else f"{s.players[winners[0]]} wins on least damage"
+    rs = s.roster
+    totals: dict[int, int] = {}
+    for p in s.seats:
+        if not s.out[p]:
+            side = rs.side_of[p]
+            totals[side] = totals.get(side, 0) + sum(s.damage[m] for m in rs.mains_of(p))
+    least = min(totals.values())
+    winners = tuple(p for p in s.seats if not s.out[p] and totals[rs.side_of[p]] == least)
+    best = {rs.side_of[p] for p in winners}
+    names = " and ".join(s.players[p] for p in winners)
+    result = (
+        "a tie"
+        if len(best) > 1
+        else f"{names} {'wins' if len(winners) == 1 else 'win'} on least damage"
+    )
     damage = ", ".join(
-        f"{s.roster.chars[mains[seat]].name} {s.damage[mains[seat]]}" for seat in s.seats
+        f"{rs.chars[m].name} {s.damage[m]}" for p in s.seats if not s.out[p] for m in rs.mains_of(p)
     )
     t.emit(GameEnded(f"{why}: {result} (damage: {damage})", winners))
 
@@ -133,22 +170,29 @@ def begin_turn(t: Table, seat: int) -> None:
     t.emit(Awaiting(MOVE, (seat,)))
 
 
+def in_play(s: EpicState, seat: int) -> bool:
+    """A seat still plays while it is not out and has a character on the board (a team
+    player whose main has fallen plays on with minors)."""
+    return not s.out[seat] and any(s.square[c] != NOWHERE for c in s.roster.chars_of(seat))
+
+
 def next_seat(s: EpicState) -> int:
-    """The next seat in playing order whose main character still stands."""
+    """The next seat in playing order that still plays."""
     order = s.order
     i = order.index(s.turn)
     for k in range(1, len(order) + 1):
         seat = order[(i + k) % len(order)]
-        if s.alive(s.roster.main_of[seat]):
+        if in_play(s, seat):
             return seat
     return s.turn
 
 
 def may_play_free(s: EpicState, seat: int) -> bool:
-    """Whether the seat's deck holds a card that is not an action (public: the deck list).
+    """Whether the seat's decks hold a card that is not an action (public: the deck lists).
 
     Asked instead of the hand, so that how a turn ends tells the others nothing about it."""
-    return any(c.free for c in s.roster.cards[seat])
+    rs = s.roster
+    return any(rs.cards[c].free for g in rs.groups_of(seat) for c in set(rs.decks[g]))
 
 
 def settle(t: Table, actor: int) -> None:

@@ -45,15 +45,16 @@ def unplaced(s: EpicState, seat: int) -> tuple[int, ...]:
     return tuple(i for i in rs.chars_of(seat) if not rs.chars[i].main and s.square[i] == -1)
 
 
-def setup_squares(s: EpicState, seat: int) -> tuple[int, ...]:
-    """Free squares next to the main (diagonals included); if every one is taken or blocked,
-    the free squares nearest to it (a choice of this module: the rules do not say)."""
-    main_square = s.square[s.roster.main_of[seat]]
+def setup_squares(s: EpicState, char: int) -> tuple[int, ...]:
+    """Free squares next to the minor's main character (diagonals included); if every one is
+    taken or blocked, the free squares nearest to it (a choice of this module: the rules do
+    not say)."""
+    rs = s.roster
+    main_square = s.square[rs.mains[rs.chars[char].group]]
     near = empty_around(s, main_square)
     if near:
         return near
-    board = s.roster.board
-    w = board.width
+    w = rs.board.width
     free = empty_squares(s)
 
     def dist(sq):
@@ -64,8 +65,7 @@ def setup_squares(s: EpicState, seat: int) -> tuple[int, ...]:
 
 
 def placements(s: EpicState, seat: int) -> list:
-    squares = setup_squares(s, seat)
-    return [("place", c, sq) for c in unplaced(s, seat) for sq in squares]
+    return [("place", c, sq) for c in unplaced(s, seat) for sq in setup_squares(s, c)]
 
 
 # ---------------------------------------------------------------------------------- moving
@@ -96,29 +96,28 @@ def hand_cards(s: EpicState, seat: int) -> list[int]:
 
 def actions(s: EpicState, seat: int) -> list:
     rs = s.roster
-    cards = rs.cards[seat]
+    cards = rs.cards
     hand = hand_cards(s, seat)
     has_action = s.actions > 0
     out: list = []
     if has_action and not s.draw_barred:
+        groups = draw_groups(s, seat)
         if len(s.hands[seat]) < HAND_LIMIT:
-            out.append(("draw", NO_CARD))
+            out.extend(("draw", NO_CARD, g) for g in groups)
         else:
-            out.extend(("draw", k) for k in hand)
+            out.extend(("draw", k, g) for k in hand for g in groups)
     if has_action:
-        out.extend(("heal", k) for k in heal_cards(s, seat))
+        out.extend(("heal", k, c) for k, c in heals(s, seat))
     for a in rs.chars_of(seat):
         if s.square[a] == -1 or s.held[a]:
             continue
-        usable = [
-            k for k in attack_cards(s, seat, a) if k in hand and (has_action or cards[k].free)
-        ]
+        usable = [k for k in attack_cards(s, a) if k in hand and (has_action or cards[k].free)]
         if usable:
             out.extend(("attack", a, d) for d in attackable(s, a))
     for k in hand:
         card = cards[k]
         if card.kind == "special" and (has_action or card.free):
-            out.extend(("play", k, me) for me in players_of(s, seat, k))
+            out.extend(("play", k, me) for me in players_of(s, k))
     for c in rs.chars_of(seat):
         if s.held[c] and s.square[c] != -1:
             values = tuple(x.value for x in s.hands[seat])
@@ -128,33 +127,49 @@ def actions(s: EpicState, seat: int) -> list:
     return out
 
 
-def players_of(s: EpicState, seat: int, card: int) -> tuple[int, ...]:
+def draw_groups(s: EpicState, seat: int) -> tuple[int, ...]:
+    """The piles the seat may draw from: its group's (Master Play: either, named in the
+    command)."""
+    return s.roster.groups_of(seat)
+
+
+def players_of(s: EpicState, card: int) -> tuple[int, ...]:
     """The characters on the board that may play a special card: the ones it shows."""
-    return tuple(c for c in s.roster.pictured(seat, card) if s.square[c] != -1)
+    return tuple(c for c in s.roster.pictured(card) if s.square[c] != -1)
 
 
-def heal_cards(s: EpicState, seat: int) -> list[int]:
-    """Cards that heal the main character: those of its minor characters, once all of them are
-    destroyed, while the main is wounded (the rulebook's Healing a Character)."""
+def heals(s: EpicState, seat: int) -> list[tuple[int, int]]:
+    """(card, character) pairs one action may heal by 1 (the rulebook's Healing a Character):
+    a main character whose minors are all destroyed, with a card of those minors; in the team
+    game also a minor whose main is destroyed, with a card of that main."""
     rs = s.roster
-    main = rs.main_of[seat]
-    if not s.damage[main] or not s.alive(main):
-        return []
-    minors = [c for c in rs.chars_of(seat) if not rs.chars[c].main]
-    if any(s.alive(c) for c in minors):
-        return []
-    kinds = {rs.chars[c].kind for c in minors}
-    return [k for k in hand_cards(s, seat) if rs.cards[seat][k].pictures in kinds]
+    hand = hand_cards(s, seat)
+    out = []
+    for g in rs.groups_of(seat):
+        members = rs.chars_of_group(g)
+        main, minors = members[0], members[1:]
+        if not any(s.alive(c) for c in minors):
+            if s.damage[main] and s.alive(main):
+                kinds = {rs.chars[c].kind for c in minors}
+                out.extend((k, main) for k in hand if _is(rs, k, g, kinds))
+        elif rs.variant == "team" and not s.alive(main):
+            kind = {rs.chars[main].kind}
+            for c in minors:
+                if s.alive(c) and s.damage[c]:
+                    out.extend((k, c) for k in hand if _is(rs, k, g, kind))
+    return out
+
+
+def _is(rs, card: int, group: int, kinds) -> bool:
+    return rs.card_group[card] == group and rs.cards[card].pictures in kinds
 
 
 # ---------------------------------------------------------------------------------- combat
 def lay_cards(s: EpicState, seat: int) -> list[int]:
     attacker = s.combat[0]
-    cards = s.roster.cards[seat]
+    cards = s.roster.cards
     hand = hand_cards(s, seat)
-    return [
-        k for k in attack_cards(s, seat, attacker) if k in hand and (s.actions > 0 or cards[k].free)
-    ]
+    return [k for k in attack_cards(s, attacker) if k in hand and (s.actions > 0 or cards[k].free)]
 
 
 def defend_cards(s: EpicState, seat: int) -> list[int]:
@@ -162,4 +177,4 @@ def defend_cards(s: EpicState, seat: int) -> list[int]:
     if s.held[defender]:
         return []
     hand = hand_cards(s, seat)
-    return [k for k in defence_cards(s, seat, defender) if k in hand]
+    return [k for k in defence_cards(s, defender) if k in hand]

@@ -20,8 +20,8 @@ Characters by id or a prefix (dooku, obi, super-battle-droid-1 or sbd1); cards b
 prefix ("Force Push"), basic combat cards as CHARACTER ATTACK/DEFENCE (dooku 5/1, sbd 3/2).
   place sbd1 e3                 set-up: put a minor next to its main
   move dooku e4 | done          after the roll: move a character (each, on an ALL roll)
-  draw | draw discarding CARD   an action (a full hand discards first)
-  heal CARD                     an action: a destroyed minor's card heals the main 1
+  draw | draw discarding CARD   an action (a full hand discards first; Master Play: ... from TEAM)
+  heal CARD [on CHAR]           an action: a destroyed minor's card heals the main 1
   play "Force Push" [as PAWN]   an action (some cards are not): a special card
   attack obi-wan with dooku     an action: then 'lay CARD' (face down), 'reveal' after the defence
   lay dooku 5/1 | lay 5         the attack card, laid face down
@@ -29,7 +29,7 @@ prefix ("Force Push"), basic combat cards as CHARACTER ATTACK/DEFENCE (dooku 5/1
   release CHAR discarding C1, C2, C3   free a held character (not an action)
   end                           end the turn (when the actions are used up)
 A card's effect asks: target CHAR | move CHAR SQ | place CHAR SQ | done | skip | choose PLAYER |
-  show | discard C1, C2 | keep C1 | pick C1 | take CARD [then C1, C2, C3]"""
+  show | discard C1, C2 | keep C1 | pick C1 | take CARD [then C1, C2, C3] | backs TEAM, TEAM"""
 
 VERBS = (
     "place",
@@ -52,6 +52,7 @@ VERBS = (
     "keep",
     "pick",
     "take",
+    "backs",
 )
 _SQUARE = re.compile(r"([a-z])([0-9]+)")
 
@@ -65,11 +66,38 @@ def _clean(text: str) -> str:
 
 
 # ---------------------------------------------------------------------------------- names
-def card_label(s: EpicState, seat: int, card: int) -> str:
-    c = s.roster.cards[seat][card]
+def _base_label(c) -> str:
     if c.kind == "combat":
         return f"{c.pictures} {c.attack.base}/{c.defense.base}"
     return c.name
+
+
+def seat_cards(s: EpicState, seat: int) -> tuple[int, ...]:
+    """The cards of the seat's decks (two in Master Play), by number."""
+    rs = s.roster
+    return tuple(k for k, g in enumerate(rs.card_group) if rs.group_seat[g] == seat)
+
+
+def card_label(s: EpicState, seat: int, card: int) -> str:
+    """A card's name, or CHARACTER A/D for a basic combat card; with two decks in one hand
+    (Master Play), a name both decks hold says whose: ``Wrath (vader)``."""
+    rs = s.roster
+    c = rs.cards[card]
+    label = _base_label(c)
+    owner = rs.group_seat[rs.card_group[card]]
+    if len(rs.groups_of(owner)) > 1 and _shared(rs, owner, label):
+        label += f" ({rs.teams[rs.card_group[card]]})"
+    return label
+
+
+def _shared(rs, seat: int, label: str) -> bool:
+    groups = rs.groups_of(seat)
+    holders = {
+        rs.card_group[k]
+        for k, c in enumerate(rs.cards)
+        if rs.card_group[k] in groups and _base_label(c) == label
+    }
+    return len(holders) > 1
 
 
 def char_label(s: EpicState, char: int) -> str:
@@ -81,30 +109,33 @@ def _initials(kind: str) -> str:
 
 
 def _card_aliases(s: EpicState, seat: int, card: int) -> list[str]:
-    c = s.roster.cards[seat][card]
+    c = s.roster.cards[card]
     label = card_label(s, seat, card).lower()
     out = [label]
     if c.kind == "combat":
-        out.append(f"{_initials(c.pictures)} {c.attack.base}/{c.defense.base}")
+        short = f"{_initials(c.pictures)} {c.attack.base}/{c.defense.base}"
+        out.append(short + label[len(_base_label(c)) :])
     return out
 
 
 def parse_card(s: EpicState, seat: int, text: str, whole: str, within=None, number=None) -> int:
-    """A card of the seat's deck named by ``text``.  ``within``: the cards the context allows
+    """A card of the seat's decks named by ``text``.  ``within``: the cards the context allows
     (a bare ``5`` or ``5/1`` is looked for there); ``number(card)`` gives a bare number's
     meaning (the attack value when laying, the defence value when defending)."""
     t = _clean(text)
     if not t:
         raise _bad(whole, "a card is missing")
-    cards = range(len(s.roster.cards[seat]))
+    cards = seat_cards(s, seat)
     exact = [k for k in cards if t in _card_aliases(s, seat, k)]
-    if exact:
+    if len(exact) == 1:
         return exact[0]
     pool = list(within) if within is not None else list(cards)
-    hits: list[int] = []
-    if re.fullmatch(r"\d+/\d+", t):
+    hits: list[int] = exact
+    if exact:
+        pass
+    elif re.fullmatch(r"\d+/\d+", t):
         a, d = (int(x) for x in t.split("/"))
-        hits = [k for k in pool if _values(s, seat, k) == (a, d)]
+        hits = [k for k in pool if _values(s, k) == (a, d)]
     elif re.fullmatch(r"\d+", t) and number is not None:
         hits = [k for k in pool if number(k) == int(t)]
     else:
@@ -112,10 +143,9 @@ def parse_card(s: EpicState, seat: int, text: str, whole: str, within=None, numb
     if len(hits) == 1:
         return hits[0]
     if not hits:
+        decks = ", ".join(s.roster.teams[g] for g in s.roster.groups_of(seat))
         raise _bad(
-            whole,
-            f"no card {text.strip()!r} in {s.players[seat]}'s deck ({s.roster.teams[seat]})",
-            "unknown-card",
+            whole, f"no card {text.strip()!r} in {s.players[seat]}'s deck ({decks})", "unknown-card"
         )
     names = " or ".join(card_label(s, seat, k) for k in hits[:4])
     raise AmbiguousCommand(
@@ -123,11 +153,28 @@ def parse_card(s: EpicState, seat: int, text: str, whole: str, within=None, numb
     )
 
 
-def _values(s: EpicState, seat: int, card: int):
-    c = s.roster.cards[seat][card]
+def _values(s: EpicState, card: int):
+    c = s.roster.cards[card]
     a = c.attack.base if c.attack is not None and c.attack.quantity is None else None
     d = c.defense.base if c.defense is not None and c.defense.quantity is None else None
     return a, d
+
+
+def parse_team(s: EpicState, seat: int, text: str, whole: str) -> int:
+    """One of the seat's groups, by its main character's id (or a prefix)."""
+    t = _clean(text)
+    groups = s.roster.groups_of(seat)
+    hits = [g for g in groups if s.roster.teams[g].startswith(t)] if t else []
+    if len(hits) == 1:
+        return hits[0]
+    names = " or ".join(s.roster.teams[g] for g in groups)
+    raise _bad(whole, f"{text.strip()!r} is not one of your decks ({names})", "unknown-deck")
+
+
+def parse_backs(s: EpicState, seat: int, text: str, whole: str) -> tuple[int, ...]:
+    """Card backs of the hand a random pick comes from: team ids, comma-separated."""
+    owner = s.request[1] if s.request else seat
+    return tuple(sorted(parse_team(s, owner, part, whole) for part in text.split(",")))
 
 
 def parse_cards(s: EpicState, seat: int, text: str, whole: str) -> tuple[int, ...]:
@@ -191,13 +238,24 @@ def parse(s: EpicState, seat: int, text: str):
             raise _bad(text, f"say '{verb} CHARACTER SQUARE'")
         return (verb, parse_char(s, " ".join(rest[:-1]), text), parse_square(s, rest[-1], text))
     if verb == "draw":
+        group = s.roster.groups_of(seat)[0]
+        if " from " in f" {arg} ":
+            arg, _, team = f" {arg} ".rpartition(" from ")
+            group = parse_team(s, seat, team, text)
+            rest = arg.split()
         if not rest:
-            return ("draw", NO_CARD)
+            return ("draw", NO_CARD, group)
         if rest[0] not in ("discarding", "discard"):
-            raise _bad(text, "say 'draw' or 'draw discarding CARD'")
-        return ("draw", parse_card(s, seat, " ".join(rest[1:]), text))
+            raise _bad(text, "say 'draw', 'draw discarding CARD' (Master Play: '... from TEAM')")
+        return ("draw", parse_card(s, seat, " ".join(rest[1:]), text), group)
     if verb == "heal":
-        return ("heal", parse_card(s, seat, arg, text))
+        if " on " in f" {arg} ":
+            card, _, who = f" {arg} ".rpartition(" on ")
+            return ("heal", parse_card(s, seat, card, text), parse_char(s, who, text))
+        k = parse_card(s, seat, arg, text)
+        return ("heal", k, _default_healed(s, k))
+    if verb == "backs":
+        return ("backs", parse_backs(s, seat, arg, text))
     if verb == "attack":
         if "with" not in rest:
             raise _bad(text, "say 'attack TARGET with ATTACKER'")
@@ -262,10 +320,21 @@ def _verb(word: str, text: str) -> str:
     )
 
 
+def _default_healed(s: EpicState, card: int) -> int:
+    """Whom a healing card heals unless named: the main of the card's group (in the team
+    game, once the main has fallen, the first wounded minor of the group)."""
+    rs = s.roster
+    members = rs.chars_of_group(rs.card_group[card])
+    if s.alive(members[0]):
+        return members[0]
+    wounded = [c for c in members[1:] if s.alive(c) and s.damage[c]]
+    return (wounded or [members[0]])[0]
+
+
 def _default_player(s: EpicState, seat: int, card: int) -> int:
     """The pawn that plays a special card: the one the card shows (the first one standing, for
     a two-pawn minor type; 'as PAWN' names the other)."""
-    pictured = s.roster.pictured(seat, card)
+    pictured = s.roster.pictured(card)
     standing = [c for c in pictured if s.square[c] != -1]
     return (standing or list(pictured) or [-1])[0]
 
@@ -283,13 +352,13 @@ def _combat_card(s: EpicState, seat: int, arg: str, text: str, *, attacking: boo
     from ._combat import attack_cards, defence_cards
 
     char = s.combat[0] if attacking else s.combat[1]
-    fits = (attack_cards if attacking else defence_cards)(s, seat, char)
+    fits = (attack_cards if attacking else defence_cards)(s, char)
     hand = {c.value for c in s.hands[seat]}
     held = [k for k in fits if k in hand]
     field = 0 if attacking else 1
 
     def number(k):
-        return _values(s, seat, k)[field]
+        return _values(s, k)[field]
 
     try:
         return parse_card(s, seat, arg, text, within=held, number=number)
@@ -307,10 +376,20 @@ def notation(s: EpicState, seat: int, command) -> str:
     if verb in ("place", "move"):
         return f"{verb} {char_label(s, command[1])} {square_name(board, command[2])}"
     if verb == "draw":
-        if command[1] == NO_CARD:
-            return "draw"
-        return f"draw discarding {card_label(s, seat, command[1])}"
-    if verb in ("heal", "lay", "defend"):
+        _, card, group = command
+        text = "draw" if card == NO_CARD else f"draw discarding {card_label(s, seat, card)}"
+        if len(s.roster.groups_of(seat)) > 1:
+            text += f" from {s.roster.teams[group]}"
+        return text
+    if verb == "heal":
+        _, card, char = command
+        text = f"heal {card_label(s, seat, card)}"
+        if char != _default_healed(s, card):
+            text += f" on {char_label(s, char)}"
+        return text
+    if verb == "backs":
+        return "backs " + ", ".join(s.roster.teams[g] for g in command[1])
+    if verb in ("lay", "defend"):
         return f"{verb} {card_label(s, seat, command[1])}"
     if verb == "attack":
         return f"attack {char_label(s, command[2])} with {char_label(s, command[1])}"

@@ -76,7 +76,7 @@ def _name(s: EpicState, seat: int) -> str:
 
 def _label(s: EpicState, seat: int, card) -> str:
     """A card's label, when ``card`` is a card index of ``seat``'s deck; else 'a card'."""
-    if isinstance(card, int) and 0 <= card < len(s.roster.cards[seat]):
+    if isinstance(card, int) and 0 <= card < len(s.roster.cards):
         return card_label(s, seat, card)
     return "a card"
 
@@ -88,9 +88,32 @@ def _own_hand(s: EpicState, seat, owner: int) -> list[str] | None:
     return [_label(s, owner, c.value) if c.known else "a card" for c in s.hands[owner]]
 
 
-def _discards(s: EpicState, seat: int) -> list[str]:
-    """The discard pile's labels, bottom first (the pile is face up)."""
-    return [_label(s, seat, c) for c in s.discards[seat]] if s.discards else []
+def _discards(s: EpicState, group: int) -> list[str]:
+    """A discard pile's labels, bottom first (the pile is face up)."""
+    owner = s.roster.group_seat[group]
+    return [_label(s, owner, c) for c in s.discards[group]] if s.discards else []
+
+
+def side_name(s: EpicState, seat: int) -> str:
+    """``light side`` / ``dark side`` in the duel, ``team 1`` / ``team 2`` in team games, ''
+    in a free-for-all (everyone for themselves)."""
+    rs = s.roster
+    if rs.variant == "duel":
+        from ._data import cast
+
+        return f"{cast().by_id(rs.teams[rs.groups_of(seat)[0]]).side} side"
+    if len(set(rs.side_of)) < len(rs.side_of):
+        return f"team {rs.side_of[seat] + 1}"
+    return ""
+
+
+def _backs(s: EpicState, seat: int) -> str:
+    """Master Play: the backs of a hand, which everyone sees (``3 dooku, 2 maul``)."""
+    rs = s.roster
+    if len(rs.groups_of(seat)) < 2:
+        return ""
+    counts = [(rs.teams[g], s.backs[seat].count(g)) for g in rs.groups_of(seat)]
+    return " (backs: " + ", ".join(f"{n} {team}" for team, n in counts) + ")"
 
 
 def _seen(s: EpicState, seat) -> tuple[str, list[str]] | None:
@@ -151,7 +174,7 @@ def _resolving(s: EpicState) -> dict | None:
         return None
     frame = s.stack[0]
     seat, card, me, step = frame[0], frame[1], frame[2], frame[3]
-    effects = s.roster.cards[seat][card].effects
+    effects = s.roster.cards[card].effects
     return {
         "card": _label(s, seat, card),
         "player": _name(s, seat),
@@ -206,24 +229,29 @@ def render(s: EpicState, seat) -> str:
             lines.append(f"  -  {c.id} ({_name(s, c.seat)}): {off}")
     lines.append("")
     for p in s.seats:
-        main = rs.chars[rs.main_of[p]]
+        mains = " and ".join(rs.chars[m].name for m in rs.mains_of(p))
         you = " (you)" if p == seat else ""
-        lines.append(f"{s.players[p]}{you}: {main.name}, {rs.sides[p]} side")
+        side = side_name(s, p)
+        out = ", out of the game" if s.out[p] else ""
+        lines.append(f"{s.players[p]}{you}: {mains}" + (f", {side}" if side else "") + out)
         hand = s.hands[p]
         own = _own_hand(s, seat, p)
         lines.append(
-            f"  hand: {_plural(len(hand), 'card')}" + (f": {', '.join(own)}" if own else "")
+            f"  hand: {_plural(len(hand), 'card')}"
+            + (f": {', '.join(own)}" if own else _backs(s, p))
         )
-        pile = len(s.piles[p]) if s.piles else 0
-        passes = s.passes[p] if s.passes else 0
-        lines.append(f"  draw pile: {_plural(pile, 'card')} ({_passes(passes)})")
-        discards = _discards(s, p)
-        text = f"  discard pile: {_plural(len(discards), 'card')}"
-        if discards:
-            top = list(reversed(discards))[:TOP_DISCARDS]
-            more = len(discards) - len(top)
-            text += f", top first: {', '.join(top)}" + (f" and {more} more" if more else "")
-        lines.append(text)
+        for g in rs.groups_of(p):
+            whose = f" ({rs.teams[g]})" if len(rs.groups_of(p)) > 1 else ""
+            lines.append(
+                f"  draw pile{whose}: {_plural(len(s.piles[g]), 'card')} ({_passes(s.passes[g])})"
+            )
+            discards = _discards(s, g)
+            text = f"  discard pile{whose}: {_plural(len(discards), 'card')}"
+            if discards:
+                top = list(reversed(discards))[:TOP_DISCARDS]
+                more = len(discards) - len(top)
+                text += f", top first: {', '.join(top)}" + (f" and {more} more" if more else "")
+            lines.append(text)
         notes = []
         if s.lost and s.lost[p]:
             notes.append(f"loses {_plural(s.lost[p], 'action')}")
@@ -265,16 +293,19 @@ def to_json(s: EpicState, seat) -> dict:
     players = []
     for p in s.seats:
         own = _own_hand(s, seat, p)
+        groups = rs.groups_of(p)
         players.append(
             {
                 "name": s.players[p],
-                "team": rs.teams[p],
-                "side": rs.sides[p],
+                "teams": [rs.teams[g] for g in groups],
+                "side": side_name(s, p),
+                "out": bool(s.out[p]),
                 "hand": len(s.hands[p]),
+                "backs": [rs.teams[g] for g in s.backs[p]],  # public: the deck of each card
                 "cards": own,  # the hand's labels for its holder; None for anyone else
-                "pile": len(s.piles[p]) if s.piles else 0,
-                "passes": s.passes[p] if s.passes else 0,
-                "discards": _discards(s, p),  # bottom first, top last
+                "piles": [len(s.piles[g]) for g in groups],
+                "passes": [s.passes[g] for g in groups],
+                "discards": [_discards(s, g) for g in groups],  # bottom first, top last
                 "loses_actions": s.lost[p] if s.lost else 0,
                 "may_not_draw": bool(s.no_draw[p]) if s.no_draw else False,
             }
@@ -326,9 +357,9 @@ def _plain(root: ET.Element) -> ET.Element:
 
 
 def _sides(s: EpicState) -> tuple[str, ...]:
-    """Per seat, the side its pieces are coloured by (light/dark; player names if alike)."""
-    sides = s.roster.sides
-    return tuple(sides) if len(set(sides)) == len(sides) else tuple(s.players)
+    """Per seat, the side its pieces are coloured by: light and dark in the duel, the team in
+    team games, the player in a free-for-all."""
+    return tuple(side_name(s, p).removesuffix(" side") or s.players[p] for p in s.seats)
 
 
 def svg(s: EpicState, seat) -> str:
@@ -343,9 +374,10 @@ def svg(s: EpicState, seat) -> str:
         if s.square[i] != NOWHERE:
             pieces[_cell(s, s.square[i])] = Piece(c.short, sides[c.seat], _wounds(s, i))
             standing.append(i)
+    firsts = list(dict.fromkeys(sides))
     colours = {
-        side: PIECE_COLOURS.get(rs.sides[p], PIECE_COLOURS["light" if p == 0 else "dark"])
-        for p, side in enumerate(sides)
+        side: PIECE_COLOURS.get(side.split()[0], PIECE_COLOURS[("light", "dark")[i]])
+        for i, side in enumerate(firsts[:2])
     }
     root = _plain(
         ET.fromstring(render_svg(board, pieces, cell_size=CELL, labels="chess", colours=colours))
@@ -399,7 +431,7 @@ def svg(s: EpicState, seat) -> str:
     y += step // 2
     line("Characters (wounds left)", bold=True)
     for i, c in enumerate(rs.chars):
-        fill, ink = colours[sides[c.seat]]
+        fill, ink = colours.get(sides[c.seat], ("#888888", "black"))
         ET.SubElement(
             panel,
             "circle",
@@ -444,8 +476,9 @@ def svg(s: EpicState, seat) -> str:
             line(f"{_held(s, i)} (dashed ring)", indent=16, cls="held")
     y += step // 2
     for p in s.seats:
-        discards = len(s.discards[p]) if s.discards else 0
-        pile = len(s.piles[p]) if s.piles else 0
+        groups = rs.groups_of(p)
+        discards = sum(len(s.discards[g]) for g in groups)
+        pile = sum(len(s.piles[g]) for g in groups)
         you = " (you)" if p == seat else ""
         line(
             f"{s.players[p]}{you}: hand {len(s.hands[p])}, pile {pile}, discards {discards}",

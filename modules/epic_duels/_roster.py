@@ -1,8 +1,10 @@
-"""Who plays what, on which board, with which cards: the part of a game fixed at creation.
+"""Who plays what, on which board, with which cards: the part of a game fixed at the start.
 
-``Roster`` is built once from the header's options (``roster_of``, cached by value) and shared by
-every state of the game: the board, the characters numbered for the whole game, and each seat's
-deck as its distinct cards.
+``Roster`` is built from the header's options and the cast (``roster_of``, cached by value) and
+shared by every state of the game.  A *group* is one main character with its minors and its
+deck of 31 cards; a seat has one group (two in Master Play).  Characters are numbered for the
+whole game, group by group; cards are numbered for the whole game too (each group's distinct
+cards in turn), so a card's number says which deck it belongs to.
 """
 
 from __future__ import annotations
@@ -12,7 +14,22 @@ import attrs
 from boardstate.rules import OptionError, cached_by_value
 
 from ._data import Card, Deck, cast, deck_for, parse_deck
-from .boards import BOARDS, SCENES
+from .boards import BOARDS
+
+# Variants (option ``variant``): the two-player duel and the rulebook's Game Variations
+DUEL = "duel"
+TEAM = "team"
+FREE_FOR_ALL = "free-for-all"
+RANDOM_DRAW = "random-draw"
+MASTER = "master"
+VARIANTS = (DUEL, TEAM, FREE_FOR_ALL, RANDOM_DRAW, MASTER)
+PLAYERS = {
+    DUEL: (2,),
+    TEAM: (4, 6),
+    FREE_FOR_ALL: range(2, 7),
+    RANDOM_DRAW: range(2, 7),
+    MASTER: (2, 4),
+}
 
 
 @attrs.frozen
@@ -20,6 +37,7 @@ class CharSpec:
     """One pawn: whose it is, what it is, and what the notation calls it."""
 
     seat: int
+    group: int  # the group (main character, minors, deck) it belongs to
     kind: str  # the character id of the data ('super-battle-droid')
     pawn: int  # 0 for a single pawn, else 1 or 2 (the notches on its base)
     main: bool
@@ -33,18 +51,68 @@ class CharSpec:
 @attrs.frozen(eq=False, slots=False)
 class Roster:
     scene: str
-    teams: tuple[str, ...]  # per seat: the team (its main character's id)
-    sides: tuple[str, ...]  # per seat: light or dark
+    variant: str
+    teams: tuple[str, ...]  # per group: the team (its main character's id)
+    group_seat: tuple[int, ...]  # per group: the seat that plays it
+    side_of: tuple[int, ...]  # per seat: its side (players of one side are friends)
     chars: tuple[CharSpec, ...]
-    cards: tuple[tuple[Card, ...], ...]  # per seat: the deck's distinct cards
-    decks: tuple[tuple[int, ...], ...]  # per seat: the 31 physical cards as distinct indexes
-    deck_end: str  # when a pile counts as gone through: 'next-draw' or 'last-card'
-    destroyed: str = "beyond-track"  # 'beyond-track': damage above the wound points destroys
-    # (the rulebook's words); 'at-zero': damage equal to them (hit points, as the clones count)
+    cards: tuple[Card, ...]  # every distinct card of every group's deck
+    card_group: tuple[int, ...]  # per card: the group whose deck holds it
+    decks: tuple[tuple[int, ...], ...]  # per group: its 31 physical cards
+    deck_end: str = "next-draw"  # a pile is gone through at the next draw, or its last card
+    destroyed: str = "beyond-track"  # damage above the wound points destroys, or equal to them
+
+    def __attrs_post_init__(self) -> None:
+        setattr_ = object.__setattr__
+        setattr_(self, "_board", BOARDS[self.scene])
+        setattr_(self, "_seat_of", tuple(c.seat for c in self.chars))
+        extra = 1 if self.destroyed == "beyond-track" else 0
+        setattr_(self, "_dies_at", tuple(c.hp + extra for c in self.chars))
+        seats = len(self.side_of)
+        setattr_(
+            self,
+            "_of_seat",
+            tuple(tuple(i for i, c in enumerate(self.chars) if c.seat == s) for s in range(seats)),
+        )
+        setattr_(
+            self,
+            "_of_group",
+            tuple(
+                tuple(i for i, c in enumerate(self.chars) if c.group == g)
+                for g in range(len(self.teams))
+            ),
+        )
+        setattr_(
+            self,
+            "_groups_of",
+            tuple(
+                tuple(g for g, s in enumerate(self.group_seat) if s == seat)
+                for seat in range(seats)
+            ),
+        )
+        setattr_(self, "_mains", tuple(self._of_group[g][0] for g in range(len(self.teams))))
+        sides = self.side_of
+        setattr_(
+            self,
+            "_enemies",
+            tuple(
+                tuple(j for j, d in enumerate(self.chars) if sides[d.seat] != sides[c.seat])
+                for c in self.chars
+            ),
+        )
 
     @property
     def board(self):
         return self._board
+
+    @property
+    def seats(self) -> int:
+        return len(self.side_of)
+
+    @property
+    def seat_of(self) -> tuple[int, ...]:
+        """Per character: the seat that plays it."""
+        return self._seat_of
 
     @property
     def dies_at(self) -> tuple[int, ...]:
@@ -52,60 +120,52 @@ class Roster:
         return self._dies_at
 
     @property
-    def seat_of(self) -> tuple[int, ...]:
-        return self._seat_of
-
-    @property
-    def main_of(self) -> tuple[int, ...]:
-        return self._main_of
-
-    def __attrs_post_init__(self) -> None:
-        object.__setattr__(self, "_board", BOARDS[self.scene])
-        object.__setattr__(self, "_seat_of", tuple(c.seat for c in self.chars))
-        extra = 1 if self.destroyed == "beyond-track" else 0
-        object.__setattr__(self, "_dies_at", tuple(c.hp + extra for c in self.chars))
-        mains = [0] * len(self.teams)
-        for i, c in enumerate(self.chars):
-            if c.main:
-                mains[c.seat] = i
-        object.__setattr__(self, "_main_of", tuple(mains))
-        object.__setattr__(
-            self,
-            "_of_seat",
-            tuple(
-                tuple(i for i, c in enumerate(self.chars) if c.seat == s)
-                for s in range(len(self.teams))
-            ),
-        )
+    def mains(self) -> tuple[int, ...]:
+        """Per group: its main character."""
+        return self._mains
 
     def chars_of(self, seat: int) -> tuple[int, ...]:
         return self._of_seat[seat]
 
-    def card(self, seat: int, card: int) -> Card:
-        return self.cards[seat][card]
+    def chars_of_group(self, group: int) -> tuple[int, ...]:
+        return self._of_group[group]
 
-    def pictured(self, seat: int, card: int) -> tuple[int, ...]:
-        """The seat's characters a card shows (both pawns of a two-pawn minor type)."""
-        kind = self.cards[seat][card].pictures
-        return tuple(i for i in self._of_seat[seat] if self.chars[i].kind == kind)
+    def groups_of(self, seat: int) -> tuple[int, ...]:
+        return self._groups_of[seat]
+
+    def mains_of(self, seat: int) -> tuple[int, ...]:
+        return tuple(self._mains[g] for g in self._groups_of[seat])
+
+    def enemies(self, char: int) -> tuple[int, ...]:
+        """The characters of every other side."""
+        return self._enemies[char]
+
+    def group_of_card(self, card: int) -> int:
+        return self.card_group[card]
+
+    def pictured(self, card: int) -> tuple[int, ...]:
+        """The characters a card shows (both pawns of a two-pawn minor type)."""
+        kind = self.cards[card].pictures
+        return tuple(i for i in self._of_group[self.card_group[card]] if self.chars[i].kind == kind)
 
 
 def _initials(kind: str) -> str:
     return "".join(part[0] for part in kind.split("-"))
 
 
-def characters_of(teams: tuple[str, ...]) -> tuple[CharSpec, ...]:
+def characters_of(teams: tuple[str, ...], group_seat: tuple[int, ...]) -> tuple[CharSpec, ...]:
     out = []
-    for seat, team_id in enumerate(teams):
+    for group, (team_id, seat) in enumerate(zip(teams, group_seat)):
         team = cast().by_id(team_id)
         m = team.main
-        out.append(CharSpec(seat, m.id, 0, True, m.hp, m.ranged, m.name, m.id, m.id))
+        out.append(CharSpec(seat, group, m.id, 0, True, m.hp, m.ranged, m.name, m.id, m.id))
         minor = team.minor
         for pawn in range(1, minor.count + 1) if minor.count > 1 else (0,):
             suffix = f"-{pawn}" if pawn else ""
             out.append(
                 CharSpec(
                     seat,
+                    group,
                     minor.id,
                     pawn,
                     False,
@@ -116,7 +176,26 @@ def characters_of(teams: tuple[str, ...]) -> tuple[CharSpec, ...]:
                     _initials(minor.id) + (str(pawn) if pawn else ""),
                 )
             )
+    _name_shared_minors(out)
     return tuple(out)
+
+
+def _name_shared_minors(chars: list) -> None:
+    """Two groups with the same minor type (three teams bring Clone Troopers) number their
+    pawns on: the second group's are 3 and 4."""
+    seen: dict[str, int] = {}
+    for i, c in enumerate(chars):
+        if c.main or not c.pawn:
+            continue
+        n = seen[c.kind] = seen.get(c.kind, 0) + 1
+        if n != c.pawn:
+            chars[i] = attrs.evolve(
+                c,
+                pawn=n,
+                name=f"{c.name.rsplit(' ', 1)[0]} {n}",
+                id=f"{c.kind}-{n}",
+                short=f"{_initials(c.kind)}{n}",
+            )
 
 
 def distinct(deck: Deck) -> tuple[tuple[Card, ...], tuple[int, ...]]:
@@ -137,25 +216,47 @@ def _deck(team: str, texts: dict, alternatives: tuple[str, ...]) -> Deck:
 
 
 @cached_by_value
-def _roster(scene, teams, texts, alternatives, deck_end, destroyed) -> Roster:
+def build(scene, variant, cast_, texts, alternatives, deck_end, destroyed) -> Roster:
+    """``cast_``: per seat, the tuple of its teams."""
     texts = dict(texts)
-    cards, decks = [], []
-    for team in teams:
+    teams = tuple(t for seat_teams in cast_ for t in seat_teams)
+    group_seat = tuple(seat for seat, seat_teams in enumerate(cast_) for _ in seat_teams)
+    cards: list[Card] = []
+    card_group: list[int] = []
+    decks = []
+    for group, team in enumerate(teams):
         kinds, physical = distinct(_deck(team, texts, alternatives))
-        cards.append(kinds)
-        decks.append(physical)
-    sides = tuple(cast().by_id(t).side for t in teams)
+        offset = len(cards)
+        cards.extend(kinds)
+        card_group.extend([group] * len(kinds))
+        decks.append(tuple(offset + k for k in physical))
+    seats = len(cast_)
+    if variant == TEAM or (variant == MASTER and seats == 4):
+        side_of = tuple(seat % 2 for seat in range(seats))  # seats alternate round the table
+    else:
+        side_of = tuple(range(seats))
     return Roster(
-        scene, teams, sides, characters_of(teams), tuple(cards), tuple(decks), deck_end, destroyed
+        scene,
+        variant,
+        teams,
+        group_seat,
+        side_of,
+        characters_of(teams, group_seat),
+        tuple(cards),
+        tuple(card_group),
+        tuple(decks),
+        deck_end,
+        destroyed,
     )
 
 
-def roster_of(options) -> Roster:
-    """The Roster of a header's (prepared) options."""
-    return _roster(
+def roster_of(options, cast_) -> Roster:
+    """The Roster of a header's (prepared) options and the cast chosen or drawn at the start."""
+    return build(
         options["board"],
-        tuple(options["characters"]),
-        tuple(sorted(options.get("deck-texts", {}).items())),
+        options.get("variant", DUEL),
+        tuple(tuple(t) for t in cast_),
+        tuple(sorted(dict(options.get("deck-texts", ())).items())),
         tuple(options.get("alternatives", ())),
         options.get("deck-end", "next-draw"),
         options.get("destroyed", "beyond-track"),
@@ -166,48 +267,42 @@ def roster_of(options) -> Roster:
 DEFAULT_CHARACTERS = ("obi-wan", "dooku")  # the rulebook's first game
 
 
-def parse_characters(value: str | None, players) -> tuple[str, ...]:
-    """``obi-wan,dooku``: one main character per player, in player order; two players play
-    light against dark (the rulebook's two-player game)."""
+def _bad(why: str) -> OptionError:
+    return OptionError(f"option characters: {why}", code="bad-option")
+
+
+def parse_characters(value: str | None, players, variant: str) -> list[list[str]] | None:
+    """Per player, their main characters: ``obi-wan,dooku`` (one each, in player order), in
+    Master Play ``obi-wan+yoda,dooku+maul``.  None: drawn at random at the start (the
+    random-draw variant, and the team, free-for-all and Master games that name none)."""
     n = len(players)
-    if value is None:
-        if n != 2:
-            raise OptionError(
-                "option characters: name one main character per player (e.g. characters="
-                "obi-wan,dooku)",
-                code="bad-option",
-            )
-        return DEFAULT_CHARACTERS
-    names = tuple(v.strip().lower() for v in value.split(","))
+    per_player = 2 if variant == MASTER else 1
+    if variant == RANDOM_DRAW:
+        if value is not None:
+            raise _bad("in the random-draw variant the main characters are drawn, not chosen")
+        return None
+    if value is None:  # the duel's first game; else drawn at random, as in the random draw
+        return [[c] for c in DEFAULT_CHARACTERS] if variant == DUEL else None
     known = [t.id for t in cast().teams]
-    for name in names:
-        if name not in known:
-            raise OptionError(
-                f"option characters: no main character {name!r} (choose from {', '.join(known)})",
-                code="bad-option",
-            )
+    names = [[x.strip().lower() for x in part.split("+")] for part in value.split(",")]
+    for group in names:
+        for name in group:
+            if name not in known:
+                raise _bad(f"no main character {name!r} (choose from {', '.join(known)})")
     if len(names) != n:
-        raise OptionError(
-            f"option characters: {len(names)} named for {n} players (one each, in player order)",
-            code="bad-option",
-        )
-    if len(set(names)) != len(names):
-        raise OptionError("option characters: a main character is named twice", code="bad-option")
-    if n == 2:
-        sides = {cast().by_id(name).side for name in names}
+        raise _bad(f"{len(names)} named for {n} players (one each, in player order)")
+    for seat, group in enumerate(names):
+        if len(group) != per_player:
+            how = "two, joined by +" if per_player == 2 else "one"
+            raise _bad(f"{players[seat]} has {len(group)}: each player plays {how}")
+    flat = [x for group in names for x in group]
+    if len(set(flat)) != len(flat):
+        raise _bad("a main character is named twice")
+    if variant == DUEL:
+        sides = {cast().by_id(group[0]).side for group in names}
         if sides != {"light", "dark"}:
-            raise OptionError(
-                f"option characters: {names[0]} and {names[1]} are both on the "
-                f"{sides.pop()} side; two players play light against dark",
-                code="bad-option",
+            raise _bad(
+                f"{flat[0]} and {flat[1]} are both on the {sides.pop()} side; the duel is "
+                "light against dark"
             )
     return names
-
-
-def check_scene(scene: str) -> str:
-    if scene not in SCENES:
-        raise OptionError(
-            f"option board: no battle scene {scene!r} (scenes: {', '.join(SCENES)})",
-            code="bad-option",
-        )
-    return scene

@@ -5,9 +5,10 @@ from __future__ import annotations
 from boardstate.rules import Choice, IllegalCommand, OptionError, Outcome, Setup, Table
 
 from . import _decide, _legal, _notation, _why
-from ._data import cast, parse_deck, read_player_deck
-from ._roster import parse_characters, roster_of
-from ._state import LAY, NOWHERE, OVER, TURN, EpicState, evolve
+from ._data import cast, deck_for, parse_deck, read_player_deck
+from ._roster import DUEL, FREE_FOR_ALL, PLAYERS, VARIANTS, parse_characters
+from ._state import LAY, OVER, TURN, EpicState, evolve
+from .boards import BOARDS
 
 DECK_END = ("next-draw", "last-card")
 DESTROYED = ("beyond-track", "at-zero")
@@ -18,41 +19,54 @@ class EpicRules:
 
     # ---------------------------------------------------------------- options and setup
     def prepare(self, options, players) -> dict:
-        """Check what the spec cannot: the characters, the deck files (read into the header,
-        so the game replays without them) and the disputed readings named."""
+        """Check what the spec cannot: the variant's player count, the characters, the deck
+        files (read into the header, so the game replays without them) and the disputed
+        readings named."""
         if len({p.lower() for p in players}) != len(players):
             raise OptionError(
                 "two players share a name (names are compared without case)", code="bad-option"
             )
-        if len(players) != 2:
+        variant = options.get("variant") or (DUEL if len(players) == 2 else FREE_FOR_ALL)
+        counts = PLAYERS[variant]
+        if len(players) not in counts:
+            other = [v for v in VARIANTS if len(players) in PLAYERS[v]]
             raise OptionError(
-                f"the two-player game takes 2 players, not {len(players)}", code="bad-option"
+                f"variant {variant} is for {' or '.join(map(str, counts))} players, not "
+                f"{len(players)} (for {len(players)}: variant={' or '.join(other)})",
+                code="bad-option",
             )
-        characters = parse_characters(options.get("characters"), players)
+        characters = parse_characters(options.get("characters"), players, variant)
+        named = BOARDS[options["board"]].named_squares
+        for name in sorted(t for group in characters or () for t in group if t not in named):
+            raise OptionError(
+                f"option characters: the {options['board']} board has no square for {name}",
+                code="bad-option",
+            )
+        playing = {t for group in characters for t in group} if characters else set(teams())
         texts = {}
         for path in _split(options.get("decks")):
             text, deck = read_player_deck(path)
-            if deck.team not in characters:
+            if deck.team not in playing:
                 raise OptionError(
                     f"option decks: {path} is a deck for {deck.team}, who is not playing",
                     code="bad-option",
                 )
             texts[deck.team] = text
-        alternatives = _split(options.get("alternatives"))
-        stored = {
-            "board": options["board"],
-            "characters": list(characters),
-            "deck-end": options["deck-end"],
-        }
-        if options["destroyed"] != DESTROYED[0]:  # (stored only when it differs)
+        stored = {"board": options["board"], "deck-end": options["deck-end"]}
+        if characters is not None:
+            stored["characters"] = characters
+        if variant != DUEL:  # (stored only when it differs from the two-player game's)
+            stored["variant"] = variant
+        if options["destroyed"] != DESTROYED[0]:
             stored["destroyed"] = options["destroyed"]
         if texts:
             stored["deck-texts"] = texts
+        alternatives = _split(options.get("alternatives"))
         if alternatives:
             offered = set()
-            for team in characters:
-                deck = parse_deck(texts[team], team) if team in texts else None
-                offered |= set((deck or _builtin(team)).alternatives)
+            for team in sorted(playing):
+                deck = parse_deck(texts[team], team) if team in texts else deck_for(team)
+                offered |= set(deck.alternatives)
             for a in alternatives:
                 if a not in offered:
                     raise OptionError(
@@ -64,23 +78,9 @@ class EpicRules:
         return stored
 
     def initial(self, setup: Setup) -> EpicState:
-        rs = roster_of(setup.options)
-        n = len(setup.players)
-        chars = len(rs.chars)
+        """Before the start: the players and the options (the cast is named by ``start``)."""
         return EpicState(
-            players=tuple(setup.players),
-            roster=rs,
-            square=(NOWHERE,) * chars,
-            damage=(0,) * chars,
-            held=(0,) * chars,
-            hands=((),) * n,
-            piles=((),) * n,
-            discards=((),) * n,
-            passes=(0,) * n,
-            no_draw=(False,) * n,
-            lost=(0,) * n,
-            seen=((),) * n,
-            revision=setup.revision,
+            players=tuple(setup.players), options=frozen(setup.options), revision=setup.revision
         )
 
     def start(self, table: Table) -> None:
@@ -119,10 +119,10 @@ class EpicRules:
     def outcome(self, s: EpicState) -> Outcome | None:
         if s.phase != OVER:
             return None
-        mains = s.roster.main_of
+        rs = s.roster
         scores = tuple(
-            max(0, s.roster.chars[mains[seat]].hp - s.damage[mains[seat]]) for seat in s.seats
-        )  # wound points left on the main character
+            sum(max(0, rs.chars[m].hp - s.damage[m]) for m in rs.mains_of(seat)) for seat in s.seats
+        )  # wound points left on the seat's main characters
         return Outcome(scores=scores, winners=s.winners, reason=s.end_reason)
 
     def view(self, s: EpicState, seat: int | None) -> EpicState:
@@ -132,20 +132,26 @@ class EpicRules:
         def seal(cards, mine):
             return tuple(c if mine and c.owned_by(seat) else c.sealed() for c in cards)
 
+        if s.roster is None:
+            return s
         hands = tuple(seal(h, i == seat) for i, h in enumerate(s.hands))
         piles = tuple(seal(p, False) for p in s.piles)
         seen = tuple((x[0], seal(x[1], i == seat)) if x else () for i, x in enumerate(s.seen))
         return s._replace(hands=hands, piles=piles, seen=seen)
 
 
+def frozen(value):
+    """Options as a value that compares equal however it was read (a file gives tuples where
+    the creating call gave lists): tuples all the way down, keys in order."""
+    if isinstance(value, dict):
+        return tuple(sorted((k, frozen(v)) for k, v in value.items()))
+    if isinstance(value, (list, tuple)):
+        return tuple(frozen(v) for v in value)
+    return value
+
+
 def _split(value) -> list[str]:
     return [v.strip() for v in value.split(",") if v.strip()] if value else []
-
-
-def _builtin(team: str):
-    from ._data import deck_for
-
-    return deck_for(team)
 
 
 def teams() -> tuple[str, ...]:

@@ -1,9 +1,11 @@
 """The table as an immutable value, the events that change it, and ``evolve``.
 
-Characters are numbered once per game (``Roster.chars``): seat 0's main, its minors, then seat 1's,
-and so on; the state holds plain tuples indexed by character (square, damage, hold) and by seat
-(hand, draw pile, discard pile).  A card is an int: its index among the distinct cards of its
-seat's deck (``Roster.cards[seat]``), so two copies of a card are the same command.
+The first event names the cast (``CastChosen``: chosen, or drawn at random); the ``Roster`` it
+makes numbers the characters and the cards for the whole game (see ``_roster``).  The state holds
+plain tuples indexed by character (square, damage, hold), by group (draw pile, discard pile,
+passes) and by seat (hand and its card backs).  A card is an int: its number among the distinct
+cards of the game's decks, so two copies of a card are the same command and a card's number says
+which deck it belongs to.
 
 Hands hold ``Secret`` cards owned by their holder; draw piles hold ``Secret`` cards owned by
 nobody (face down to everyone, their owner included, as on the table).  Cards leave a hand by
@@ -71,14 +73,17 @@ class EpicState(NamedTuple):
     """The whole table.  A NamedTuple: immutable, and ``_replace`` is cheap in the hot loop."""
 
     players: tuple[str, ...]
-    roster: object  # Roster: the board, the characters, the cards (fixed for the game)
-    square: tuple[int, ...]  # per character: cell index, NOWHERE off the board
-    damage: tuple[int, ...]  # per character: damage taken (destroyed when above its hp)
-    held: tuple[int, ...]  # per character: cards its player must discard to free it (0: free)
-    hands: tuple[tuple[Secret, ...], ...]
-    piles: tuple[tuple[Secret, ...], ...] = ()  # draw piles, top first
-    discards: tuple[tuple[int, ...], ...] = ()  # bottom first, top last
-    passes: tuple[int, ...] = ()  # per seat: times the draw pile has been gone through
+    options: tuple  # the header's options, as sorted (key, value) pairs (see ``_rules.frozen``)
+    roster: object = None  # Roster: the board, the characters, the cards (from CastChosen)
+    square: tuple[int, ...] = ()  # per character: cell index, NOWHERE off the board
+    damage: tuple[int, ...] = ()  # per character: damage taken (``Roster.dies_at`` destroys)
+    held: tuple[int, ...] = ()  # per character: cards its player must discard to free it
+    hands: tuple[tuple[Secret, ...], ...] = ()
+    backs: tuple[tuple[int, ...], ...] = ()  # per seat: the group of each hand card (public)
+    piles: tuple[tuple[Secret, ...], ...] = ()  # per group: draw pile, top first
+    discards: tuple[tuple[int, ...], ...] = ()  # per group: bottom first, top last
+    passes: tuple[int, ...] = ()  # per group: times the draw pile has been gone through
+    out: tuple[bool, ...] = ()  # per seat: eliminated (free-for-all)
     order: tuple[int, ...] = ()  # seats in playing order, the first player first
     phase: int = PLACE
     queue: tuple[int, ...] = ()  # seats asked in ``phase``; the first acts now
@@ -95,7 +100,7 @@ class EpicState(NamedTuple):
     stack: tuple[Frame, ...] = ()  # cards being resolved, the first one now
     request: tuple = ()  # RESPOND/TRIM: (kind, seat asked, asker, amount, positions)
     seen: tuple = ()  # per seat: (whose hand, its cards as this seat's Secrets) shown to the
-    # seat; whose -1: the top of the seat's own draw pile
+    # seat; whose < 0: the top of the draw pile of group -1 - whose
     end_reason: str = ""
     winners: tuple[int, ...] = ()
     revision: int = 1
@@ -116,9 +121,15 @@ class EpicState(NamedTuple):
 
 
 # ---------------------------------------------------------------------------------- events
+@event("epic.cast-chosen")
+class CastChosen:
+    cast: tuple  # per seat: the main characters (team ids) it plays
+    drawn: bool  # drawn at random by the engine (else chosen in the options)
+
+
 @event("epic.piles-shuffled")
 class PilesShuffled:
-    piles: tuple  # per seat: the draw pile, top first (Secrets owned by nobody)
+    piles: tuple  # per group: the draw pile, top first (Secrets owned by nobody)
 
 
 @event("epic.order-rolled")
@@ -136,18 +147,19 @@ class Placed:
 @event("epic.cards-drawn")
 class CardsDrawn:
     seat: int
+    group: int  # whose draw pile
     cards: tuple  # of Secret owned by the drawer: the top cards of their pile, in order
 
 
 @event("epic.pile-gone-through")
 class PileGoneThrough:
-    seat: int
+    group: int
     passes: int
 
 
 @event("epic.pile-reshuffled")
 class PileReshuffled:
-    seat: int
+    group: int
     cards: tuple  # of Secret owned by nobody: the discard pile shuffled, top first
 
 
@@ -290,6 +302,7 @@ class Penalised:
 @event("epic.card-taken")
 class CardTaken:
     seat: int
+    group: int  # whose pile
     pile: int  # 0: from the draw pile, 1: from the discard pile
     index: int  # position in that pile (draw: from the top; discard: from the bottom)
     card: Secret  # now in the seat's hand
@@ -297,8 +310,8 @@ class CardTaken:
 
 @event("epic.pile-set")
 class PileSet:
-    seat: int
-    cards: tuple  # the seat's new draw pile, top first (Secrets owned by nobody)
+    group: int
+    cards: tuple  # the group's new draw pile, top first (Secrets owned by nobody)
 
 
 @event("epic.actions-changed")
@@ -309,7 +322,13 @@ class ActionsChanged:
 @event("epic.pile-seen")
 class PileSeen:
     seat: int
-    cards: tuple  # of Secret owned by ``seat``: the top cards of its own draw pile, in order
+    group: int  # one of the seat's groups
+    cards: tuple  # of Secret owned by ``seat``: the top cards of that draw pile, in order
+
+
+@event("epic.eliminated")
+class Eliminated:
+    seat: int  # free-for-all: the main fell; the seat's characters leave the board
 
 
 @event("epic.game-ended")
@@ -353,6 +372,8 @@ EVENTS = (
     ActionsChanged,
     GameEnded,
     PileSeen,
+    CastChosen,
+    Eliminated,
 )
 
 
@@ -365,6 +386,46 @@ def without(hand: tuple, positions) -> tuple:
     """``hand`` less the cards at ``positions``."""
     drop = set(positions)
     return tuple(c for i, c in enumerate(hand) if i not in drop)
+
+
+def _from_hand(s: EpicState, seat: int, positions) -> EpicState:
+    """The cards at ``positions`` leave ``seat``'s hand (and their backs with them)."""
+    return s._replace(
+        hands=put(s.hands, seat, without(s.hands[seat], positions)),
+        backs=put(s.backs, seat, without(s.backs[seat], positions)),
+    )
+
+
+def _to_discard(s: EpicState, cards) -> EpicState:
+    """Face-up cards onto the discard piles of their decks."""
+    group_of = s.roster.card_group
+    discards = s.discards
+    for c in cards:
+        g = group_of[c]
+        discards = put(discards, g, discards[g] + (c,))
+    return s._replace(discards=discards)
+
+
+def _cast(s: EpicState, e: CastChosen) -> EpicState:
+    from ._roster import roster_of
+
+    rs = roster_of(dict(s.options), e.cast)
+    chars, groups, seats = len(rs.chars), len(rs.teams), len(s.players)
+    return s._replace(
+        roster=rs,
+        square=(NOWHERE,) * chars,
+        damage=(0,) * chars,
+        held=(0,) * chars,
+        hands=((),) * seats,
+        backs=((),) * seats,
+        piles=((),) * groups,
+        discards=((),) * groups,
+        passes=(0,) * groups,
+        out=(False,) * seats,
+        no_draw=(False,) * seats,
+        lost=(0,) * seats,
+        seen=((),) * seats,
+    )
 
 
 def _shuffled(s: EpicState, e: PilesShuffled) -> EpicState:
@@ -382,17 +443,18 @@ def _placed(s: EpicState, e: Placed) -> EpicState:
 def _drawn(s: EpicState, e: CardsDrawn) -> EpicState:
     n = len(e.cards)
     return s._replace(
-        piles=put(s.piles, e.seat, s.piles[e.seat][n:]),
+        piles=put(s.piles, e.group, s.piles[e.group][n:]),
         hands=put(s.hands, e.seat, s.hands[e.seat] + e.cards),
+        backs=put(s.backs, e.seat, s.backs[e.seat] + (e.group,) * n),
     )
 
 
 def _gone_through(s: EpicState, e: PileGoneThrough) -> EpicState:
-    return s._replace(passes=put(s.passes, e.seat, e.passes))
+    return s._replace(passes=put(s.passes, e.group, e.passes))
 
 
 def _reshuffled(s: EpicState, e: PileReshuffled) -> EpicState:
-    return s._replace(piles=put(s.piles, e.seat, e.cards), discards=put(s.discards, e.seat, ()))
+    return s._replace(piles=put(s.piles, e.group, e.cards), discards=put(s.discards, e.group, ()))
 
 
 def _awaiting(s: EpicState, e: Awaiting) -> EpicState:
@@ -418,11 +480,8 @@ def _moved(s: EpicState, e: Moved) -> EpicState:
 
 
 def _discarded(s: EpicState, e: Discarded) -> EpicState:
-    values = tuple(c.value for c in e.cards)
-    return s._replace(
-        hands=put(s.hands, e.seat, without(s.hands[e.seat], e.positions)),
-        discards=put(s.discards, e.seat, s.discards[e.seat] + values),
-    )
+    s = _from_hand(s, e.seat, e.positions)
+    return _to_discard(s, tuple(c.value for c in e.cards))
 
 
 def _healed(s: EpicState, e: Healed) -> EpicState:
@@ -447,10 +506,8 @@ def _laid(s: EpicState, e: LaidFaceDown) -> EpicState:
 
 def _defended(s: EpicState, e: Defended) -> EpicState:
     attacker, defender, _, attack = s.combat
-    return s._replace(
-        hands=put(s.hands, e.seat, without(s.hands[e.seat], (e.pos,))),
-        combat=(attacker, defender, e.card.value, attack),
-    )
+    s = _from_hand(s, e.seat, (e.pos,))
+    return s._replace(combat=(attacker, defender, e.card.value, attack))
 
 
 def _not_defended(s: EpicState, e: NotDefended) -> EpicState:
@@ -459,30 +516,22 @@ def _not_defended(s: EpicState, e: NotDefended) -> EpicState:
 
 def _shown(s: EpicState, e: AttackShown) -> EpicState:
     attacker, defender, defence, _ = s.combat
+    s = _from_hand(s, e.seat, (e.pos,))
     return s._replace(
-        hands=put(s.hands, e.seat, without(s.hands[e.seat], (e.pos,))),
-        actions=s.actions - (not e.free),
-        combat=(attacker, defender, defence, e.card.value),
+        actions=s.actions - (not e.free), combat=(attacker, defender, defence, e.card.value)
     )
 
 
 def _combat_ended(s: EpicState, e: CombatEnded) -> EpicState:
-    """Both played cards go to their players' discard piles."""
-    attacker, defender, defence, attack = s.combat
-    seat_of = s.roster.seat_of
-    discards = s.discards
-    a, d = seat_of[attacker], seat_of[defender]
-    discards = put(discards, a, discards[a] + (attack,))
-    if defence != NO_CARD:
-        discards = put(discards, d, discards[d] + (defence,))
-    return s._replace(combat=(), discards=discards)
+    """Both played cards go to their decks' discard piles."""
+    _, _, defence, attack = s.combat
+    s = _to_discard(s, (attack,) if defence == NO_CARD else (attack, defence))
+    return s._replace(combat=())
 
 
 def _played(s: EpicState, e: CardPlayed) -> EpicState:
-    return s._replace(
-        hands=put(s.hands, e.seat, without(s.hands[e.seat], (e.pos,))),
-        actions=s.actions - (not e.free),
-    )
+    s = _from_hand(s, e.seat, (e.pos,))
+    return s._replace(actions=s.actions - (not e.free))
 
 
 def _resolving(s: EpicState, e: Resolving) -> EpicState:
@@ -495,12 +544,10 @@ def _step_done(s: EpicState, e: StepDone) -> EpicState:
 
 def _card_resolved(s: EpicState, e: CardResolved) -> EpicState:
     frame = s.stack[0]
+    s = s._replace(stack=s.stack[1:])
     if frame.combat:  # a power combat card: discarded when the combat ends
-        return s._replace(stack=s.stack[1:])
-    return s._replace(
-        stack=s.stack[1:],
-        discards=put(s.discards, frame.seat, s.discards[frame.seat] + (frame.card,)),
-    )
+        return s
+    return _to_discard(s, (frame.card,))
 
 
 def _asked(s: EpicState, e: Asked) -> EpicState:
@@ -527,16 +574,20 @@ def _penalised(s: EpicState, e: Penalised) -> EpicState:
 
 
 def _taken(s: EpicState, e: CardTaken) -> EpicState:
-    seat = e.seat
+    g = e.group
     if e.pile == 0:
-        s = s._replace(piles=put(s.piles, seat, without(s.piles[seat], (e.index,))))
+        s = s._replace(piles=put(s.piles, g, without(s.piles[g], (e.index,))))
     else:
-        s = s._replace(discards=put(s.discards, seat, without(s.discards[seat], (e.index,))))
-    return s._replace(hands=put(s.hands, seat, s.hands[seat] + (e.card,)))
+        s = s._replace(discards=put(s.discards, g, without(s.discards[g], (e.index,))))
+    return s._replace(
+        hands=put(s.hands, e.seat, s.hands[e.seat] + (e.card,)),
+        backs=put(s.backs, e.seat, s.backs[e.seat] + (g,)),
+    )
 
 
 def _pile_set(s: EpicState, e: PileSet) -> EpicState:
-    return s._replace(piles=put(s.piles, e.seat, e.cards), seen=put(s.seen, e.seat, ()))
+    seat = s.roster.group_seat[e.group]
+    return s._replace(piles=put(s.piles, e.group, e.cards), seen=put(s.seen, seat, ()))
 
 
 def _actions(s: EpicState, e: ActionsChanged) -> EpicState:
@@ -544,11 +595,18 @@ def _actions(s: EpicState, e: ActionsChanged) -> EpicState:
 
 
 def _pile_seen(s: EpicState, e: PileSeen) -> EpicState:
-    return s._replace(seen=put(s.seen, e.seat, (-1, e.cards)))
+    return s._replace(seen=put(s.seen, e.seat, (-1 - e.group, e.cards)))
 
 
 def _ended(s: EpicState, e: GameEnded) -> EpicState:
     return s._replace(phase=OVER, queue=(), end_reason=e.reason, winners=e.winners)
+
+
+def _eliminated(s: EpicState, e: Eliminated) -> EpicState:
+    square = s.square
+    for i in s.roster.chars_of(e.seat):
+        square = put(square, i, NOWHERE)
+    return s._replace(square=square, out=put(s.out, e.seat, True))
 
 
 _HANDLERS = {
@@ -585,6 +643,8 @@ _HANDLERS = {
     ActionsChanged: _actions,
     GameEnded: _ended,
     PileSeen: _pile_seen,
+    CastChosen: _cast,
+    Eliminated: _eliminated,
 }
 
 

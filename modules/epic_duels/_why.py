@@ -114,28 +114,35 @@ def _action_reason(s: EpicState, seat: int, command) -> tuple[str, str]:
         if not s.held[char] or rs.seat_of[char] != seat:
             return f"{char_label(s, char)} is not one of your held characters", "not-held"
         return f"freeing {char_label(s, char)} takes {s.held[char]} cards of your hand", "cards"
-    free_card = verb == "play" and rs.cards[seat][command[1]].free
+    free_card = verb == "play" and rs.cards[command[1]].free
     if s.actions <= 0 and not free_card:
         return "no action is left this turn ('end' ends it)", "no-actions"
     if verb == "draw":
         if s.draw_barred:
             return "a card played against you forbids drawing this turn", "no-draw"
+        if command[2] not in rs.groups_of(seat):
+            return f"the {rs.teams[command[2]]} deck is not yours", "not-yours"
         if command[1] == NO_CARD:
             return f"your hand holds {HAND_LIMIT} cards: say 'draw discarding CARD'", "hand-full"
         return f"{card_label(s, seat, command[1])} is not in your hand", "not-in-hand"
     if verb == "heal":
-        main = rs.main_of[seat]
-        if any(s.alive(c) for c in rs.chars_of(seat) if not rs.chars[c].main):
+        _, k, char = command
+        group = rs.card_group[k]
+        members = rs.chars_of_group(group)
+        if rs.group_seat[group] != seat or k not in hand:
+            return f"{card_label(s, seat, k)} is not in your hand", "not-in-hand"
+        if char == members[0] and any(s.alive(c) for c in members[1:]):
             return "healing needs every one of your minor characters destroyed", "minors-standing"
-        if not s.damage[main]:
-            return f"{char_label(s, main)} has no damage to heal", "unhurt"
+        if not s.damage[char] or not s.alive(char):
+            return f"{char_label(s, char)} has no damage to heal", "unhurt"
         return (
-            f"{card_label(s, seat, command[1])} is not a card of a destroyed minor in your hand",
+            f"{card_label(s, seat, k)} cannot heal {char_label(s, char)}: a destroyed minor's "
+            "card heals its main (in the team game, a destroyed main's card heals its minors)",
             "not-minor-card",
         )
     if verb == "play":
         _, k, me = command
-        card = rs.cards[seat][k]
+        card = rs.cards[k]
         if k not in hand:
             return f"{card_label(s, seat, k)} is not in your hand", "not-in-hand"
         if card.kind != "special":
@@ -145,7 +152,7 @@ def _action_reason(s: EpicState, seat: int, command) -> tuple[str, str]:
     a, d = char_label(s, attacker), char_label(s, defender)
     if rs.seat_of[attacker] != seat:
         return f"{a} is not your character", "not-yours"
-    if rs.seat_of[defender] == seat:
+    if rs.side_of[rs.seat_of[defender]] == rs.side_of[seat]:
         return f"{d} is on your side", "friendly"
     if s.square[attacker] == -1 or s.square[defender] == -1:
         return f"{a if s.square[attacker] == -1 else d} is not on the board", "destroyed"
@@ -160,7 +167,7 @@ def _action_reason(s: EpicState, seat: int, command) -> tuple[str, str]:
         blocked = line_blocker(s, attacker, defender)
         if blocked:
             return f"{a} is not in attack position against {d}: {blocked}", "no-position"
-    if not any(k in hand for k in attack_cards(s, seat, attacker)):
+    if not any(k in hand for k in attack_cards(s, attacker)):
         return f"you hold no card to attack with {a}", "no-card"
     return f"you hold no card to attack with {a} that is not an action", "no-actions"
 
@@ -174,7 +181,7 @@ def _card_reason(s: EpicState, seat: int, command, *, attacking: bool) -> tuple[
     label = card_label(s, seat, k)
     if not attacking and s.held[char]:
         return f"{char_label(s, char)} is held and cannot defend", "held"
-    fits = (attack_cards if attacking else defence_cards)(s, seat, char)
+    fits = (attack_cards if attacking else defence_cards)(s, char)
     if k not in fits:
         value = "an attack" if attacking else "a defence"
         return f"{label} is not a card of {char_label(s, char)} with {value} value", "wrong-card"
