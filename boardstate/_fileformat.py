@@ -443,4 +443,26 @@ def _load_game(path_or_raw) -> Game:
             raise CorruptFile(
                 f"{raw.path}: corrupt at record {i} (events the rules cannot fold: {_why(exc)})"
             ) from None
+    _probe(game, raw.path)
     return game
+
+
+def _probe(game: Game, path) -> None:
+    """Ask the rules about the state the records fold to, as every command will (whose turn,
+    the result, each acting seat's commands): events that fold without complaint into a state
+    the rules cannot use (a file forged and rechained) are a corrupt file, not a crash later.
+    A file read to be added to is re-derived record by record instead (``load_checked``)."""
+    try:
+        if game.outcome() is None:
+            viewer = game.header.viewer  # (a view holds its own player's secrets only)
+            for seat in game.to_act():
+                if viewer is None or seat == viewer:
+                    game.legal(seat)
+    except BoardstateError:
+        raise
+    except MemoryError:
+        raise
+    except Exception as exc:
+        raise CorruptFile(
+            f"{path}: corrupt (the rules cannot use the state its records fold to: {_why(exc)})"
+        ) from None

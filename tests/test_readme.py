@@ -52,4 +52,8 @@ def test_walkthrough_runs_as_written(tmp_path):
         capture_output=True,
         text=True,
     ).stdout
-    assert alice == bob and '"round": 2' in alice
+    # Both copies hold the whole first round: the bids, their reveals and the duel.  (What comes
+    # next depends on the random seed: round 2, or, when the first villain is Darth Vader, the
+    # winner's keep-or-discard choice; a test that asked for round 2 failed 1 game in 6.)
+    assert alice == bob and '"records": 5' in alice
+    assert '"round": 2' in alice or "keep" in alice

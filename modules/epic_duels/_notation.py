@@ -249,11 +249,8 @@ def parse(s: EpicState, seat: int, text: str):
             raise _bad(text, "say 'draw', 'draw discarding CARD' (Master Play: '... from TEAM')")
         return ("draw", parse_card(s, seat, " ".join(rest[1:]), text), group)
     if verb == "heal":
-        if " on " in f" {arg} ":
-            card, _, who = f" {arg} ".rpartition(" on ")
-            return ("heal", parse_card(s, seat, card, text), parse_char(s, who, text))
-        k = parse_card(s, seat, arg, text)
-        return ("heal", k, _default_healed(s, k))
+        k, who = _card_then(s, seat, arg, " on ", text)
+        return ("heal", k, _default_healed(s, k) if who is None else parse_char(s, who, text))
     if verb == "backs":
         return ("backs", parse_backs(s, seat, arg, text))
     if verb == "attack":
@@ -270,11 +267,8 @@ def parse(s: EpicState, seat: int, text: str):
     if verb == "defend":
         return ("defend", _combat_card(s, seat, arg, text, attacking=False))
     if verb == "play":
-        if " as " in f" {arg} ":
-            card, _, who = f" {arg} ".rpartition(" as ")
-            return ("play", parse_card(s, seat, card, text), parse_char(s, who, text))
-        k = parse_card(s, seat, arg, text)
-        return ("play", k, _default_player(s, seat, k))
+        k, who = _card_then(s, seat, arg, " as ", text)
+        return ("play", k, _default_player(s, seat, k) if who is None else parse_char(s, who, text))
     if verb == "release":
         if "discarding" not in rest:
             raise _bad(text, "say 'release CHARACTER discarding CARD, CARD, CARD'")
@@ -305,6 +299,18 @@ def parse(s: EpicState, seat: int, text: str):
             values.remove(k)
         rest_cards = tuple(values)
     return ("take", k, rest_cards)
+
+
+def _card_then(s: EpicState, seat: int, arg: str, word: str, text: str):
+    """``CARD`` or ``CARD <word> CHARACTER``: (card, the character's text or None).  A card
+    whose name holds the word ("Shot on the Run") is read whole first."""
+    if word in f" {arg} ":
+        try:
+            return parse_card(s, seat, arg, text), None
+        except InvalidCommand:
+            card, _, who = f" {arg} ".rpartition(word)
+            return parse_card(s, seat, card, text), who
+    return parse_card(s, seat, arg, text), None
 
 
 def _verb(word: str, text: str) -> str:
