@@ -10,10 +10,12 @@ from __future__ import annotations
 import re
 import tomllib
 from pathlib import Path
-
-import cattrs
+from typing import TYPE_CHECKING
 
 from ._errors import OptionError
+
+if TYPE_CHECKING:  # (cattrs is imported by the module that structures a file)
+    import cattrs
 
 
 class FieldError(ValueError):

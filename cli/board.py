@@ -10,22 +10,28 @@ module or board that is not there is an OptionError, bad usage, as ``get_module`
 
 from __future__ import annotations
 
-import importlib.metadata
 from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from boardstate import BoardstateError, OptionError, atomic_write, check_output
-from boardstate.geometry import Board, render_svg, render_text
 
 from ._errors import one_line_errors
+
+if TYPE_CHECKING:
+    import importlib.metadata
+
+    from boardstate.geometry import Board
 
 BOARDS_GROUP = "boardstate.boards"
 _FORMAT_BY_SUFFIX = {".svg": "svg", ".txt": "text"}
 
 
 def _board_sets() -> dict[str, importlib.metadata.EntryPoint]:
+    import importlib.metadata
+
     return {entry.name: entry for entry in importlib.metadata.entry_points(group=BOARDS_GROUP)}
 
 
@@ -103,6 +109,8 @@ def board(
         return
     chosen = _scene(boards, module, scene)
     drawing_format = _format_for(output, chosen_format)
+    from boardstate.geometry import render_svg, render_text
+
     drawing = render_svg(chosen) if drawing_format == "svg" else render_text(chosen)
     if output is None:
         click.echo(drawing, nl=False)

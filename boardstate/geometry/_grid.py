@@ -6,12 +6,14 @@ it questions; a hex grid can be added later by implementing :class:`Grid`.
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import attrs
-import shapely
 
 from .._errors import OffBoard
+
+if TYPE_CHECKING:  # (shapely is imported where a polygon is made: commands start faster)
+    import shapely
 
 Cell = tuple[int, int]
 """A cell as ``(col, row)``: column from the left, row from the top, both from 0."""
@@ -106,4 +108,6 @@ class SquareGrid:
 
     def polygon(self, cell: Cell) -> shapely.Polygon:
         col, row = cell
+        import shapely
+
         return shapely.box(2 * col, 2 * row, 2 * col + 2, 2 * row + 2)

@@ -9,7 +9,6 @@ occupancy mask is and-ed in at query time.
 from __future__ import annotations
 
 import attrs
-import shapely
 
 from ._grid import Grid
 
@@ -33,6 +32,8 @@ class LineTable:
 
 def build_line_table(grid: Grid) -> LineTable:
     """Ask shapely, in one bulk query, which cells each centre-to-centre segment crosses."""
+    import shapely  # (here, not at the top: only a line table needs it)
+
     cells = grid.cells()
     count = len(cells)
     tree = shapely.STRtree([grid.polygon(c) for c in cells])

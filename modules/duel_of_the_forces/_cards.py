@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import attrs
-import cattrs
 
 from boardstate.rules import DataFile, FieldError, cached_by_value, structure_toml
 
@@ -107,12 +106,17 @@ class Cards:
         )
 
 
-_converter = cattrs.Converter(forbid_extra_keys=True)
+@cached_by_value(size=1)
+def _converter():
+    """(Made, and cattrs imported, when a deck file is first read: commands start faster.)"""
+    import cattrs
+
+    return cattrs.Converter(forbid_extra_keys=True)
 
 
 def parse_deck(text: str, source: str) -> Cards:
     """Parse a deck TOML.  Errors: ``OptionError('FILE:LINE: field: reason')``."""
-    data = structure_toml(text, source, DeckFile, _converter, "bad-deck")
+    data = structure_toml(text, source, DeckFile, _converter(), "bad-deck")
     deck = []
     for v in data.villain:
         deck.extend(Card(v.name, v.points, v.original_pair) for _ in range(v.copies))
