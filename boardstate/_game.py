@@ -32,10 +32,12 @@ REVEAL_WORD = "reveal"
 class SealedRound:
     """Simultaneous sealed choices: every seat commits; only then does anyone reveal.
 
-    Reveal order: the last seat to commit first (it may reveal in the same move file, since by
-    then every choice is committed), then the others in seat order.  The last reveal resolves.
-    ``acting`` (who acts now) is kept up to date as records arrive: the referee asks it for
-    every record of a long log.
+    Once every choice is committed, every seat may reveal, in any order (two players by mail
+    reveal at once, and the referee merges their files: ``merge_sealed``); ``acting`` lists the
+    seats still to reveal, the last to commit first (it may reveal in the same move file), then
+    the others in seat order, which is also the order a merge puts reveals in.  The last reveal
+    resolves.  ``acting`` is kept up to date as records arrive: the referee asks it for every
+    record of a long log.
     """
 
     __slots__ = (
@@ -62,14 +64,14 @@ class SealedRound:
     def commit(self, seat: int, secret: Secret) -> None:
         self.commits[seat] = secret
         self.all_committed = len(self.commits) == self.size
-        if self.all_committed:
-            self.acting = (seat,)  # the last to commit reveals first
+        if self.all_committed:  # the last to commit first, then the others in seat order
+            self.acting = (seat,) + tuple([s for s in self.seats if s != seat])
         else:
             self.acting = tuple([s for s in self.seats if s not in self.commits])
 
     def reveal(self, seat: int, value: str) -> None:
         self.revealed[seat] = value
-        self.acting = tuple([s for s in self.seats if s not in self.revealed][:1])
+        self.acting = tuple([s for s in self.acting if s != seat])
 
 
 class FaceDown:
@@ -256,14 +258,22 @@ class Game:
         """Append the reveals that are due and whose openings this copy holds."""
         start = self._count
         while self.outcome() is None and self.reveal_due():
-            seat = self.to_act()[0]
-            secret = self.pending_commitment(seat)
-            if secret is None or not secret.known:
+            held = [s for s in self.to_act() if self.held_reveal(s)]
+            if not held:
                 break
-            opening = reveal(secret)
+            seat = held[0]
+            opening = reveal(self.pending_commitment(seat))
             events, state = self.check_reveal(seat, opening)
             self.append(self.make(Kind.REVEAL, seat, "", opening, events), state)
         return self.records[start:]
+
+    def truncate(self, count: int) -> None:
+        """Keep only the first ``count`` records (the live state folded again from them): a
+        merge of sealed choices rebuilds the log from the record where two copies parted."""
+        fresh = Game(self.module, self.header, codes=self.codes)
+        for record in self.records[:count]:
+            fresh.append(record)
+        self.__dict__.update(fresh.__dict__)
 
     # ------------------------------------------------------------------ the engine's checks
     def check_writable(self) -> None:
@@ -332,7 +342,7 @@ class Game:
         """The commitment ``seat`` must open now (None: no reveal is due from ``seat``)."""
         phase = self.round
         if phase is not None:
-            if phase.all_committed and seat == phase.acting[0]:
+            if phase.all_committed and seat in phase.acting:
                 return phase.commits[seat]
             return None
         if self.facts()[2] == Choice.TURN_OVER and seat in self.face_down:

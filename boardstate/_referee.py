@@ -26,7 +26,7 @@ from ._errors import (
     VerificationFailed,
 )
 from ._fileformat import LIMITS, RawFile, no_cyclic_gc, read_raw
-from ._game import Game, describe
+from ._game import Game
 from ._records import NO_ACTOR, BodyDecoder, Kind, Record, chain, sealed_values
 from ._secrets import Reveal, committed_form
 
@@ -325,6 +325,91 @@ def load_checked(path_or_raw) -> Game:
     return verdict.game
 
 
+def merge_sealed(game: Game, move: RawFile, at: int, theirs, *, fast: bool = True):
+    """Two copies parted at record ``at``: merge them if what each added commutes.
+
+    Choices made at once and sealed commute: commitments of one round, from different seats,
+    and, once every choice is committed, their reveals.  The merged log holds every one of them
+    in one canonical order (commitments in seat order; reveals as the round lists them: the last
+    to commit first, then seat order), each record made again and chained here; every copy that
+    merges the same records computes the same log, whatever order the mail came in.  Anything
+    else that forks (two moves of a sequential phase, one seat's two different choices) is
+    refused, saying how to recover.  ``(records from `at` on, records checked only in part)``.
+    """
+    mine = game.records[at:]
+    decoder = BodyDecoder(game.codes.decoders, LIMITS)
+    prev = game.records[at - 1].hash if at else game.header.game_id
+    chosen: dict = {}  # (kind, seat) -> the commitment or opening, ours preferred
+
+    def conflict(why: str) -> MoveRefused:
+        return MoveRefused(
+            f"fork at record {at}: {why}; this copy and {move.path} cannot both stand. To "
+            f"recover, keep the copy whose moves the other players have received and have the "
+            f"other player re-export from it ('boardstate export FILE --after {at - 1} -o NEW')",
+            code="fork",
+        )
+
+    def add(kind, seat, sealed, where: str) -> None:
+        if kind not in (Kind.COMMIT, Kind.REVEAL):
+            raise conflict(
+                f"{where} holds {Kind(kind).name.lower()} record, which does not commute"
+            )
+        key = (kind, seat)
+        held = chosen.get(key)
+        if held is None:
+            chosen[key] = sealed
+        elif held.commitment != sealed.commitment:
+            raise conflict(f"{game.players[seat]} made two different sealed choices")
+        elif kind == Kind.COMMIT and not held.known and sealed.known:
+            chosen[key] = sealed  # (our own copy holds the opening)
+
+    for record in mine:
+        add(record.kind, record.actor, record.sealed, "this copy")
+    for body, hash_, openings in theirs:
+        if chain(prev, body) != hash_:
+            raise MoveRefused(f"{move.path}: hash chain broken at record {at}", code="bad-hash")
+        prev = hash_
+        try:
+            _seq, kind, actor, _command, sealed, _events = decoder.fields(body, openings)
+        except (ValueError, TypeError) as exc:
+            raise MoveRefused(
+                f"{move.path}: a record does not decode ({exc})", code="corrupt"
+            ) from None
+        if not 0 <= actor < len(game.players) or sealed is None:
+            raise conflict(f"{move.path} holds a record that is no sealed choice")
+        add(kind, actor, sealed, move.path)
+    before = dict(game.__dict__)  # (truncate replaces these: a refusal puts them back)
+    game.truncate(at)
+    phase = game.phase()
+    try:
+        if phase is None:
+            raise conflict("the copies parted outside a round of sealed choices")
+        commits = [seat for seat in phase.seats if (Kind.COMMIT, seat) in chosen]
+        for seat in commits:
+            sealed = chosen.pop((Kind.COMMIT, seat))
+            events, state = game.commit_events(seat, sealed)
+            game.append(game.make(Kind.COMMIT, seat, "", sealed, events), state)
+        while chosen:
+            seat = next((s for s in game.to_act() if (Kind.REVEAL, s) in chosen), None)
+            if seat is None:
+                raise conflict("a reveal that is not due once every choice is in")
+            opening = chosen.pop((Kind.REVEAL, seat))
+            events, state = game.check_reveal(seat, opening)
+            game.append(game.make(Kind.REVEAL, seat, "", opening, events), state)
+    except MoveRefused:
+        game.__dict__.update(before)
+        raise
+    except BoardstateError as exc:
+        game.__dict__.update(before)
+        raise conflict(f"the merged choices do not stand ({exc.reason})") from None
+    if [r.hash for r in game.records] == [r.hash for r in before["records"]]:
+        game.__dict__.update(before)
+        raise MoveRefused(
+            f"stale: every sealed choice {move.path} holds is already in this game", code="stale"
+        )
+    return game.records[at:], []
+
+
 def apply_moves(game: Game, move: RawFile, *, fast: bool = True) -> list:
     """Referee a move file's records onto ``game``; the records appended (see ``referee_moves``
     for which of them this copy could check only in part)."""
@@ -367,13 +452,9 @@ def referee_moves(game: Game, move: RawFile, *, fast: bool = True) -> tuple[list
         )
     incoming = move.records
     overlap = game.records[base + 1 :]
-    for mine, theirs in zip(overlap, incoming):
+    for i, (mine, theirs) in enumerate(zip(overlap, incoming)):
         if mine.hash != theirs[1]:
-            raise MoveRefused(
-                f"fork: record {mine.seq} here is {describe(game, mine)}, but {move.path} holds "
-                f"another record {mine.seq} on the same base",
-                code="fork",
-            )
+            return merge_sealed(game, move, base + 1 + i, incoming[i:], fast=fast)
     fresh = incoming[len(overlap) :]
     if not fresh:
         raise MoveRefused(

@@ -90,13 +90,13 @@ def _reveal_with_wrong_salt():
     return base, records + [forge_record(base, Kind.REVEAL, 0, opening(ann, salt=b"\x07" * 16))]
 
 
-def _reveals_out_of_order():
+def _reveal_twice():
     game = sealed_game(2)
-    ann = game.records[1].sealed  # ben committed last and must reveal first
+    ben = game.records[2].sealed  # ben revealed (record 3): a second reveal of his is not due
     base = sealed_game()
-    for rec in game.records[1:3]:
+    for rec in game.records[1:4]:
         base.append(rec)
-    return base, list(game.records[:3]) + [forge_record(base, Kind.REVEAL, 0, opening(ann))]
+    return base, list(game.records[:4]) + [forge_record(base, Kind.REVEAL, 1, opening(ben))]
 
 
 def _reveal_without_commitment():
@@ -138,7 +138,7 @@ FORGED = {
     "a seat commits twice in a round": (_commit_twice, 2, "not-your-turn"),
     "a commitment with a foreign owner mask": (_foreign_owner_mask, 1, "bad-commit"),
     "a reveal with a wrong salt": (_reveal_with_wrong_salt, 4, "bad-reveal"),
-    "reveals out of order": (_reveals_out_of_order, 3, "not-your-turn"),
+    "a seat that reveals twice": (_reveal_twice, 4, "not-your-turn"),
     "a reveal by a seat that never committed": (_reveal_without_commitment, 2, "early-reveal"),
     "a record by a player not in the game": (_player_not_in_game, 1, "unknown-player"),
     "an open move during sealed choices": (_open_move_in_sealed_round, 1, "not-sealed"),
