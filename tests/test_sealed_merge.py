@@ -101,7 +101,7 @@ def test_the_merged_order_is_canonical_commits_in_seat_order():
 
 def test_a_move_file_applied_twice_after_a_merge_is_stale():
     players, _ = copies(RPS, ["ann", "ben"], [])
-    a = players[0].move("rock")
+    players[0].move("rock")
     b = players[1].move("paper")
     players[0].apply(b)
     with pytest.raises(bs.MoveRefused) as info:
