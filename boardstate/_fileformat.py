@@ -189,8 +189,16 @@ def encode_moves(game: Game, base_seq: int) -> bytes:
 
 
 def save_moves(game: Game, base_seq: int, path) -> int:
-    """Write ``encode_moves`` atomically; the number of records it holds."""
-    atomic_write(path, encode_moves(game, base_seq))
+    """Write ``encode_moves`` atomically (``-``: to standard output); the number of records
+    it holds."""
+    data = encode_moves(game, base_seq)
+    if str(path) == "-":
+        import sys
+
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+    else:
+        atomic_write(path, data)
     return game.seq - 1 - base_seq
 
 
@@ -304,7 +312,13 @@ def _why(exc: BaseException) -> str:
 
 
 def read_raw(path) -> RawFile:
-    """Open a file and read its header; the records stream from the open file."""
+    """Open a file and read its header; the records stream from the open file (``-``: the
+    whole of standard input, bounded like a file)."""
+    if str(path) == "-":
+        import sys
+
+        data = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
+        return parse_raw(data, "<stdin>")
     path = Path(path)
     try:
         # (non-blocking: a named pipe is refused below instead of waiting for a writer)

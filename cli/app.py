@@ -287,7 +287,14 @@ def legal(file, player, as_json):
 
 # --------------------------------------------------------------------------------- move / apply
 def _write_reply(
-    game: bs.Game, base_seq: int, file: str, out: str | None, *, always: bool, reading=()
+    game: bs.Game,
+    base_seq: int,
+    file: str,
+    out: str | None,
+    *,
+    always: bool,
+    reading=(),
+    player: str | None = None,
 ) -> None:
     new = game.seq - 1 - base_seq
     if new <= 0:
@@ -295,64 +302,101 @@ def _write_reply(
     if out is None and not always:
         return
     path = out
-    if path is None:  # (a default name: never over a game file or an input)
-        path = str(Path(file).with_name(f"{Path(file).stem}.move{base_seq + 1}.msgpack"))
+    if path is None:  # a default name that sorts: game, first record, player; never over a file
+        who = f"-{player}" if player else ""
+        path = str(Path(file).with_name(f"{Path(file).stem}-{base_seq + 1:04d}{who}.msgpack"))
+        if Path(path).exists():
+            fail(
+                f"error: {path} exists (a move file from before?): name another with -o/--out",
+                BAD_INPUT,
+            )
         bs.check_output(path, reading=reading)
     bs.save_moves(game, base_seq, path)
+    if path == "-":
+        return
     click.echo(
         f"wrote {path} ({new} record{'s' if new != 1 else ''}): send it to the other players"
     )
 
 
+def split_commands(words: tuple[str, ...]) -> list[str]:
+    """The command words as given (quoted or not), one or more commands separated by ';'."""
+    text = " ".join(words)
+    commands = [c.strip() for c in text.split(";")]
+    if not any(commands):
+        fail("error: no command given", BAD_INPUT)
+    if not all(commands):
+        fail(f"error: an empty command in {text!r} (commands are separated by ';')", BAD_INPUT)
+    return commands
+
+
 @cli.command()
 @click.argument("file", type=click.Path(dir_okay=False))
-@click.argument("command")
+@click.argument("command", nargs=-1, required=True)
 @click.option("--as", "player", required=True, help="The player making the move.")
-@click.option("--out", type=click.Path(dir_okay=False), help="Also write a move file to mail.")
-@click.option("--force", is_flag=True, help="Replace an existing game file at the output path.")
+@click.option(
+    "-o",
+    "--out",
+    type=click.Path(dir_okay=False, allow_dash=True),
+    help="The move file to mail ('-': standard output; default: FILE-NNNN-PLAYER.msgpack).",
+)
+@click.option("--force", is_flag=True, help="Replace an existing file at the output path.")
 @one_line_errors
 def move(file, command, player, out, force):
-    """Check a command, append it to FILE, and (with --out) write the move file.
+    """Check COMMAND, append it to FILE, and write the move file to mail.
 
-    The game file is locked for the whole command, and the move file is written before the
-    game: if it cannot be written, the game does not hold the move either.
+    The words need no quotes (move g.msgpack --as ann play luke 5); several commands, one
+    turn, are separated by ';' (move g.msgpack --as ann "move dooku e4; draw; draw").  Either
+    all of them stand or none does.  The game file is locked for the whole command, and the
+    move file is written before the game: if it cannot be written, the game does not hold the
+    move either.
     """
+    commands = split_commands(command)
     with bs.locked(file):
         game = bs.load_checked(file)
-        if out is not None:
+        if out is not None and out != "-":
             bs.check_output(out, force=force, reading=[file])
         seat = game.seat(player)
         base = game.seq - 1
-        records = game.play(seat, command)
-        _write_reply(game, base, file, out, always=False)
+        records = []
+        for text in commands:
+            try:
+                records += game.play(seat, text)
+            except bs.BoardstateError as exc:
+                if len(commands) > 1:
+                    exc.reason = f"{text!r} (command {commands.index(text) + 1} of {len(commands)}, so none was made): {exc.reason}"
+                raise
+        _write_reply(game, base, file, out, always=True, reading=[file], player=player)
         bs.save_game(game, file)
+    echo = click.echo if out != "-" else lambda line: click.echo(line, err=True)
     for rec in records:
-        click.echo(f"record {rec.seq}: {bs.describe(game, rec, seat)}")
-    _after(game, seat)
+        echo(f"record {rec.seq}: {bs.describe(game, rec, seat)}")
+    _after(game, seat, echo)
 
 
-def _report(game: bs.Game, state) -> None:
+def _report(game: bs.Game, state, echo=click.echo) -> None:
     line = game.decider.report(state)
     if line:
-        click.echo(line)
+        echo(line)
 
 
-def _after(game: bs.Game, seat: int | None) -> None:
-    _report(game, game.state)
+def _after(game: bs.Game, seat: int | None, echo=click.echo) -> None:
+    _report(game, game.state, echo)
     outcome = game.outcome()
     if outcome is not None:
-        click.echo(_outcome_text(game, outcome))
+        echo(_outcome_text(game, outcome))
     else:
-        click.echo("to act: " + ", ".join(game.players[s] for s in game.to_act()))
+        echo("to act: " + ", ".join(game.players[s] for s in game.to_act()))
 
 
 @cli.command()
 @click.argument("file", type=click.Path(dir_okay=False))
-@click.argument("movefile", type=click.Path(dir_okay=False))
+@click.argument("movefile", type=click.Path(dir_okay=False, allow_dash=True))
 @click.option(
+    "-o",
     "--out",
-    type=click.Path(dir_okay=False),
-    help="Where to write your automatic reply (your due reveals), if any.",
+    type=click.Path(dir_okay=False, allow_dash=True),
+    help="Where to write your automatic reply (your due reveals), if any ('-': standard output).",
 )
 @click.option("--force", is_flag=True, help="Replace an existing game file at the output path.")
 @one_line_errors
@@ -361,7 +405,7 @@ def apply(file, movefile, out, force):
     the reply is written before the game, so a failed write leaves the game as it was)."""
     with bs.locked(file):
         game = bs.load_checked(file)
-        if out is not None:
+        if out is not None and out != "-":
             bs.check_output(out, force=force, reading=[file, movefile])
         move_raw = bs.read_raw(movefile)
         records, partly = bs.referee_moves(game, move_raw)
@@ -369,18 +413,19 @@ def apply(file, movefile, out, force):
         mine = game.reveal_held()
         _write_reply(game, base, file, out, always=True, reading=[file, movefile])
         bs.save_game(game, file)
+    echo = click.echo if out != "-" else lambda line: click.echo(line, err=True)
     for rec in records:
-        click.echo(f"record {rec.seq}: {bs.describe(game, rec)}")
+        echo(f"record {rec.seq}: {bs.describe(game, rec)}")
     for rec in mine:  # our own reveals, due now that every choice is committed
-        click.echo(f"record {rec.seq}: {bs.describe(game, rec)}")
+        echo(f"record {rec.seq}: {bs.describe(game, rec)}")
     if partly:
         shown = ", ".join(map(str, partly))
-        click.echo(
+        echo(
             f"note: record{'s' if len(partly) > 1 else ''} {shown} could be checked only in part "
             f"here (this copy does not hold the seed or another player's cards); the "
             f"end-of-game audit with the full log checks the rest"
         )
-    _after(game, None)
+    _after(game, None, echo)
 
 
 @cli.command()

@@ -104,12 +104,19 @@ def test_play_by_email_round_trip(tmp_path):
     # stale: the same move file again
     rc, _, err = bs(tmp_path, "apply", "bob.msgpack", "m3.msgpack")
     assert rc == 1 and "stale" in err and err.count("\n") == 1
-    # fork: a second move file on a base that already has a different next record
+    # bids on the same base commute: bob's, made at the same time as alice's, merges
     (tmp_path / "fork.msgpack").write_bytes((tmp_path / "bob.msgpack").read_bytes())
+    (tmp_path / "alice2.msgpack").write_bytes((tmp_path / "game.msgpack").read_bytes())
     bs(tmp_path, "move", "game.msgpack", "--as", "alice", "play 1", "--out", "a2.msgpack")
     bs(tmp_path, "move", "fork.msgpack", "--as", "bob", "play 1", "--out", "b2.msgpack")
-    rc, _, err = bs(tmp_path, "apply", "game.msgpack", "b2.msgpack")
-    assert rc == 1 and "fork" in err
+    rc, out, err = bs(tmp_path, "apply", "game.msgpack", "b2.msgpack", "-o", "a3.msgpack")
+    assert rc == 0 and "bob commits" in out, err
+    # a real fork: two different bids of alice's on the same base (two copies of her game)
+    bs(tmp_path, "move", "alice2.msgpack", "--as", "alice", "play 2", "-o", "x2.msgpack")
+    rc, _, err = bs(tmp_path, "apply", "fork.msgpack", "x2.msgpack")
+    assert rc == 0, err  # (bob's copy first hears of this one: it merges)
+    rc, _, err = bs(tmp_path, "apply", "fork.msgpack", "a2.msgpack")
+    assert rc == 1 and "fork" in err and "two different sealed choices" in err
     # gap: a move file whose base this copy has not reached
     bs(tmp_path, "apply", "fork.msgpack", "a2.msgpack")
     # another game
@@ -322,3 +329,47 @@ def test_interactive_play_against_the_bot(tmp_path):
     assert "not allowed" in proc.stdout and "play luke 8" in proc.stdout
     rc, out, _ = bs(tmp_path, "verify", "g.msgpack")
     assert rc == 0
+
+
+# ---------------------------------------------------------------------------------- mail usability
+def test_move_takes_unquoted_words_and_always_writes_a_move_file_with_a_sorting_name(tmp_path):
+    new_game(tmp_path)
+    rc, out, err = bs(tmp_path, "move", "game.msgpack", "--as", "alice", "play", "luke", "5")
+    assert rc == 0, err
+    assert (tmp_path / "game-0001-alice.msgpack").exists() and "game-0001-alice" in out
+    # the default name is never written over: a second move file needs a name of its own
+    (tmp_path / "game-0002-bob.msgpack").write_bytes(b"mine")
+    rc, _, err = bs(tmp_path, "move", "game.msgpack", "--as", "bob", "play", "han", "3")
+    assert rc == 2 and "game-0002-bob.msgpack exists" in err and err.count("\n") == 1
+    assert (tmp_path / "game-0002-bob.msgpack").read_bytes() == b"mine"
+
+
+def test_several_commands_in_one_call_stand_or_fall_together(tmp_path):
+    new_game(tmp_path)
+    before = (tmp_path / "game.msgpack").read_bytes()
+    rc, _, err = bs(tmp_path, "move", "game.msgpack", "--as", "alice", "play luke 5; play luke 6")
+    assert rc == 1 and "command 2 of 2, so none was made" in err
+    assert (tmp_path / "game.msgpack").read_bytes() == before
+    rc, _, err = bs(tmp_path, "move", "game.msgpack", "--as", "alice", "play luke 5;")
+    assert rc == 2 and "an empty command" in err
+
+
+def test_dash_reads_a_move_file_from_stdin_and_writes_one_to_stdout(tmp_path):
+    new_game(tmp_path)
+    (tmp_path / "bob.msgpack").write_bytes((tmp_path / "game.msgpack").read_bytes())
+    cmd = [sys.executable, "-m", "boardstate.cli"]
+    made = subprocess.run(
+        cmd + ["move", "game.msgpack", "--as", "alice", "play luke 5", "-o", "-"],
+        cwd=tmp_path,
+        capture_output=True,
+    )
+    assert made.returncode == 0, made.stderr
+    import boardstate as boardstate_lib
+
+    assert boardstate_lib.parse_raw(made.stdout, "stdout").header.kind == "move"
+    assert b"record 1: alice commits" in made.stderr  # (the words go to stderr)
+    applied = subprocess.run(
+        cmd + ["apply", "bob.msgpack", "-"], cwd=tmp_path, input=made.stdout, capture_output=True
+    )
+    assert applied.returncode == 0, applied.stderr
+    assert b"alice commits a sealed choice" in applied.stdout
