@@ -538,9 +538,68 @@ def _show_step(game, states, i, seat) -> None:
     rec = game.records[i]
     click.echo(f"--- record {i}: {bs.describe(game, rec, seat)}")
     click.echo(game.decider.render(_view(game, states[i], seat), seat))
+    line = _settled(game, states, i)
+    if line:
+        click.echo(line)
+    if i == len(game.records) - 1:  # the end of the file: the result, or where the game stands
+        click.echo(_standing(game))
+
+
+def _settled(game, states, i) -> str:
+    """What record ``i`` settled, in the module's words ('' when nothing new)."""
     line = game.decider.report(states[i])
     if line and (i == 0 or line != game.decider.report(states[i - 1])):
-        click.echo(line)  # (what this record settled)
+        return line
+    return ""
+
+
+def _standing(game: bs.Game) -> str:
+    outcome = game.outcome()
+    if outcome is not None:
+        return _outcome_text(game, outcome)
+    acting = ", ".join(game.players[s] for s in game.to_act())
+    return f"The game goes on (after record {game.seq - 1}); to act: {acting}"
+
+
+@cli.command()
+@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("--as", "player", help="As this player saw it (default: a spectator).")
+@one_line_errors
+def log(file, player):
+    """The whole game as text, for a forum or a mail: tags, then one numbered line per record
+    (the moves in notation, sealed choices as commitments until revealed) with what each
+    settled, then the result; like a PGN movetext."""
+    game = bs.load_game(file)
+    seat = _seat(game, player)
+    states = _states(game)
+    header = game.header
+    options = ", ".join(f"{k}={v}" for k, v in dict(header.options).items() if _short(v))
+    tags = [
+        ("Game", game.module.spec.name),
+        ("Module", f"{header.module} {header.module_version}, rules revision {header.revision}"),
+        ("Players", ", ".join(game.players)),
+        ("Created", header.created),
+        ("Options", options),
+        ("GameId", header.game_id.hex()[:16]),
+    ]
+    outcome = game.outcome()
+    if outcome is not None:
+        tags.append(("Result", " and ".join(game.players[w] for w in outcome.winners) + " won"))
+    for name, value in tags:
+        if value:
+            click.echo(f'[{name} "{value}"]')
+    click.echo("")
+    for i, rec in enumerate(game.records[1:], 1):
+        click.echo(f"{i}. {bs.describe(game, rec, seat)}")
+        line = _settled(game, states, i)
+        if line:
+            click.echo(f"   {line}")
+    click.echo(_standing(game))
+
+
+def _short(value) -> bool:
+    """An option worth a tag (a deck file's whole text is not)."""
+    return isinstance(value, (str, int)) and len(str(value)) <= 60
 
 
 @cli.command()

@@ -6,11 +6,14 @@ import json
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from boardstate.cli import cli
+
+ROOT = Path(__file__).parent.parent
 
 
 def run(*args, ok=(0,)):
@@ -373,3 +376,18 @@ def test_dash_reads_a_move_file_from_stdin_and_writes_one_to_stdout(tmp_path):
     )
     assert applied.returncode == 0, applied.stderr
     assert b"alice commits a sealed choice" in applied.stdout
+
+
+def test_log_prints_the_game_as_text_with_tags_moves_what_they_settled_and_the_result():
+    sample = "replays/duel-of-the-forces-ravensburger-2015-2p.msgpack"
+    out = run("log", str(ROOT / sample)).output
+    lines = out.splitlines()
+    assert lines[0] == '[Game "Duel of the Forces"]' and '[Players "ann, ben"]' in lines
+    assert "1. ann commits a sealed choice" in lines
+    assert any(line.startswith("   Round 1, ") for line in lines)  # what the duel settled
+    assert lines[-1].startswith("Game over (")
+
+
+def test_replay_ends_on_the_result_and_says_so():
+    out = run("replay", str(ROOT / "replays/jedi-duel-2p.msgpack"), "--no-step").output
+    assert out.rstrip().splitlines()[-1].startswith("Game over (")

@@ -125,6 +125,21 @@ class EpicRules:
         )  # wound points left on the seat's main characters
         return Outcome(scores=scores, winners=s.winners, reason=s.end_reason)
 
+    def report(self, s: EpicState) -> str | None:
+        """The latest combat in words (public: both cards are face up by then)."""
+        if not s.last_combat:
+            return None
+        attacker, defender, attack, defence, turn = s.last_combat
+        names = s.roster.chars
+        dealt = max(0, attack - defence)
+        result = f"{dealt} damage" if dealt else "blocked"
+        if not s.alive(defender) and dealt:
+            result += f", {names[defender].name} destroyed"
+        return (
+            f"Turn {turn}: {names[attacker].name} attacked {names[defender].name}, "
+            f"{attack} against {defence}: {result}"
+        )
+
     def view(self, s: EpicState, seat: int | None) -> EpicState:
         """What ``seat`` may know: its own hand and what it was shown; every other hand and
         every draw pile face down (None: a spectator, who holds none)."""

@@ -104,6 +104,7 @@ class EpicState(NamedTuple):
     end_reason: str = ""
     winners: tuple[int, ...] = ()
     revision: int = 1
+    last_combat: tuple = ()  # (attacker, defender, attack, defence, turn) of the latest combat
 
     @property
     def over(self) -> bool:
@@ -518,7 +519,9 @@ def _shown(s: EpicState, e: AttackShown) -> EpicState:
     attacker, defender, defence, _ = s.combat
     s = _from_hand(s, e.seat, (e.pos,))
     return s._replace(
-        actions=s.actions - (not e.free), combat=(attacker, defender, defence, e.card.value)
+        actions=s.actions - (not e.free),
+        combat=(attacker, defender, defence, e.card.value),
+        last_combat=(attacker, defender, e.attack, e.defence, s.turns),
     )
 
 
