@@ -48,8 +48,8 @@ def _cases(tmp: Path) -> dict[str, list[str]]:
 def _fresh_game(tmp: Path) -> None:
     """A new game for ``move``, and a copy with a move file for ``apply``."""
     cli = [sys.executable, "-m", "boardstate.cli"]
-    for name in ("game.msgpack", "bob.msgpack", "to-bob.msgpack", "setup.msgpack"):
-        (tmp / name).unlink(missing_ok=True)
+    for old in tmp.glob("*.msgpack"):  # (move files written by 'move' and 'apply' too)
+        old.unlink()
     subprocess.run(
         cli
         + [
@@ -66,6 +66,8 @@ def _fresh_game(tmp: Path) -> None:
         ],
         check=True,
         capture_output=True,
+        env=ENV,
+        cwd=tmp,
     )
     shutil.copy(tmp / "setup.msgpack", tmp / "bob.msgpack")
     shutil.copy(tmp / "setup.msgpack", tmp / "game.msgpack")
@@ -82,6 +84,8 @@ def _fresh_game(tmp: Path) -> None:
         ],
         check=True,
         capture_output=True,
+        env=ENV,
+        cwd=tmp,
     )
 
 
@@ -92,12 +96,12 @@ def measure(runs: int) -> dict[str, float]:
         cases = _cases(tmp)
         _fresh_game(tmp)
         for argv in cases.values():  # once untimed: the bytecode caches are written
-            subprocess.run(argv, check=True, capture_output=True, env=ENV)
+            subprocess.run(argv, check=True, capture_output=True, env=ENV, cwd=tmp)
         for _ in range(runs):
             _fresh_game(tmp)
             for name, argv in cases.items():
                 started = time.perf_counter()
-                subprocess.run(argv, check=True, capture_output=True, env=ENV)
+                subprocess.run(argv, check=True, capture_output=True, env=ENV, cwd=tmp)
                 times.setdefault(name, []).append(time.perf_counter() - started)
     return {name: statistics.median(t) for name, t in times.items()}
 
