@@ -199,6 +199,7 @@ def save_moves(game: Game, base_seq: int, path) -> int:
         sys.stdout.buffer.flush()
     else:
         atomic_write(path, data)
+    game.mark_shared(game.seq - 1)
     return game.seq - 1 - base_seq
 
 

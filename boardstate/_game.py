@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import os
 
+import attrs
+
 from ._decider import ENGINE_RULE, Decider
 from ._errors import (
     BoardstateError,
@@ -266,6 +268,22 @@ class Game:
             events, state = self.check_reveal(seat, opening)
             self.append(self.make(Kind.REVEAL, seat, "", opening, events), state)
         return self.records[start:]
+
+    def mark_shared(self, seq: int) -> None:
+        """Records up to ``seq`` are in another copy (mailed, or received): ``undo`` leaves
+        them alone."""
+        if self.header.kind == "game" and (self.header.shared or -1) < seq:
+            self.header = attrs.evolve(self.header, shared=seq)
+
+    def undoable(self, seat: int) -> int:
+        """How many trailing records ``seat`` may take back: its own, none of them shared."""
+        shared = self.header.shared
+        if shared is None:
+            return 0
+        n = self._count
+        while n - 1 > shared and self.records[n - 1].actor == seat:
+            n -= 1
+        return self._count - n
 
     def truncate(self, count: int) -> None:
         """Keep only the first ``count`` records (the live state folded again from them): a

@@ -63,6 +63,8 @@ class Header:
     base_hash: bytes = b""
     revision: int = 1  # the module's rules revision the game was created under
     seed_salt: bytes | None = None  # full logs only, beside the seed (None: an unsalted game)
+    shared: int | None = None  # game files: the last record another copy holds (it was mailed,
+    # or came from another copy); None: the file does not say (made before it was kept)
 
     @property
     def game_id(self) -> bytes:
@@ -122,6 +124,7 @@ class Header:
             tuple((c.__event_name__, c.__event_version__) for c in spec.events),
             revision=spec.revision,
             seed_salt=salt,
+            shared=0,  # (the new file itself goes to every player: its setup record is theirs)
         )
         # What is written must read back: the reader's own checks, on the encoded header.
         data = pack(header.to_map())
@@ -159,6 +162,8 @@ class Header:
             out["revision"] = self.revision
         if self.seed_salt is not None and self.seed is not None:  # (only ever beside the seed)
             out["seed_salt"] = self.seed_salt
+        if self.shared is not None and self.kind == "game":
+            out["shared"] = self.shared
         return out
 
 
@@ -217,7 +222,7 @@ _REQUIRED = frozenset(
         "base",
     }
 )
-_OPTIONAL = frozenset({"revision", "seed_salt"})
+_OPTIONAL = frozenset({"revision", "seed_salt", "shared"})
 
 
 def _decode_header(data: bytes):
@@ -317,6 +322,9 @@ def _read_header(m: dict, name: str, module):
     revision = m.get("revision", 1)
     if type(revision) is not int or revision < 1 or ("revision" in m and revision == 1):
         raise _Bad("revision: not an integer > 1 (absent means 1)")
+    shared = m.get("shared")
+    if "shared" in m and (type(shared) is not int or shared < 0 or kind != "game"):
+        raise _Bad("shared: not a record number >= 0 of a game file")
     header = Header(
         module=module_id,
         module_version=module_version,
@@ -333,6 +341,7 @@ def _read_header(m: dict, name: str, module):
         base_hash=base_hash,
         revision=revision,
         seed_salt=salt,
+        shared=shared,
     )
     if game != header.game_id:
         raise CorruptFile(f"{name}: the header's game id does not match its content")

@@ -407,6 +407,7 @@ def merge_sealed(game: Game, move: RawFile, at: int, theirs, *, fast: bool = Tru
         raise MoveRefused(
             f"stale: every sealed choice {move.path} holds is already in this game", code="stale"
         )
+    game.mark_shared(game.seq - 1)  # (whose record came first, the merged ones are not undone)
     return game.records[at:], []
 
 
@@ -465,4 +466,5 @@ def referee_moves(game: Game, move: RawFile, *, fast: bool = True) -> tuple[list
     start = game.seq
     referee = Referee(game, fast=fast)
     referee.run(fresh)
+    game.mark_shared(game.seq - 1)  # (they came from another copy)
     return game.records[start:], referee.partly_checked

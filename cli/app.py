@@ -374,6 +374,46 @@ def move(file, command, player, out, force):
     _after(game, seat, echo)
 
 
+@cli.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--as", "player", required=True, help="The player taking the move back.")
+@one_line_errors
+def undo(file, player):
+    """Take back your last move(s) that no other copy holds yet: your own trailing records
+    that no move file has carried (the file keeps count of what was mailed or received)."""
+    with bs.locked(file):
+        game = bs.load_checked(file)
+        seat = game.seat(player)
+        count = game.undoable(seat)
+        if count == 0:
+            fail(f"error: {_why_no_undo(game, seat)}", RULES_REJECTED)
+        dropped = game.records[game.seq - count :]
+        game.truncate(game.seq - count)
+        bs.save_game(game, file)
+    for rec in dropped:
+        click.echo(f"undone: record {rec.seq}: {bs.describe(game, rec, seat)}")
+    _after(game, seat)
+
+
+def _why_no_undo(game: bs.Game, seat: int) -> str:
+    last = game.records[-1]
+    shared = game.header.shared
+    if shared is None:
+        return (
+            "nothing is undone: this file does not record which records were mailed (it was "
+            "made before files kept count)"
+        )
+    if last.seq <= shared:
+        return (
+            f"nothing to undo: record {last.seq} ({bs.describe(game, last, seat)}) has gone to "
+            "the other players (in a move file, or it came from them)"
+        )
+    return (
+        f"nothing to undo: the last record ({bs.describe(game, last, seat)}) is not "
+        f"{game.players[seat]}'s"
+    )
+
+
 def _report(game: bs.Game, state, echo=click.echo) -> None:
     line = game.decider.report(state)
     if line:

@@ -391,3 +391,25 @@ def test_log_prints_the_game_as_text_with_tags_moves_what_they_settled_and_the_r
 def test_replay_ends_on_the_result_and_says_so():
     out = run("replay", str(ROOT / "replays/jedi-duel-2p.msgpack"), "--no-step").output
     assert out.rstrip().splitlines()[-1].startswith("Game over (")
+
+
+def test_undo_takes_back_only_what_no_move_file_has_carried(tmp_path):
+    new_game(tmp_path)
+    rc, _, err = bs(tmp_path, "undo", "game.msgpack", "--as", "alice")
+    assert rc == 1 and "has gone to the other players" in err and err.count("\n") == 1
+    bs(tmp_path, "move", "game.msgpack", "--as", "alice", "play luke 5", "-o", "m1.msgpack")
+    rc, _, err = bs(tmp_path, "undo", "game.msgpack", "--as", "alice")
+    assert rc == 1 and "record 1" in err  # mailed in m1.msgpack: it stands
+    # a move whose move file is not written yet (a file of its own, made and dropped)
+    import boardstate as boardstate_lib
+
+    game = boardstate_lib.load_game(tmp_path / "game.msgpack")
+    game.play(1, "play han 3")  # (this full copy then reveals both bids: bob's, then alice's)
+    boardstate_lib.save_game(game, tmp_path / "game.msgpack")
+    rc, out, err = bs(tmp_path, "undo", "game.msgpack", "--as", "alice")
+    assert rc == 0 and "undone: record 4: alice reveals" in out, err
+    rc, _, err = bs(tmp_path, "undo", "game.msgpack", "--as", "alice")
+    assert rc == 1 and "is not alice's" in err
+    rc, out, err = bs(tmp_path, "undo", "game.msgpack", "--as", "bob")
+    assert rc == 0 and out.count("undone: record") == 2, err
+    assert boardstate_lib.load_game(tmp_path / "game.msgpack").seq == 2
