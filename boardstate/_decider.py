@@ -7,7 +7,13 @@ spec, the first state, ``decide`` into a ``Table``, and ``validate`` (by default
 
 from __future__ import annotations
 
-from ._errors import FutureVersion, IllegalCommand, OptionError, SecretUnavailable
+from ._errors import (
+    BoardstateError,
+    FutureVersion,
+    IllegalCommand,
+    OptionError,
+    SecretUnavailable,
+)
 from ._module import Choice, Setup
 from ._table import Table
 
@@ -141,17 +147,32 @@ class Decider:
     def render(self, state, seat: int | None) -> str:
         """The table as text, as ``seat`` sees it (the module's ``render``, else its state)."""
         render = getattr(self.rules, "render", None)
-        return render(state, seat) if render is not None else repr(state)
+        return _drawn(render, state, seat) if render is not None else repr(state)
 
     def to_json(self, state, seat: int | None) -> dict:
         to_json = getattr(self.rules, "to_json", None)
-        return to_json(state, seat) if to_json is not None else {"state": repr(state)}
+        return _drawn(to_json, state, seat) if to_json is not None else {"state": repr(state)}
 
     def report(self, state) -> str | None:
         """One line on what the last decision settled (the module's ``report``, if any)."""
         report = getattr(self.rules, "report", None)
-        return report(state) if report is not None else None
+        return _drawn(report, state) if report is not None else None
 
     def view(self, state, seat: int | None):
         """What ``seat`` may see of ``state`` (None: a spectator, who holds no secret)."""
-        return self.rules.view(state, seat)
+        return _drawn(self.rules.view, state, seat)
+
+
+def _drawn(draw, *args):
+    """A module's picture or words of a state.  Every state a module made draws; a state that
+    will not (folded from a forged file whose chain was made good) is a corrupt file, one line,
+    not an internal error."""
+    try:
+        return draw(*args)
+    except BoardstateError:
+        raise
+    except Exception as exc:
+        from ._errors import CorruptFile
+
+        why = " ".join(f"{type(exc).__name__}: {exc}".split())[:120]
+        raise CorruptFile(f"the rules cannot show a state this file folds to ({why})") from None

@@ -17,6 +17,7 @@ from pathlib import Path
 import attrs
 import msgpack
 
+from ._armor import armor, dearmor, is_armored
 from ._errors import (
     BoardstateError,
     CorruptFile,
@@ -49,7 +50,7 @@ _READ_SIZE = 1 << 16
 def encode_file(header: Header, records, *, openings_for="all") -> bytes:
     """Header then records.  ``openings_for``: "all", a seat (a view), or None (no openings)."""
     packer = msgpack.Packer(use_bin_type=True)
-    parts = [packer.pack(header.to_map())]
+    parts = [packer.pack(header.compact_map() if header.compact else header.to_map())]
     for rec in records:
         parts.append(packer.pack([rec.body, rec.hash, _openings(rec, openings_for)]))
     return b"".join(parts)
@@ -170,7 +171,8 @@ def save_game(game: Game, path, *, viewer: int | None = None, settled: bool = Fa
 
 
 def encode_moves(game: Game, base_seq: int) -> bytes:
-    """A move file: the header naming the game and base hash, then the records after ``base_seq``.
+    """A move file: the compact header naming the game and base hash, then the records after
+    ``base_seq``.
 
     No openings and no seed travel: the receiver re-derives what the seed gives, and sealed
     choices stay sealed until their reveal record.
@@ -182,16 +184,25 @@ def encode_moves(game: Game, base_seq: int) -> bytes:
         seed=None,
         seed_salt=None,
         viewer=None,
+        shared=None,
         base_seq=base_seq,
         base_hash=base_hash,
+        given_id=game.header.game_id,  # compact: the receiver holds what the id commits to
     )
     return encode_file(header, game.records[base_seq + 1 :], openings_for=None)
 
 
-def save_moves(game: Game, base_seq: int, path) -> int:
-    """Write ``encode_moves`` atomically (``-``: to standard output); the number of records
-    it holds."""
+def save_moves(game: Game, base_seq: int, path, *, text: bool = False) -> int:
+    """Write ``encode_moves`` atomically (``-``: to standard output; ``text``: armored, to
+    paste into a mail body); the number of records it holds."""
     data = encode_moves(game, base_seq)
+    if text:
+        from ._game import describe
+
+        said = "; ".join(describe(game, r) for r in game.records[base_seq + 1 :])
+        last = game.seq - 1
+        summary = f"{game.header.module} {game.header.game_id.hex()[:12]}, records {base_seq + 1}-{last}: {said}"
+        data = armor(data, summary[:300]).encode()
     if str(path) == "-":
         import sys
 
@@ -321,6 +332,9 @@ def read_raw(path) -> RawFile:
         data = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
         return parse_raw(data, "<stdin>")
     path = Path(path)
+    armored = _armored_text(path)
+    if armored is not None:
+        return parse_raw(dearmor(armored, str(path)), str(path))
     try:
         # (non-blocking: a named pipe is refused below instead of waiting for a writer)
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
@@ -351,10 +365,30 @@ def read_raw(path) -> RawFile:
         raise
 
 
+def _armored_text(path) -> bytes | None:
+    """The whole text of a file that holds an armored move (a mail body saved as text), else
+    None (a binary file: read as a stream)."""
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return None  # (a pipe or a device: read_raw refuses it without waiting)
+        with open(path, "rb") as f:
+            head = f.read(4096)
+            if not head or head[0] & 0xF0 == 0x80 or head[0] in (0xDE, 0xDF):
+                return None  # (a msgpack header map: the binary form)
+            if not is_armored(head):
+                rest = f.read(MAX_FILE_BYTES)
+                return head + rest if is_armored(head + rest) else None
+            return head + f.read(MAX_FILE_BYTES)
+    except OSError:
+        return None  # (read_raw says why, in its own words)
+
+
 def parse_raw(data: bytes, name: str = "<bytes>") -> RawFile:
-    """The same as ``read_raw`` for bytes in memory."""
+    """The same as ``read_raw`` for bytes in memory (an armored move's text is read too)."""
     import io
 
+    if data[:1] and not (data[0] & 0xF0 == 0x80 or data[0] in (0xDE, 0xDF)) and is_armored(data):
+        data = dearmor(data, name)
     if len(data) > MAX_FILE_BYTES:
         raise GameFileError(
             f"{name}: file too large ({len(data)} bytes; limit {MAX_FILE_BYTES})", code="too-large"

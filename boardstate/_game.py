@@ -189,7 +189,16 @@ class Game:
         if self.reveal_due():
             return [REVEAL_WORD]
         rules, state = self.rules, self.state
-        return [rules.notation(state, seat, c) for c in rules.legal(state, seat)]
+        try:
+            return [rules.notation(state, seat, c) for c in rules.legal(state, seat)]
+        except BoardstateError:
+            raise
+        except Exception as exc:  # (a state folded from a forged file, or a view's sealed cards)
+            why = " ".join(f"{type(exc).__name__}: {exc}".split())[:120]
+            raise CorruptFile(
+                f"the rules cannot list {self.players[seat]}'s commands in the state this "
+                f"file folds to ({why})"
+            ) from None
 
     def is_legal(self, seat: int, text: str) -> bool:
         """Would ``text`` be accepted from ``seat`` now?  (Checks without deciding anything.)"""

@@ -65,10 +65,35 @@ class Header:
     seed_salt: bytes | None = None  # full logs only, beside the seed (None: an unsalted game)
     shared: int | None = None  # game files: the last record another copy holds (it was mailed,
     # or came from another copy); None: the file does not say (made before it was kept)
+    given_id: bytes | None = None  # a compact move file: the game id it names (its header
+    # holds no players, options or event table: the receiver's game holds them)
+
+    @property
+    def compact(self) -> bool:
+        """A move file's header that names its game by id only."""
+        return self.given_id is not None
+
+    def compact_map(self) -> dict:
+        """A move file's header, compact: the game id, module and base (what the id commits
+        to is in the receiver's copy already)."""
+        out = {
+            "format": FORMAT_NAME,
+            "version": FORMAT_VERSION,
+            "kind": "move",
+            "game": self.game_id,
+            "module": self.module,
+            "module_version": self.module_version,
+            "base": [self.base_seq, self.base_hash],
+        }
+        if self.revision != 1:
+            out["revision"] = self.revision
+        return out
 
     @property
     def game_id(self) -> bytes:
         """Names the game in every copy: the full log, each view and each move file."""
+        if self.given_id is not None:
+            return self.given_id
         identity = [
             self.module,
             self.module_version,
@@ -261,7 +286,66 @@ def read_header(m, name: str, module=None):
         raise CorruptFile(f"{name}: corrupt header ({exc})") from None
 
 
+_COMPACT = frozenset({"format", "version", "kind", "game", "module", "module_version", "base"})
+
+
+def _read_compact(m: dict, name: str, module):
+    """A compact move file's header: the game id, module, version, base (and revision)."""
+    keys = set(m)
+    if not _COMPACT <= keys:
+        raise _Bad(f"no {sorted(_COMPACT - keys)[0]!r}")
+    if keys - _COMPACT - {"revision"}:
+        raise _Bad(f"unexpected field {_short(sorted(map(str, keys - _COMPACT))[0])}")
+    module_id = _text(m, "module")
+    module_version = _text(m, "module_version")
+    if not _VERSION.fullmatch(module_version):
+        raise _Bad(f"module_version: {_short(module_version)} is not MAJOR.MINOR")
+    game = _hash(m, "game")
+    base = m["base"]
+    if (
+        type(base) is not tuple
+        or len(base) != 2
+        or type(base[0]) is not int
+        or base[0] < -1
+        or type(base[1]) is not bytes
+        or len(base[1]) != HASH_BYTES
+    ):
+        raise _Bad("base: not [seq >= -1, 32-byte hash]")
+    revision = m.get("revision", 1)
+    if type(revision) is not int or revision < 1 or ("revision" in m and revision == 1):
+        raise _Bad("revision: not an integer > 1 (absent means 1)")
+    header = Header(
+        module=module_id,
+        module_version=module_version,
+        data_digest="",
+        options=(),
+        players=(),
+        created="",
+        seed=None,
+        seed_commitment=b"",
+        events=(),
+        kind="move",
+        base_seq=base[0],
+        base_hash=base[1],
+        revision=revision,
+        given_id=game,
+    )
+    if module is None:
+        from ._registry import get_module
+
+        try:
+            module = get_module(module_id)
+        except BoardstateError as exc:
+            from ._errors import GameFileError
+
+            raise GameFileError(f"{name}: {exc.reason}", code=exc.code) from None
+    _check_against(module, header, name)
+    return header, module
+
+
 def _read_header(m: dict, name: str, module):
+    if m.get("kind") == "move" and "options" not in m:
+        return _read_compact(m, name, module)
     keys = set(m)
     if not _REQUIRED <= keys:
         raise _Bad(f"no {sorted(_REQUIRED - keys)[0]!r}")
@@ -372,6 +456,8 @@ def _check_against(module, header: Header, name: str) -> None:
     from ._decider import Decider
 
     Decider(module).check_revision(header.revision, name, header.module_version)
+    if header.compact:  # (the rest is the receiver's game's, checked when it was read)
+        return
     installed = spec.events
     for code, (event_name, version) in enumerate(header.events):
         if code >= len(installed):

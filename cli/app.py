@@ -295,6 +295,7 @@ def _write_reply(
     always: bool,
     reading=(),
     player: str | None = None,
+    text: bool = False,
 ) -> None:
     new = game.seq - 1 - base_seq
     if new <= 0:
@@ -304,14 +305,15 @@ def _write_reply(
     path = out
     if path is None:  # a default name that sorts: game, first record, player; never over a file
         who = f"-{player}" if player else ""
-        path = str(Path(file).with_name(f"{Path(file).stem}-{base_seq + 1:04d}{who}.msgpack"))
+        suffix = ".txt" if text else ".msgpack"
+        path = str(Path(file).with_name(f"{Path(file).stem}-{base_seq + 1:04d}{who}{suffix}"))
         if Path(path).exists():
             fail(
                 f"error: {path} exists (a move file from before?): name another with -o/--out",
                 BAD_INPUT,
             )
         bs.check_output(path, reading=reading)
-    bs.save_moves(game, base_seq, path)
+    bs.save_moves(game, base_seq, path, text=text)
     if path == "-":
         return
     click.echo(
@@ -341,8 +343,9 @@ def split_commands(words: tuple[str, ...]) -> list[str]:
     help="The move file to mail ('-': standard output; default: FILE-NNNN-PLAYER.msgpack).",
 )
 @click.option("--force", is_flag=True, help="Replace an existing file at the output path.")
+@click.option("--text", is_flag=True, help="Write the move file as text to paste into a mail.")
 @one_line_errors
-def move(file, command, player, out, force):
+def move(file, command, player, out, force, text):
     """Check COMMAND, append it to FILE, and write the move file to mail.
 
     The words need no quotes (move g.msgpack --as ann play luke 5); several commands, one
@@ -359,14 +362,14 @@ def move(file, command, player, out, force):
         seat = game.seat(player)
         base = game.seq - 1
         records = []
-        for text in commands:
+        for given in commands:
             try:
-                records += game.play(seat, text)
+                records += game.play(seat, given)
             except bs.BoardstateError as exc:
                 if len(commands) > 1:
-                    exc.reason = f"{text!r} (command {commands.index(text) + 1} of {len(commands)}, so none was made): {exc.reason}"
+                    exc.reason = f"{given!r} (command {commands.index(given) + 1} of {len(commands)}, so none was made): {exc.reason}"
                 raise
-        _write_reply(game, base, file, out, always=True, reading=[file], player=player)
+        _write_reply(game, base, file, out, always=True, reading=[file], player=player, text=text)
         bs.save_game(game, file)
     echo = click.echo if out != "-" else lambda line: click.echo(line, err=True)
     for rec in records:
@@ -439,8 +442,9 @@ def _after(game: bs.Game, seat: int | None, echo=click.echo) -> None:
     help="Where to write your automatic reply (your due reveals), if any ('-': standard output).",
 )
 @click.option("--force", is_flag=True, help="Replace an existing game file at the output path.")
+@click.option("--text", is_flag=True, help="Write the reply as text to paste into a mail.")
 @one_line_errors
-def apply(file, movefile, out, force):
+def apply(file, movefile, out, force, text):
     """Referee a move file's records and append them to FILE (locked for the whole command;
     the reply is written before the game, so a failed write leaves the game as it was)."""
     with bs.locked(file):
@@ -451,7 +455,7 @@ def apply(file, movefile, out, force):
         records, partly = bs.referee_moves(game, move_raw)
         base = game.seq - 1
         mine = game.reveal_held()
-        _write_reply(game, base, file, out, always=True, reading=[file, movefile])
+        _write_reply(game, base, file, out, always=True, reading=[file, movefile], text=text)
         bs.save_game(game, file)
     echo = click.echo if out != "-" else lambda line: click.echo(line, err=True)
     for rec in records:
@@ -469,6 +473,52 @@ def apply(file, movefile, out, force):
 
 
 @cli.command()
+@click.argument("movefile", type=click.Path(dir_okay=False, allow_dash=True))
+@click.argument("game_file", required=False, type=click.Path(dir_okay=False))
+@one_line_errors
+def inspect(movefile, game_file):
+    """Show what a move file holds before applying it (binary or armored text).  With the game
+    file, say what each record does and whether it would apply; nothing is written."""
+    move = bs.read_raw(movefile)
+    header = move.header
+    if header.kind != "move":
+        fail(f"error: {movefile} is a game file, not a move file", BAD_INPUT)
+    records = move.records
+    click.echo(
+        f"move file for {header.module} {header.module_version}, game "
+        f"{header.game_id.hex()[:12]}: {len(records)} record(s) after record {header.base_seq}"
+    )
+    if game_file is None:
+        kinds = {0: "setup", 1: "move", 2: "sealed choice", 3: "reveal"}
+        for body, _hash, _openings in records:
+            seq, kind, actor, command = _peek(body)
+            said = f": {command}" if command else ""
+            click.echo(f"record {seq}: seat {actor}, {kinds.get(kind, kind)}{said}")
+        click.echo("(name the game file too, to see the moves in words and check them)")
+        return
+    game = bs.load_checked(game_file)
+    try:
+        applied, _partly = bs.referee_moves(game, move)
+    except bs.BoardstateError as exc:
+        click.echo(f"would be refused: {exc}")
+        return
+    for rec in applied:
+        click.echo(f"record {rec.seq}: {bs.describe(game, rec)}")
+    click.echo(f"applies cleanly to {game_file} (nothing was written)")
+
+
+def _peek(body: bytes) -> tuple:
+    """``(seq, kind, actor, command)`` of a record body, without its game's event table."""
+    import msgpack
+
+    try:
+        seq, kind, actor, command = msgpack.unpackb(body, raw=False, use_list=False)[:4]
+    except Exception:  # (a damaged body: say so, do not fail)
+        return "?", "damaged", "?", ""
+    return seq, kind, actor, command if isinstance(command, str) else ""
+
+
+@cli.command()
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option(
     "--after",
@@ -479,8 +529,9 @@ def apply(file, movefile, out, force):
 )
 @click.option("-o", "--out", required=True, type=click.Path(dir_okay=False))
 @click.option("--force", is_flag=True, help="Replace an existing game file at the output path.")
+@click.option("--text", is_flag=True, help="Write the move file as text to paste into a mail.")
 @one_line_errors
-def export(file, after, out, force):
+def export(file, after, out, force, text):
     """Write the records after record N as a move file (to send again, or to a late player)."""
     game = bs.load_game(file)
     last = game.seq - 1
@@ -491,7 +542,7 @@ def export(file, after, out, force):
             BAD_INPUT,
         )
     bs.check_output(out, force=force, reading=[file])
-    count = bs.save_moves(game, after, out)
+    count = bs.save_moves(game, after, out, text=text)
     click.echo(f"wrote {out}: records {after + 1}-{last} ({count})")
 
 

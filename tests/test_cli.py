@@ -413,3 +413,39 @@ def test_undo_takes_back_only_what_no_move_file_has_carried(tmp_path):
     rc, out, err = bs(tmp_path, "undo", "game.msgpack", "--as", "bob")
     assert rc == 0 and out.count("undone: record") == 2, err
     assert boardstate_lib.load_game(tmp_path / "game.msgpack").seq == 2
+
+
+def test_a_one_record_move_file_is_a_few_hundred_bytes(tmp_path):
+    new_game(tmp_path)
+    game = (tmp_path / "game.msgpack").stat().st_size
+    bs(tmp_path, "move", "game.msgpack", "--as", "alice", "play luke 5", "-o", "m.msgpack")
+    size = (tmp_path / "m.msgpack").stat().st_size
+    assert size < 400 < game  # (the header names the game by id: no card list, no players)
+
+
+def test_armored_text_survives_a_mail_body_and_a_damaged_line_is_one_line_error(tmp_path):
+    new_game(tmp_path)
+    (tmp_path / "bob.msgpack").write_bytes((tmp_path / "game.msgpack").read_bytes())
+    rc, out, _ = bs(tmp_path, "move", "game.msgpack", "--as", "alice", "play luke 5", "--text")
+    armored = (tmp_path / "game-0001-alice.txt").read_text()
+    assert armored.startswith("-----BEGIN BOARDSTATE MOVE-----\nGame: duel-of-the-forces")
+    assert "alice commits a sealed choice" in armored.splitlines()[1]
+    quoted = "Hi Bob,\n\n" + "".join(f"> {line}\n" for line in armored.splitlines()) + "Ann\n"
+    (tmp_path / "mail.txt").write_text(quoted)
+    rc, out, err = bs(tmp_path, "inspect", "mail.txt", "bob.msgpack")
+    assert rc == 0 and "applies cleanly" in out and "alice commits a sealed choice" in out, err
+    damaged = armored.replace(armored.splitlines()[2], armored.splitlines()[2][:-4] + "AAAA")
+    (tmp_path / "bad.txt").write_text(damaged)
+    rc, _, err = bs(tmp_path, "apply", "bob.msgpack", "bad.txt")
+    assert rc == 2 and "does not match" in err and err.count("\n") == 1
+    rc, out, err = bs(tmp_path, "apply", "bob.msgpack", "mail.txt")
+    assert rc == 0 and "alice commits a sealed choice" in out, err
+
+
+def test_inspect_without_the_game_shows_seats_and_kinds(tmp_path):
+    new_game(tmp_path)
+    bs(tmp_path, "move", "game.msgpack", "--as", "alice", "play luke 5", "-o", "m.msgpack")
+    rc, out, err = bs(tmp_path, "inspect", "m.msgpack")
+    assert rc == 0 and "record 1: seat 0, sealed choice" in out, err
+    rc, _, err = bs(tmp_path, "inspect", "game.msgpack")
+    assert rc == 2 and "not a move file" in err
