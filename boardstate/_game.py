@@ -27,6 +27,7 @@ from ._module import HIDDEN, Choice
 from ._records import NO_ACTOR, Kind, Record, chain, make_record
 from ._rng import Rng, SealedRng
 from ._secrets import Reveal, Secret, make_secret, reveal
+from ._talk import Talk, canonical
 
 REVEAL_WORD = "reveal"
 
@@ -104,6 +105,7 @@ class Game:
         self.head_hash = header.game_id
         self.round: SealedRound | None = None
         self.face_down: dict[int, FaceDown] = {}
+        self.talk = Talk()  # notes, resignations, draws: the engine's own records
         self._count = 0
         self._facts_of = self._facts_cache = None
 
@@ -149,6 +151,8 @@ class Game:
     def facts(self) -> tuple:
         """``(outcome, module to_act, choice)`` of the current state, computed once."""
         state = self.state
+        if self.talk.ended is not None:  # (a resignation or an agreed draw ends any game)
+            return (self.talk.ended, (), Choice.OPEN)
         if self._facts_of is not state:
             decider = self.decider
             outcome = decider.outcome(state)
@@ -232,8 +236,13 @@ class Game:
         """Check ``text`` as ``seat``'s command and append its records (with the reveals that
         fall due and whose openings this copy holds)."""
         self.check_writable()
-        self.check_turn(seat)
         start = self._count
+        said = canonical(text)
+        if said is not None:  # a note, a resignation, a draw: any time, in turn or not
+            self.check_talk(seat, said)
+            self.append(self.make(Kind.MOVE, seat, said, None, ()))
+            return self.records[start:]
+        self.check_turn(seat)
         if self.reveal_due():
             if text.strip().lower() != REVEAL_WORD:
                 raise IllegalCommand(
@@ -303,6 +312,12 @@ class Game:
         self.__dict__.update(fresh.__dict__)
 
     # ------------------------------------------------------------------ the engine's checks
+    def check_talk(self, seat: int, command: str) -> None:
+        """An engine-word command from ``seat``: a player of the game, and sayable now."""
+        if not 0 <= seat < len(self.players):
+            raise IllegalCommand("no such player", code="unknown-player", rule=ENGINE_RULE)
+        self.talk.check(self.players, seat, command, self.outcome() is not None)
+
     def check_writable(self) -> None:
         """Refuse to append to a file whose events are written under an older schema."""
         if self.codes.stale:
@@ -449,7 +464,9 @@ class Game:
             raise CorruptFile(f"record {seq}: malformed")
         record = Record(seq, kind, actor, command, sealed, decoder.events(raw_events), body, hash_)
         if kind != Kind.SETUP:
-            if kind == Kind.MOVE:
+            if kind == Kind.MOVE and canonical(command) == command:
+                ok = self.outcome() is None
+            elif kind == Kind.MOVE:
                 ok = self.open_move_due()
             elif kind == Kind.COMMIT:
                 ok = self.round is not None or self.facts()[2] == Choice.FACE_DOWN
@@ -490,6 +507,16 @@ class Game:
         """Add ``record`` to the log.  ``state``: the state after its events, when the caller has
         it from ``decide`` (else the events are folded here)."""
         kind = record.kind
+        if kind == Kind.MOVE and not record.events and canonical(record.command) == record.command:
+            self.talk.said(self.players, record.actor, record.command)
+            self._facts_of = None
+            if self.keep_records:
+                self.records.append(record)
+            self._count += 1
+            self.head_hash = record.hash
+            return
+        if kind != Kind.SETUP and record.actor >= 0:
+            self.talk.moved(record.actor)
         if kind == Kind.COMMIT:
             phase = self.round
             if phase is not None:

@@ -29,6 +29,7 @@ from ._fileformat import LIMITS, RawFile, no_cyclic_gc, read_raw
 from ._game import Game
 from ._records import NO_ACTOR, BodyDecoder, Kind, Record, chain, sealed_values
 from ._secrets import Reveal, committed_form
+from ._talk import canonical
 
 
 class Referee:
@@ -129,6 +130,14 @@ class Referee:
             return ("",) + game.decider.start(game.state, game.rng(0))
         if kind == Kind.REVEAL:  # (whose reveal is due is the reveal's own turn rule)
             return ("",) + game.check_reveal(actor, sealed, rehash=not self.fast, openings=openings)
+        said = canonical(command) if kind == Kind.MOVE else None
+        if said is not None:  # a note, a resignation, a draw: the engine's, any time
+            if sealed is not None:
+                raise IllegalCommand(
+                    "an open move carries no sealed value", code="bad-kind", rule=ENGINE_RULE
+                )
+            game.check_talk(actor, said)
+            return said, (), game.state
         game.check_turn(actor)
         if kind == Kind.COMMIT:
             return ("",) + game.commit_events(actor, sealed, openings)
