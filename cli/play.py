@@ -14,43 +14,70 @@ from ._errors import BAD_INPUT, fail, one_line_errors
 
 @click.command()
 @click.argument("module")
-@click.option("--player", "players", multiple=True, required=True, help="A player (seat order).")
+@click.option("--player", "players", multiple=True, help="A player (seat order).")
 @click.option("--bot", "bots", multiple=True, help="A player the random bot plays for.")
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE")
 @click.option("--seed", help="Seed text (default: random).")
 @click.option("-o", "--out", type=click.Path(dir_okay=False), help="Save the game here as it goes.")
 @one_line_errors
 def play(module, players, bots, options, seed, out):
-    """Play at the terminal: each human types commands at their prompt.
+    """Play at the terminal: MODULE starts a new game, or a game FILE resumes it (saved into
+    FILE as it goes).  Each human types commands at their prompt.
 
-    Type 'legal' for the allowed commands, 'show' for the table, 'quit' to stop.  Sealed choices
-    are shown to nobody and never written to the file before everyone has chosen: the file keeps
-    every finished round, and a round stopped half-way is chosen again.
+    Type 'legal' for the allowed commands, 'show' for the table, 'undo' to take back your last
+    move (and the bots' answers), 'quit' to stop.  Sealed choices are typed without echo and
+    shown to nobody, never written to the file before everyone has chosen; with two humans or
+    more, a screen asks to pass the terminal between them.
     """
     from .app import _options, _outcome_text
 
-    mod = bs.get_module(module)
-    unknown = set(bots) - set(players)
+    if Path(module).is_file():  # resume a stopped game
+        if players or options or seed:
+            fail(
+                "error: a game file is resumed as it is: no --player, --option or --seed", BAD_INPUT
+            )
+        with bs.locked(module):
+            game = bs.load_checked(module)
+        out = out or module
+    else:
+        if not players:
+            fail("error: name the players (--player NAME, in seat order)", BAD_INPUT)
+        mod = bs.get_module(module)
+        if out and Path(out).exists():
+            fail(f"error: {out} exists; not overwriting it (choose another name)", BAD_INPUT)
+        game = bs.Game.new(
+            mod, players, _options(options), seed=None if seed is None else seed.encode()
+        )
+    unknown = set(bots) - set(game.players)
     if unknown:
-        fail(f"error: --bot {sorted(unknown)[0]} is not a --player", BAD_INPUT)
-    if out and Path(out).exists():
-        fail(f"error: {out} exists; not overwriting it (choose another name)", BAD_INPUT)
-    game = bs.Game.new(
-        mod, players, _options(options), seed=None if seed is None else seed.encode()
-    )
+        fail(f"error: --bot {sorted(unknown)[0]} is not a player of the game", BAD_INPUT)
     bot_rng = random.Random(seed)
     bot_seats = {game.seat(b) for b in bots}
+    humans = [s for s in range(len(game.players)) if s not in bot_seats]
     if out:
         bs.save_game(game, out, settled=True)
+    last_human = None
     while game.outcome() is None:
         seat = game.to_act()[0]
         name = game.players[seat]
         if seat in bot_seats:
             command = bot_rng.choice(game.legal(seat))
         else:
+            if len(humans) > 1 and last_human is not None and seat != last_human:
+                if _pass_terminal(name).strip().lower() in ("quit", "q", "exit"):
+                    click.echo(f"stopped{f'; the game is saved in {out}' if out else ''}")
+                    return
+            last_human = seat
             click.echo("")
             click.echo(game.decider.render(game.decider.view(game.state, seat), seat))
-            command = click.prompt(f"{name}", prompt_suffix="> ", default="", show_default=False)
+            sealed = not game.open_move_due() and not game.reveal_due()
+            command = click.prompt(
+                f"{name}{' (sealed: not shown)' if sealed else ''}",
+                prompt_suffix="> ",
+                default="",
+                show_default=False,
+                hide_input=sealed,
+            )
             word = command.strip().lower()
             if word in ("quit", "q", "exit"):
                 click.echo(f"stopped{f'; the game is saved in {out}' if out else ''}")
@@ -59,6 +86,9 @@ def play(module, players, bots, options, seed, out):
                 click.echo("  " + "\n  ".join(game.legal(seat)))
                 continue
             if word in ("show", ""):
+                continue
+            if word == "undo":
+                _undo(game, seat, out)
                 continue
         try:
             records = game.play(seat, command)
@@ -71,3 +101,31 @@ def play(module, players, bots, options, seed, out):
             bs.save_game(game, out, settled=True)
     click.echo(game.decider.render(game.decider.view(game.state, None), None))
     click.echo(_outcome_text(game, game.outcome()))
+
+
+def _pass_terminal(name: str) -> str:
+    """A screen between two humans at one terminal: the next one's table stays unseen until
+    they are at the keyboard ('quit' stops here too)."""
+    click.echo("\n" * 40)
+    return click.prompt(
+        f"Pass the terminal to {name}. {name}, press Enter when ready",
+        default="",
+        show_default=False,
+        prompt_suffix=" ",
+    )
+
+
+def _undo(game, seat: int, out) -> None:
+    """Take back ``seat``'s last command and what came after it (the bots' answers), unless
+    another copy already holds it (a game resumed from a file that was mailed)."""
+    shared = game.header.shared if game.header.shared is not None else 0
+    typed = (bs.Kind.MOVE, bs.Kind.COMMIT)  # (a reveal follows its commitment by itself)
+    mine = [r.seq for r in game.records if r.actor == seat and r.kind in typed and r.seq > shared]
+    if not mine:
+        click.echo("  nothing to undo (no move of yours that the file has not sent)")
+        return
+    count = game.seq - mine[-1]
+    game.truncate(mine[-1])
+    click.echo(f"  undone: {count} record{'s' if count != 1 else ''}")
+    if out:
+        bs.save_game(game, out, settled=True)

@@ -449,3 +449,53 @@ def test_inspect_without_the_game_shows_seats_and_kinds(tmp_path):
     assert rc == 0 and "record 1: seat 0, sealed choice" in out, err
     rc, _, err = bs(tmp_path, "inspect", "game.msgpack")
     assert rc == 2 and "not a move file" in err
+
+
+def test_play_resumes_a_stopped_game_from_its_file_and_undo_takes_back_a_move(tmp_path):
+    game = tmp_path / "hs.msgpack"
+    first = CliRunner().invoke(
+        cli,
+        [
+            "play",
+            "duel-of-the-forces",
+            "--player",
+            "ann",
+            "--player",
+            "bot",
+            "--bot",
+            "bot",
+            "--seed",
+            "z",
+            "-o",
+            str(game),
+        ],
+        input="play luke 5\nquit\n",
+    )
+    assert first.exit_code == 0 and "ann commits a sealed choice" in first.output
+    assert "(sealed: not shown)> " in first.output  # typed without echo:
+    assert "not shown)> play luke 5" not in first.output
+    records = bs_lib().load_game(game).seq
+    resumed = CliRunner().invoke(
+        cli, ["play", str(game), "--bot", "bot"], input="undo\nplay luke 4\nquit\n"
+    )
+    assert resumed.exit_code == 0 and "undone:" in resumed.output, resumed.output
+    assert "ann reveals: play luke 4" in resumed.output
+    again = bs_lib().load_game(game)
+    assert again.records[1].actor == 0 and again.records[1].sealed.value == "play luke 4"
+    assert records > 1
+
+
+def test_hot_seat_asks_to_pass_the_terminal_between_two_humans(tmp_path):
+    result = CliRunner().invoke(
+        cli,
+        ["play", "duel-of-the-forces", "--player", "ann", "--player", "ben", "--seed", "z"],
+        input="play luke 5\n\nplay han 3\nquit\n",
+    )
+    assert result.exit_code == 0
+    assert "Pass the terminal to ben. ben, press Enter when ready" in result.output
+
+
+def bs_lib():
+    import boardstate
+
+    return boardstate
