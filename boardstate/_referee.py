@@ -353,8 +353,9 @@ def merge_sealed(game: Game, move: RawFile, at: int, theirs, *, fast: bool = Tru
     def conflict(why: str) -> MoveRefused:
         return MoveRefused(
             f"fork at record {at}: {why}; this copy and {move.path} cannot both stand. To "
-            f"recover, keep the copy whose moves the other players have received and have the "
-            f"other player re-export from it ('boardstate export FILE --after {at - 1} -o NEW')",
+            f"recover, drop {move.path} and take back this copy's unsent move ('boardstate undo "
+            f"FILE --as PLAYER'), or keep the copy the others have received and re-export from it "
+            f"('boardstate export FILE --after {at - 1} -o NEW')",
             code="fork",
         )
 
