@@ -296,24 +296,10 @@ def _read_compact(m: dict, name: str, module):
         raise _Bad(f"no {sorted(_COMPACT - keys)[0]!r}")
     if keys - _COMPACT - {"revision"}:
         raise _Bad(f"unexpected field {_short(sorted(map(str, keys - _COMPACT))[0])}")
-    module_id = _text(m, "module")
-    module_version = _text(m, "module_version")
-    if not _VERSION.fullmatch(module_version):
-        raise _Bad(f"module_version: {_short(module_version)} is not MAJOR.MINOR")
+    module_id, module_version = _module_of(m)
     game = _hash(m, "game")
-    base = m["base"]
-    if (
-        type(base) is not tuple
-        or len(base) != 2
-        or type(base[0]) is not int
-        or base[0] < -1
-        or type(base[1]) is not bytes
-        or len(base[1]) != HASH_BYTES
-    ):
-        raise _Bad("base: not [seq >= -1, 32-byte hash]")
-    revision = m.get("revision", 1)
-    if type(revision) is not int or revision < 1 or ("revision" in m and revision == 1):
-        raise _Bad("revision: not an integer > 1 (absent means 1)")
+    base = _base(m["base"])
+    revision = _revision(m)
     header = Header(
         module=module_id,
         module_version=module_version,
@@ -330,17 +316,7 @@ def _read_compact(m: dict, name: str, module):
         revision=revision,
         given_id=game,
     )
-    if module is None:
-        from ._registry import get_module
-
-        try:
-            module = get_module(module_id)
-        except BoardstateError as exc:
-            from ._errors import GameFileError
-
-            raise GameFileError(f"{name}: {exc.reason}", code=exc.code) from None
-    _check_against(module, header, name)
-    return header, module
+    return header, _installed(module, header, name)
 
 
 def _read_header(m: dict, name: str, module):
@@ -354,10 +330,7 @@ def _read_header(m: dict, name: str, module):
     kind = _text(m, "kind")
     if kind not in ("game", "move"):
         raise _Bad(f"kind: unknown file kind {_short(kind)}")
-    module_id = _text(m, "module")
-    module_version = _text(m, "module_version")
-    if not _VERSION.fullmatch(module_version):
-        raise _Bad(f"module_version: {_short(module_version)} is not MAJOR.MINOR")
+    module_id, module_version = _module_of(m)
     data_digest = _text(m, "data_digest", empty=True)  # (a module without data files)
     created = _text(m, "created")
     try:
@@ -391,21 +364,10 @@ def _read_header(m: dict, name: str, module):
             raise _Bad("base: a game file has none")
         base_seq, base_hash = -1, b""
     else:
-        if (
-            type(base) is not tuple
-            or len(base) != 2
-            or type(base[0]) is not int
-            or base[0] < -1
-            or type(base[1]) is not bytes
-            or len(base[1]) != HASH_BYTES
-        ):
-            raise _Bad("base: not [seq >= -1, 32-byte hash]")
         if seed is not None or viewer is not None:
             raise _Bad("a move file carries no seed and no viewer")
-        base_seq, base_hash = base
-    revision = m.get("revision", 1)
-    if type(revision) is not int or revision < 1 or ("revision" in m and revision == 1):
-        raise _Bad("revision: not an integer > 1 (absent means 1)")
+        base_seq, base_hash = _base(base)
+    revision = _revision(m)
     shared = m.get("shared")
     if "shared" in m and (type(shared) is not int or shared < 0 or kind != "game"):
         raise _Bad("shared: not a record number >= 0 of a game file")
@@ -431,17 +393,22 @@ def _read_header(m: dict, name: str, module):
         raise CorruptFile(f"{name}: the header's game id does not match its content")
     if seed is not None and seed_commitment(seed, salt) != commitment:
         raise CorruptFile(f"{name}: the seed does not match its commitment")
+    return header, _installed(module, header, name)
+
+
+def _installed(module, header: Header, name: str):
+    """The module the header names (installed, unless given), checked against the header."""
     if module is None:
         from ._registry import get_module
 
         try:
-            module = get_module(module_id)
+            module = get_module(header.module)
         except BoardstateError as exc:
             from ._errors import GameFileError
 
             raise GameFileError(f"{name}: {exc.reason}", code=exc.code) from None
     _check_against(module, header, name)
-    return header, module
+    return module
 
 
 def _check_against(module, header: Header, name: str) -> None:
@@ -484,6 +451,34 @@ def _check_against(module, header: Header, name: str) -> None:
         option = spec.option(key)
         if option is not None and option.choices and value not in option.choices:
             raise _Bad(f"options: {key} is {_short(value)}, not one of {', '.join(option.choices)}")
+
+
+def _module_of(m: dict) -> tuple[str, str]:
+    module_version = _text(m, "module_version")
+    if not _VERSION.fullmatch(module_version):
+        raise _Bad(f"module_version: {_short(module_version)} is not MAJOR.MINOR")
+    return _text(m, "module"), module_version
+
+
+def _base(base) -> tuple[int, bytes]:
+    """A move file's ``[seq, hash]``: the record its records follow."""
+    if (
+        type(base) is not tuple
+        or len(base) != 2
+        or type(base[0]) is not int
+        or base[0] < -1
+        or type(base[1]) is not bytes
+        or len(base[1]) != HASH_BYTES
+    ):
+        raise _Bad("base: not [seq >= -1, 32-byte hash]")
+    return base
+
+
+def _revision(m: dict) -> int:
+    revision = m.get("revision", 1)
+    if type(revision) is not int or revision < 1 or ("revision" in m and revision == 1):
+        raise _Bad("revision: not an integer > 1 (absent means 1)")
+    return revision
 
 
 def _text(m: dict, key: str, *, empty: bool = False) -> str:
