@@ -122,10 +122,8 @@ def _hand_pos(t: Table, seat: int, card: int) -> int:
 
 def _place(t: Table, seat: int, command) -> None:
     s = t.state
-    if s.phase != PLACE:
-        _effects.answer(t, seat, command)
-        settle(t, seat)
-        return
+    if s.phase != PLACE:  # (a card's 'place', not the set-up's)
+        return _answer(t, seat, command)
     _, char, square = command
     t.emit(Placed(char, square))
     s = t.state
@@ -141,10 +139,8 @@ def _place(t: Table, seat: int, command) -> None:
 
 def _move(t: Table, seat: int, command) -> None:
     s = t.state
-    if s.phase != MOVE:
-        _effects.answer(t, seat, command)
-        settle(t, seat)
-        return
+    if s.phase != MOVE:  # (a card's move, not the die's)
+        return _answer(t, seat, command)
     _, char, goal = command
     t.emit(Moved(char, path(s, char, goal, DIE[s.die][0])))
     if movers(t.state, seat):
