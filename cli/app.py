@@ -818,7 +818,9 @@ def check(module, seeds):
 
 
 from .board import board as _board_cmd  # noqa: E402
+from .key import key as _key_cmd  # noqa: E402
 from .play import play as _play_cmd  # noqa: E402
 
 cli.add_command(_play_cmd)
 cli.add_command(_board_cmd)
+cli.add_command(_key_cmd)

@@ -1,0 +1,158 @@
+"""Players' signing keys (Ed25519, with ``cryptography``): made, stored, loaded, used.
+
+A key pair lives in the keys folder, ``$BOARDSTATE_KEYS`` or ``$XDG_CONFIG_HOME/boardstate/keys``
+(``~/.config/boardstate/keys``): ``NAME.key``, the private key (PEM, PKCS#8), readable and
+writable by its owner only (created with mode 0600, never written over), and ``NAME.pub``, the
+public key as 64 hexadecimal digits, to hand to the other players.  The signing of records
+builds on these (docs/trust.md); ``cryptography`` is imported only when a key is used.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+from ._errors import GameFileError, OptionError
+
+PUBLIC_BYTES = 32
+SIGNATURE_BYTES = 64
+
+
+def keys_dir() -> Path:
+    """Where keys are kept (the environment decides; nothing is created here)."""
+    given = os.environ.get("BOARDSTATE_KEYS")
+    if given:
+        return Path(given)
+    config = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(config) / "boardstate" / "keys"
+
+
+def _check_name(name: str) -> str:
+    if (
+        not name
+        or len(name) > 64
+        or not all(c.isalnum() or c in "-_." for c in name)
+        or name[0] == "."
+    ):
+        raise OptionError(
+            f"key name {name!r}: use letters, digits, '-', '_' and '.' (at most 64)",
+            code="bad-key-name",
+        )
+    return name
+
+
+def new_key(name: str, directory: Path | None = None) -> tuple[Path, bytes]:
+    """Make a key pair ``name``: ``(path of the private key, public key)``.  An existing key of
+    that name is never written over."""
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    folder = Path(directory) if directory is not None else keys_dir()
+    _check_name(name)
+    private_path, public_path = folder / f"{name}.key", folder / f"{name}.pub"
+    for path in (private_path, public_path):
+        if path.exists() or path.is_symlink():
+            raise GameFileError(
+                f"{path} exists: a key is never written over (choose another name)",
+                code="exists",
+            )
+    try:
+        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    except OSError as exc:
+        raise GameFileError(
+            f"{folder}: cannot make the keys folder ({exc.strerror})", code="unwritable"
+        ) from None
+    key = Ed25519PrivateKey.generate()
+    pem = key.private_bytes(
+        serialization.Encoding.PEM,
+        serialization.PrivateFormat.PKCS8,
+        serialization.NoEncryption(),
+    )
+    public = key.public_key().public_bytes(
+        serialization.Encoding.Raw, serialization.PublicFormat.Raw
+    )
+    try:
+        fd = os.open(private_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "wb") as f:
+            f.write(pem)
+        public_path.write_text(public.hex() + "\n")
+    except OSError as exc:
+        raise GameFileError(
+            f"{folder}: cannot write the key ({exc.strerror})", code="unwritable"
+        ) from None
+    return private_path, public
+
+
+def load_private(name_or_path, directory: Path | None = None):
+    """A private key by name (in the keys folder) or path; refused if others may read it."""
+    from cryptography.hazmat.primitives import serialization
+
+    path = Path(name_or_path)
+    if not path.suffix and path.parent == Path("."):
+        path = (Path(directory) if directory is not None else keys_dir()) / f"{path}.key"
+    try:
+        mode = path.stat().st_mode
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise GameFileError(
+            f"{path}: no such key (make one: boardstate key new NAME)", code="no-key"
+        ) from None
+    except OSError as exc:
+        raise GameFileError(
+            f"{path}: cannot read the key ({exc.strerror})", code="unreadable"
+        ) from None
+    if mode & (stat.S_IRWXG | stat.S_IRWXO):
+        raise GameFileError(
+            f"{path}: other users may read this private key (chmod 600 {path})", code="key-open"
+        )
+    try:
+        key = serialization.load_pem_private_key(data, password=None)
+    except (ValueError, TypeError):
+        raise GameFileError(f"{path}: not a private key", code="bad-key") from None
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    if not isinstance(key, Ed25519PrivateKey):
+        raise GameFileError(f"{path}: not an Ed25519 key", code="bad-key")
+    return key
+
+
+def parse_public(text: str) -> bytes:
+    """A public key given as 64 hexadecimal digits (the content of a ``.pub`` file)."""
+    t = text.strip().lower()
+    try:
+        raw = bytes.fromhex(t)
+    except ValueError:
+        raw = b""
+    if len(raw) != PUBLIC_BYTES:
+        raise OptionError(
+            f"not a public key ({PUBLIC_BYTES * 2} hexadecimal digits): {text.strip()[:20]!r}",
+            code="bad-key",
+        )
+    return raw
+
+
+def sign(key, data: bytes) -> bytes:
+    return key.sign(data)
+
+
+def verifies(public: bytes, signature: bytes, data: bytes) -> bool:
+    """Whether ``signature`` is ``public``'s over ``data``."""
+    from cryptography.exceptions import InvalidSignature
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+    if len(public) != PUBLIC_BYTES or len(signature) != SIGNATURE_BYTES:
+        return False
+    try:
+        Ed25519PublicKey.from_public_bytes(public).verify(signature, data)
+    except InvalidSignature:
+        return False
+    return True
+
+
+def fingerprint(public: bytes) -> str:
+    """A short name for a public key, to read out over the phone (first 8 bytes, hex)."""
+    import hashlib
+
+    digest = hashlib.sha256(public).hexdigest()[:16]
+    return ":".join(digest[i : i + 4] for i in range(0, 16, 4))
