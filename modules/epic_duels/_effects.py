@@ -571,15 +571,9 @@ def _answer_request(t: Table, seat: int, command) -> None:
         _discard_shown(t, (kind, p, asker, n, positions))
     elif word in ("discard", "keep"):
         hand = s.hands[p]
-        if word == "keep":
-            keep = list(command[1])
-            pos = []
-            for i in range(len(hand)):
-                if hand[i].value in keep:
-                    keep.remove(hand[i].value)
-                else:
-                    pos.append(i)
-            pos = tuple(sorted(pos, reverse=True))
+        if word == "keep":  # the cards kept are the first matches; the rest are discarded
+            kept = set(positions_of(hand, command[1]))
+            pos = tuple(i for i in range(len(hand) - 1, -1, -1) if i not in kept)
         else:
             pos = positions_of(hand, command[1])
         t.emit(Discarded(p, pos, tuple(t.reveal(hand[i]) for i in pos)))

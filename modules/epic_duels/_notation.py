@@ -11,6 +11,7 @@ import re
 
 from boardstate.rules import AmbiguousCommand, InvalidCommand, resolve_player
 
+from ._roster import initials
 from ._space import square_name
 from ._state import NO_CARD, EpicState
 
@@ -104,16 +105,12 @@ def char_label(s: EpicState, char: int) -> str:
     return s.roster.chars[char].id
 
 
-def _initials(kind: str) -> str:
-    return "".join(p[0] for p in kind.split("-"))
-
-
 def _card_aliases(s: EpicState, seat: int, card: int) -> list[str]:
     c = s.roster.cards[card]
     label = card_label(s, seat, card).lower()
     out = [label]
     if c.kind == "combat":
-        short = f"{_initials(c.pictures)} {c.attack.base}/{c.defense.base}"
+        short = f"{initials(c.pictures)} {c.attack.base}/{c.defense.base}"
         out.append(short + label[len(_base_label(c)) :])
     return out
 

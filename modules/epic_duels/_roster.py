@@ -149,7 +149,8 @@ class Roster:
         return tuple(i for i in self._of_group[self.card_group[card]] if self.chars[i].kind == kind)
 
 
-def _initials(kind: str) -> str:
+def initials(kind: str) -> str:
+    """``super-battle-droid`` -> ``sbd``: a character kind's short name."""
     return "".join(part[0] for part in kind.split("-"))
 
 
@@ -173,7 +174,7 @@ def characters_of(teams: tuple[str, ...], group_seat: tuple[int, ...]) -> tuple[
                     minor.ranged,
                     minor.name + (f" {pawn}" if pawn else ""),
                     minor.id + suffix,
-                    _initials(minor.id) + (str(pawn) if pawn else ""),
+                    initials(minor.id) + (str(pawn) if pawn else ""),
                 )
             )
     _name_shared_minors(out)
@@ -194,7 +195,7 @@ def _name_shared_minors(chars: list) -> None:
                 pawn=n,
                 name=f"{c.name.rsplit(' ', 1)[0]} {n}",
                 id=f"{c.kind}-{n}",
-                short=f"{_initials(c.kind)}{n}",
+                short=f"{initials(c.kind)}{n}",
             )
 
 
