@@ -130,6 +130,15 @@ class Rules(Protocol):
     - ``report(state) -> str | None``: one line a player by mail understands on what the last
       decision settled (who won what, and why); printed by ``move``, ``apply``, ``show`` and
       ``replay`` (only public facts: every player sees it).
+    - ``refuse_trust(setup, mode) -> str | None``: one line saying why the game as set up
+      cannot be played in trust mode ``mode`` (``"open"``, ``"peer"``, ``"hosted"``), naming
+      a mode that serves it; None (the default) accepts.  See "Peer-ready rules" below.
+
+    Peer-ready rules (docs/writing-a-module.md): the peer mode has no dealer, so no secret may
+    be owned by nobody.  A shared face-down stock is a public list of what is left, drawn from
+    at a random position when a card turns up; a player's own face-down pile is made with
+    ``table.rng.arrange(cards, seat)`` and drawn from at a random position.  A value shown to
+    some players only is a secret owned by them (``table.rng.secret(value, owners)``).
 
     The hidden-information contract: ``decide`` for a seat reads only what that seat's copy of
     the game holds: public values, the seat's own secrets, and the face-down cards of the table

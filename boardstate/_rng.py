@@ -79,6 +79,19 @@ class Rng:
         """A committed secret whose salt comes from this stream (so a replay re-derives it)."""
         return make_secret(value, self.salt(), owners)
 
+    def arrange(self, items, owner: int) -> tuple:
+        """A face-down pile that only ``owner`` may know: ``items`` in an order nobody else
+        knows, one secret each (owned by ``owner``).
+
+        Draw from it at a random position (``randbelow(len(pile))``), never from a fixed top:
+        the owner knows the order, so only the draw's randomness keeps the next card unknown
+        to them.  In the open mode the seed arranges the pile; in the peer mode the owner's
+        copy does, and supplies the commitments in a deal record before any randomness that
+        draws from them is made.
+        """
+        owners = 1 << owner
+        return tuple(self.secret(v, owners) for v in self.shuffled(items))
+
 
 class SealedRng(Rng):
     """The randomness of a copy that does not hold the seed: any draw says so."""
