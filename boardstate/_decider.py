@@ -15,6 +15,7 @@ from ._errors import (
     SecretUnavailable,
 )
 from ._module import Choice, Setup
+from ._peer import NeedsInput
 from ._table import Table
 
 ENGINE_RULE = "boardstate engine"
@@ -104,7 +105,11 @@ class Decider:
     def start(self, state, rng) -> tuple:
         """``(events, state after them)`` of the setup."""
         table = Table(state, self.evolve, rng)
-        self.rules.start(table)
+        try:
+            self.rules.start(table)
+        except NeedsInput as exc:
+            exc.partial, exc.state = tuple(table.events), table.state
+            raise
         return tuple(table.events), table.state
 
     def decide(self, state, moves, rng, openings=None) -> tuple:
@@ -115,7 +120,21 @@ class Decider:
         except SecretUnavailable as exc:
             exc.partial = tuple(table.events)  # what the rules gave before they needed it
             raise
+        except NeedsInput as exc:  # (the peer mode: the decision waits for the players)
+            exc.partial, exc.state = tuple(table.events), table.state
+            raise
         return tuple(table.events), table.state
+
+    def check_trust(self, mode: str, options, players, revision: int) -> None:
+        """Refuse a game the module cannot play in trust mode ``mode`` (one line, naming a
+        mode that serves it)."""
+        refuse = getattr(self.rules, "refuse_trust", None)
+        if refuse is None:
+            return
+        why = refuse(Setup(tuple(players), dict(options), revision), mode)
+        if why:
+            raise OptionError(f"{self.spec.name} cannot be played in the {mode} mode: {why}",
+                              code="bad-trust")
 
     # ------------------------------------------------------------------ what may be done
     def choice(self, state) -> Choice:

@@ -51,8 +51,12 @@ def encode_file(header: Header, records, *, openings_for="all") -> bytes:
     """Header then records.  ``openings_for``: "all", a seat (a view), or None (no openings)."""
     packer = msgpack.Packer(use_bin_type=True)
     parts = [packer.pack(header.compact_map() if header.compact else header.to_map())]
+    signed = header.peer
     for rec in records:
-        parts.append(packer.pack([rec.body, rec.hash, _openings(rec, openings_for)]))
+        item = [rec.body, rec.hash, _openings(rec, openings_for)]
+        if signed:  # (the peer mode: each record's signature travels beside it)
+            item.append(rec.signature)
+        parts.append(packer.pack(item))
     return b"".join(parts)
 
 
@@ -162,6 +166,8 @@ def encode_game(game: Game, *, viewer: int | None = None, settled: bool = False)
     if viewer is None:
         return encode_file(game.header, records)
     header = attrs.evolve(game.header, seed=None, seed_salt=None, viewer=viewer)
+    if viewer != game.header.viewer:
+        header = attrs.evolve(header, peer_secret=None)  # (only in its own player's copy)
     return encode_file(header, records, openings_for=viewer)
 
 
@@ -185,6 +191,7 @@ def encode_moves(game: Game, base_seq: int) -> bytes:
         seed_salt=None,
         viewer=None,
         shared=None,
+        peer_secret=None,
         base_seq=base_seq,
         base_hash=base_hash,
         given_id=game.header.game_id,  # compact: the receiver holds what the id commits to
@@ -277,7 +284,8 @@ class RawFile:
                     raise CorruptFile(f"{name}: corrupt at record {count} ({why})") from None
                 if (
                     type(item) is not tuple
-                    or len(item) != 3
+                    or len(item) != (4 if self.header.peer else 3)
+                    or (len(item) == 4 and type(item[3]) is not bytes)
                     or type(item[0]) is not bytes
                     or type(item[1]) is not bytes
                     or len(item[1]) != HASH_SIZE
@@ -441,7 +449,14 @@ def no_cyclic_gc():
             gc.enable()
 
 
-_SEALED = {Kind.SETUP: type(None), Kind.MOVE: type(None), Kind.COMMIT: Secret, Kind.REVEAL: Reveal}
+_SEALED = {
+    Kind.SETUP: type(None),
+    Kind.MOVE: type(None),
+    Kind.COMMIT: Secret,
+    Kind.REVEAL: Reveal,
+    Kind.JOIN: tuple,
+    Kind.DEAL: tuple,
+}
 
 
 def _check_shape(fields: tuple, players: int) -> None:
@@ -472,6 +487,10 @@ def _load_game(path_or_raw) -> Game:
             f"'boardstate apply GAME {raw.path}'",
             code="not-a-game",
         )
+    if raw.header.peer:  # (what waits for the players is known only by re-running the rules)
+        from ._referee import load_peer
+
+        return load_peer(raw)
     game = raw.game()
     decoder = raw.decoder(game)
     players = len(game.players)

@@ -25,6 +25,17 @@ from ._events import EventCodes
 from ._header import Header
 from ._module import HIDDEN, Choice
 from ._records import NO_ACTOR, Kind, Record, chain, make_record
+from ._peer import (
+    LINK_BYTES,
+    NeedsInput,
+    PeerRng,
+    Supplies,
+    arrangement,
+    chain_of,
+    epoch_key,
+    link_follows,
+    signed_message,
+)
 from ._rng import Rng, SealedRng
 from ._secrets import Reveal, Secret, make_secret, reveal
 from ._talk import Talk, canonical
@@ -88,6 +99,33 @@ class FaceDown:
         self.state = state
 
 
+class Pending:
+    """A decision waiting for what the players supply (the peer mode; ``_peer``): the record
+    that asked (``seq``), what to re-run (``moves``, None for the setup) on which state, and
+    what it has been given so far."""
+
+    __slots__ = ("seq", "moves", "base", "openings", "actor", "emitted", "supplies", "links",
+                 "need")
+
+    def __init__(self, seq, moves, base, openings, actor) -> None:
+        self.seq = seq
+        self.moves = moves
+        self.base = base
+        self.openings = openings
+        self.actor = actor
+        self.emitted = 0  # events given out so far (in the records from ``seq`` on)
+        self.supplies = Supplies()
+        self.links: dict[int, bytes] = {}  # the epoch being collected: seat -> link
+        self.need: tuple | None = None
+
+    def copy(self) -> Pending:
+        out = Pending(self.seq, self.moves, self.base, self.openings, self.actor)
+        out.emitted, out.need, out.links = self.emitted, self.need, dict(self.links)
+        out.supplies.keys = list(self.supplies.keys)
+        out.supplies.arrangements = {k: list(v) for k, v in self.supplies.arrangements.items()}
+        return out
+
+
 class Game:
     """One game: ``records`` (the log), ``state`` (the fold of its events) and ``header``."""
 
@@ -108,6 +146,13 @@ class Game:
         self.talk = Talk()  # notes, resignations, draws: the engine's own records
         self._count = 0
         self._facts_of = self._facts_cache = None
+        # The peer mode (docs/trust.md): who joined with which key, their chains' last links.
+        self.pending: Pending | None = None
+        self._next_pending = None  # (seq, Pending | None): what the record being made leaves
+        self.keys: dict[int, bytes] = {}  # seat -> Ed25519 public key
+        self.last_link: dict[int, bytes] = {}
+        self.links_given: dict[int, int] = {}
+        self.signer = None  # this copy's player's signing function (bytes -> signature)
 
     # ------------------------------------------------------------------ creation
     @classmethod
@@ -120,14 +165,36 @@ class Game:
         created: str | None = None,
         *,
         seed_salt: bytes | None = None,
+        trust: str = "open",
+        seat: int | None = None,
+        peer_secret: bytes | None = None,
     ) -> Game:
         """A new game.  ``seed_salt`` (default: random) salts the seed's commitment, so that no
-        copy without the seed can test a guess of it; give one only to make identical files."""
-        header = Header.for_new_game(module, players, raw_options, seed, created, seed_salt)
+        copy without the seed can test a guess of it; give one only to make identical files.
+
+        ``trust="peer"``: no seed; the file is the copy of ``seat`` (the creator), holding
+        their private secret (``peer_secret``, default random); every player joins next."""
+        header = Header.for_new_game(
+            module, players, raw_options, seed, created, seed_salt, trust=trust
+        )
+        if header.peer:
+            if seat is None or not 0 <= seat < len(header.players):
+                raise InvalidCommand("a peer game is made by one of its players (--as)",
+                                     code="unknown-player")
+            header = attrs.evolve(
+                header, viewer=seat, peer_secret=peer_secret or os.urandom(LINK_BYTES)
+            )
         game = cls(module, header)
-        events, state = game.decider.start(game.state, game.rng(0))
+        events, state = game.start_events()
         game.append(game.make(Kind.SETUP, NO_ACTOR, "", None, events), state)
         return game
+
+    def start_events(self) -> tuple:
+        """The setup's ``(events, state after them)`` (in the peer mode, those the rules give
+        before they need the players' randomness: the rest waits for every join)."""
+        if self.header.peer:
+            return self._advance(Pending(0, None, self.state, None, NO_ACTOR))
+        return self.decider.start(self.state, self.rng(0))
 
     # ------------------------------------------------------------------ queries
     @property
@@ -171,8 +238,208 @@ class Game:
         return self.round
 
     def to_act(self) -> tuple[int, ...]:
+        if self.header.peer and (self.pending is not None or len(self.keys) < len(self.players)):
+            return self.waiting_for()
         phase = self.round  # (a round under way means the game is on)
         return self.facts()[1] if phase is None else phase.acting
+
+    # ------------------------------------------------------------------ the peer mode
+    def waiting_for(self) -> tuple[int, ...]:
+        """The seats the game waits for to join, or to supply the waiting decision."""
+        unjoined = tuple(s for s in range(len(self.players)) if s not in self.keys)
+        if unjoined:
+            return unjoined
+        pending = self.pending
+        if pending is None:
+            return ()
+        need = pending.need
+        if need[0] == "arrange":
+            return (need[1],)
+        return tuple(s for s in range(len(self.players)) if s not in pending.links)
+
+    def due(self) -> str:
+        """What the next record of a peer game must be: "join", "link", "arrange" or ""."""
+        if not self.header.peer:
+            return ""
+        if len(self.keys) < len(self.players):
+            return "join"
+        if self.pending is None:
+            return ""
+        return "link" if self.pending.need[0] == "links" else "arrange"
+
+    def waiting_text(self) -> str:
+        """In words, whom a peer game waits for (empty: nobody, play on)."""
+        due = self.due()
+        if not due:
+            return ""
+        names = ", ".join(self.players[s] for s in self.waiting_for())
+        what = {
+            "join": "to join",
+            "link": "to add their share of the randomness (a deal record)",
+            "arrange": "to arrange their face-down pile (a deal record)",
+        }[due]
+        return f"waiting for {names} {what}"
+
+    def _mine(self, actor: int):
+        """This copy's player and private secret, if this copy makes ``actor``'s records."""
+        header = self.header
+        if header.peer_secret is not None and header.viewer == actor:
+            return (actor, header.peer_secret)
+        return None
+
+    def _advance(self, pending: Pending) -> tuple:
+        """Run a waiting decision with what it has been given: ``(events it gives now, state
+        after them)``; what it still needs goes with the record being made."""
+        rng = PeerRng(pending.supplies, pending.seq, self._mine(pending.actor))
+        decider = self.decider
+        try:
+            if pending.moves is None:
+                events, state = decider.start(pending.base, rng)
+            else:
+                events, state = decider.decide(
+                    pending.base, pending.moves, rng, pending.openings
+                )
+            pending.need = None
+        except NeedsInput as exc:
+            events, state, pending.need = exc.partial, exc.state, exc.what
+        fresh = events[pending.emitted :]
+        pending.emitted = len(events)
+        self._next_pending = (self._count, pending if pending.need is not None else None)
+        return fresh, state
+
+    def check_join(self, seat: int, sealed) -> tuple:
+        """A join: a peer game's player, not joined yet, with a public key and a chain tip."""
+        if not self.header.peer:
+            raise IllegalCommand("a join in a game that is not in the peer mode",
+                                 code="bad-join", rule=ENGINE_RULE)
+        if not 0 <= seat < len(self.players) or seat in self.keys:
+            raise IllegalCommand(f"{self._name(seat)} has already joined", code="bad-join",
+                                 rule=ENGINE_RULE)
+        if (
+            type(sealed) is not tuple
+            or len(sealed) != 2
+            or not all(type(v) is bytes and len(v) == LINK_BYTES for v in sealed)
+        ):
+            raise IllegalCommand("malformed join (not [public key, chain tip])",
+                                 code="bad-join", rule=ENGINE_RULE)
+        return (), self.state
+
+    def check_deal(self, seat: int, sealed) -> tuple:
+        """A deal: the supply the waiting decision needs from ``seat``; ``(events, state)``:
+        the rules' events once the supply lets the decision go on."""
+        due = self.due()
+        if due not in ("link", "arrange") or seat not in self.waiting_for():
+            raise IllegalCommand(f"no deal is due from {self._name(seat)} now",
+                                 code="early-deal", rule=ENGINE_RULE)
+        pending = self.pending.copy()
+        if type(sealed) is not tuple or len(sealed) != 2 or sealed[0] != due:
+            raise IllegalCommand(f"malformed deal (a {due} is due)", code="bad-deal",
+                                 rule=ENGINE_RULE)
+        if due == "link":
+            if not link_follows(sealed[1], self.last_link[seat]):
+                raise IllegalCommand(
+                    f"{self.players[seat]}'s link does not follow their chain (a share of "
+                    f"the randomness other than the one committed at the join)",
+                    code="bad-link",
+                    rule=ENGINE_RULE,
+                )
+            pending.links[seat] = sealed[1]
+            if len(pending.links) < len(self.players):
+                self._next_pending = (self._count, pending)
+                return (), self.state
+            links = [pending.links[s] for s in range(len(self.players))]
+            epoch = len(pending.supplies.keys)
+            pending.supplies.keys.append(
+                epoch_key(self.header.game_id, pending.seq, epoch, links)
+            )
+            pending.links = {}
+            return self._advance(pending)
+        _, owner, _index, items = pending.need
+        pile = sealed[1]
+        if (
+            type(pile) is not tuple
+            or len(pile) != len(items)
+            or not all(type(c) is Secret and c.owners == 1 << owner for c in pile)
+        ):
+            raise IllegalCommand(
+                f"malformed deal: not {len(items)} cards owned by {self.players[owner]}",
+                code="bad-deal",
+                rule=ENGINE_RULE,
+            )
+        if any(c.known for c in pile) and sorted(map(repr, (c.value for c in pile))) != sorted(
+            map(repr, items)
+        ):
+            raise IllegalCommand("the arranged pile is not the cards asked for",
+                                 code="bad-deal", rule=ENGINE_RULE)
+        pending.supplies.arrangements.setdefault(owner, []).append(pile)
+        return self._advance(pending)
+
+    def supply(self, seat: int):
+        """What this copy supplies as ``seat``'s next deal (it holds their private secret)."""
+        secret = self.header.peer_secret
+        if secret is None or self.header.viewer != seat:
+            raise SecretUnavailable(
+                f"this copy does not hold {self.players[seat]}'s secret: deal from their copy",
+                code="no-opening",
+            )
+        if self.due() == "link":
+            return ("link", chain_of(secret)[self.links_given.get(seat, 0) + 1])
+        _, owner, index, items = self.pending.need
+        return ("arrange", arrangement(secret, self.header.game_id, self.pending.seq, owner,
+                                       index, items))
+
+    def join(self, seat: int, public_key: bytes) -> list[Record]:
+        """This copy's player joins (``public_key``: theirs, to check their signatures), then
+        deals what is due from them."""
+        start = self._count
+        tip = chain_of(self.header.peer_secret)[0]
+        sealed = (public_key, tip)
+        events, state = self.check_join(seat, sealed)
+        self.append(self.make(Kind.JOIN, seat, "", sealed, events), state)
+        self.deal_held()
+        return self.records[start:]
+
+    def deal_held(self) -> list[Record]:
+        """Append the deals due from this copy's player (a peer game's copy supplies its
+        share as soon as it is asked for; nothing in it is a choice)."""
+        start = self._count
+        me = self.header.viewer
+        while (
+            self.header.peer_secret is not None
+            and self.due() in ("link", "arrange")
+            and me in self.waiting_for()
+        ):
+            sealed = self.supply(me)
+            events, state = self.check_deal(me, sealed)
+            self.append(self.make(Kind.DEAL, me, "", sealed, events), state)
+        return self.records[start:]
+
+    def check_signature(self, record: Record) -> None:
+        """A peer game's record carries its actor's valid signature (``IllegalCommand``)."""
+        if not self.header.peer or record.kind == Kind.SETUP:
+            return
+        from ._keys import verifies as verify_signature
+
+        seat = record.actor
+        key = record.sealed[0] if record.kind == Kind.JOIN else self.keys.get(seat)
+        name = self._name(seat)
+        if key is None:
+            raise IllegalCommand(f"{name} acts before joining", code="not-joined",
+                                 rule=ENGINE_RULE)
+        if not record.signature:
+            raise IllegalCommand(f"the record is not signed by {name}", code="unsigned",
+                                 rule=ENGINE_RULE)
+        if not verify_signature(key, record.signature, signed_message(self.header.game_id,
+                                                                       record)):
+            raise IllegalCommand(
+                f"{name}'s signature does not verify (key {key.hex()[:16]}): the record was "
+                f"changed, or made by someone else",
+                code="bad-signature",
+                rule=ENGINE_RULE,
+            )
+
+    def _name(self, seat: int) -> str:
+        return self.players[seat] if 0 <= seat < len(self.players) else f"seat {seat}"
 
     def open_move_due(self) -> bool:
         """Is the next record an open move?  (A sealed choice with one seat left to choose is
@@ -243,6 +510,12 @@ class Game:
             self.append(self.make(Kind.MOVE, seat, said, None, ()))
             return self.records[start:]
         self.check_turn(seat)
+        if self.due():
+            raise IllegalCommand(
+                f"the game is {self.waiting_text()}: nothing else can happen first",
+                code="waiting",
+                rule=ENGINE_RULE,
+            )
         if self.reveal_due():
             if text.strip().lower() != REVEAL_WORD:
                 raise IllegalCommand(
@@ -267,6 +540,7 @@ class Game:
             events, state = self.decide(((seat, command),))
             self.append(self.make(Kind.MOVE, seat, notation, None, events), state)
         self.reveal_held()
+        self.deal_held()
         return self.records[start:]
 
     def held_reveal(self, seat: int) -> bool:
@@ -277,7 +551,7 @@ class Game:
     def reveal_held(self) -> list[Record]:
         """Append the reveals that are due and whose openings this copy holds."""
         start = self._count
-        while self.outcome() is None and self.reveal_due():
+        while self.outcome() is None and not self.due() and self.reveal_due():
             held = [s for s in self.to_act() if self.held_reveal(s)]
             if not held:
                 break
@@ -483,10 +757,28 @@ class Game:
         return Rng(seed, b"record:%d" % seq) if seed is not None else SealedRng()
 
     def decide(self, moves, openings=None) -> tuple:
-        """The module's ``(events, state after them)`` for ``moves``, in the next record."""
+        """The module's ``(events, state after them)`` for ``moves``, in the next record (in
+        the peer mode, those it gives before it needs what the players have to supply)."""
+        if self.header.peer:
+            actor = moves[0][0] if len(moves) == 1 else NO_ACTOR
+            return self._advance(Pending(self._count, tuple(moves), self.state, openings, actor))
         return self.decider.decide(self.state, moves, self.rng(self._count), openings)
 
     def make(self, kind, actor, command, sealed, events, hash_: bytes | None = None) -> Record:
+        record = self._make(kind, actor, command, sealed, events, hash_)
+        if self.header.peer and kind != Kind.SETUP and self.header.viewer == actor:
+            if self.signer is None:
+                raise GameFileError(
+                    f"{self.players[actor]}'s records are signed: no key to sign with (make one "
+                    f"with 'boardstate key new NAME', or give --key NAME)",
+                    code="no-key",
+                )
+            record = record._replace(
+                signature=self.signer(signed_message(self.header.game_id, record))
+            )
+        return record
+
+    def _make(self, kind, actor, command, sealed, events, hash_: bytes | None = None) -> Record:
         try:
             return make_record(
                 self.codes,
@@ -517,7 +809,19 @@ class Game:
             return
         if kind != Kind.SETUP and record.actor >= 0:
             self.talk.moved(record.actor)
-        if kind == Kind.COMMIT:
+        next_pending = self._next_pending
+        if next_pending is not None:
+            self._next_pending = None
+            if next_pending[0] == record.seq:
+                self.pending = next_pending[1]
+        if kind == Kind.JOIN:
+            self.keys[record.actor] = record.sealed[0]
+            self.last_link[record.actor] = record.sealed[1]
+        elif kind == Kind.DEAL:
+            if record.sealed[0] == "link":
+                self.last_link[record.actor] = record.sealed[1]
+                self.links_given[record.actor] = self.links_given.get(record.actor, 0) + 1
+        elif kind == Kind.COMMIT:
             phase = self.round
             if phase is not None:
                 phase.commit(record.actor, record.sealed)
@@ -541,7 +845,9 @@ class Game:
             self.records.append(record)
         self._count += 1
         self.head_hash = record.hash
-        if self.round is None:  # a new sealed round opens when the rules ask for one
+        if self.round is None and self.pending is None and not (
+            self.header.peer and len(self.keys) < len(self.players)
+        ):  # a new sealed round opens when the rules ask for one
             outcome, acting, choice = self.facts()
             if choice == Choice.SEALED and len(acting) >= 2:
                 self.round = SealedRound(acting, self._count)

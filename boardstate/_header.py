@@ -19,7 +19,9 @@ from ._errors import BoardstateError, CorruptFile, ForeignFile, FutureVersion, O
 from ._records import pack
 
 FORMAT_NAME = "boardstate"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # v2: the peer mode (trust, joins, deals, signatures); open games write v1
+TRUST_MODES = ("open", "peer")
+NO_SEED = bytes(32)  # the seed commitment of a game without a seed (the peer mode)
 
 # Limits on a header (docs/file-format.md, "Limits").  A header is read from a bounded prefix of
 # the file with its own unpacker limits, before anything else is trusted.
@@ -67,6 +69,17 @@ class Header:
     # or came from another copy); None: the file does not say (made before it was kept)
     given_id: bytes | None = None  # a compact move file: the game id it names (its header
     # holds no players, options or event table: the receiver's game holds them)
+    trust: str = "open"  # open | peer (docs/trust.md)
+    peer_secret: bytes | None = None  # the peer mode: this copy's player's private secret
+    # (only in that player's own game file; never in a move file or another copy)
+
+    @property
+    def peer(self) -> bool:
+        return self.trust == "peer"
+
+    @property
+    def format_version(self) -> int:
+        return 1 if self.trust == "open" else 2
 
     @property
     def compact(self) -> bool:
@@ -78,7 +91,7 @@ class Header:
         to is in the receiver's copy already)."""
         out = {
             "format": FORMAT_NAME,
-            "version": FORMAT_VERSION,
+            "version": self.format_version,
             "kind": "move",
             "game": self.game_id,
             "module": self.module,
@@ -87,6 +100,8 @@ class Header:
         }
         if self.revision != 1:
             out["revision"] = self.revision
+        if self.trust != "open":
+            out["trust"] = self.trust
         return out
 
     @property
@@ -104,8 +119,10 @@ class Header:
             self.seed_commitment,
             [list(e) for e in self.events],
         ]
-        if self.revision != 1:  # (files of revision 1 predate revisions: their ids stay)
+        if self.revision != 1 or self.trust != "open":  # (older ids stay as they were)
             identity.append(self.revision)
+        if self.trust != "open":
+            identity.append(self.trust)
         return hashlib.sha256(b"boardstate-game" + pack(identity)).digest()
 
     @property
@@ -121,6 +138,7 @@ class Header:
         seed: bytes | None,
         created: str | None,
         seed_salt: bytes | None = None,
+        trust: str = "open",
     ):
         """A new game's header.  ``seed_salt`` (default: 32 random bytes) salts the seed's
         commitment; pass one to make byte-identical files in tests."""
@@ -134,9 +152,38 @@ class Header:
             raise OptionError(f"the seed salt must be {SALT_BYTES} bytes", code="bad-seed")
         from ._decider import Decider
 
-        options = Decider(module).options(dict(raw_options), players)
+        if trust not in TRUST_MODES:
+            raise OptionError(
+                f"no trust mode {trust!r} (modes: {', '.join(TRUST_MODES)})", code="bad-trust"
+            )
+        decider = Decider(module)
+        options = decider.options(dict(raw_options), players)
+        decider.check_trust(trust, options, players, spec.revision)
+        if trust == "peer":
+            if seed is not None:
+                raise OptionError(
+                    "a peer game has no seed: its randomness comes from every player",
+                    code="bad-seed",
+                )
+            return cls._checked(
+                cls(
+                    spec.id,
+                    spec.version,
+                    spec.data_digest,
+                    tuple(sorted(options.items())),
+                    players,
+                    created or _now(),
+                    None,
+                    NO_SEED,
+                    tuple((c.__event_name__, c.__event_version__) for c in spec.events),
+                    revision=spec.revision,
+                    shared=0,
+                    trust="peer",
+                ),
+                module,
+            )
         seed = os.urandom(32) if seed is None else seed
-        created = created or _dt.datetime.now(_dt.UTC).replace(microsecond=0).isoformat()
+        created = created or _now()
         header = cls(
             spec.id,
             spec.version,
@@ -151,7 +198,11 @@ class Header:
             seed_salt=salt,
             shared=0,  # (the new file itself goes to every player: its setup record is theirs)
         )
-        # What is written must read back: the reader's own checks, on the encoded header.
+        return cls._checked(header, module)
+
+    @classmethod
+    def _checked(cls, header, module):
+        """What is written must read back: the reader's own checks, on the encoded header."""
         data = pack(header.to_map())
         if len(data) > MAX_HEADER_BYTES:
             raise OptionError(
@@ -168,7 +219,7 @@ class Header:
     def to_map(self) -> dict:
         out = {
             "format": FORMAT_NAME,
-            "version": FORMAT_VERSION,
+            "version": self.format_version,
             "kind": self.kind,
             "game": self.game_id,
             "module": self.module,
@@ -189,7 +240,15 @@ class Header:
             out["seed_salt"] = self.seed_salt
         if self.shared is not None and self.kind == "game":
             out["shared"] = self.shared
+        if self.trust != "open":
+            out["trust"] = self.trust
+        if self.peer_secret is not None:
+            out["peer_secret"] = self.peer_secret
         return out
+
+
+def _now() -> str:
+    return _dt.datetime.now(_dt.UTC).replace(microsecond=0).isoformat()
 
 
 # ---------------------------------------------------------------------------------- checks
@@ -247,7 +306,7 @@ _REQUIRED = frozenset(
         "base",
     }
 )
-_OPTIONAL = frozenset({"revision", "seed_salt", "shared"})
+_OPTIONAL = frozenset({"revision", "seed_salt", "shared", "trust", "peer_secret"})
 
 
 def _decode_header(data: bytes):
@@ -294,7 +353,7 @@ def _read_compact(m: dict, name: str, module):
     keys = set(m)
     if not _COMPACT <= keys:
         raise _Bad(f"no {sorted(_COMPACT - keys)[0]!r}")
-    if keys - _COMPACT - {"revision"}:
+    if keys - _COMPACT - {"revision", "trust"}:
         raise _Bad(f"unexpected field {_short(sorted(map(str, keys - _COMPACT))[0])}")
     module_id, module_version = _module_of(m)
     game = _hash(m, "game")
@@ -315,6 +374,7 @@ def _read_compact(m: dict, name: str, module):
         base_hash=base[1],
         revision=revision,
         given_id=game,
+        trust=_trust(m),
     )
     return header, _installed(module, header, name)
 
@@ -371,6 +431,17 @@ def _read_header(m: dict, name: str, module):
     shared = m.get("shared")
     if "shared" in m and (type(shared) is not int or shared < 0 or kind != "game"):
         raise _Bad("shared: not a record number >= 0 of a game file")
+    trust = _trust(m)
+    peer_secret = m.get("peer_secret")
+    if "peer_secret" in m and (
+        type(peer_secret) is not bytes
+        or len(peer_secret) != HASH_BYTES
+        or trust != "peer"
+        or viewer is None
+    ):
+        raise _Bad("peer_secret: not 32 bytes of a peer game's player copy")
+    if trust == "peer" and seed is not None:
+        raise _Bad("seed: a peer game has none")
     header = Header(
         module=module_id,
         module_version=module_version,
@@ -388,6 +459,8 @@ def _read_header(m: dict, name: str, module):
         revision=revision,
         seed_salt=salt,
         shared=shared,
+        trust=trust,
+        peer_secret=peer_secret,
     )
     if game != header.game_id:
         raise CorruptFile(f"{name}: the header's game id does not match its content")
@@ -472,6 +545,15 @@ def _base(base) -> tuple[int, bytes]:
     ):
         raise _Bad("base: not [seq >= -1, 32-byte hash]")
     return base
+
+
+def _trust(m: dict) -> str:
+    trust = m.get("trust", "open")
+    if trust not in TRUST_MODES or ("trust" in m and trust == "open") or (
+        trust != "open" and m.get("version") != 2
+    ):
+        raise _Bad("trust: not a trust mode other than open (absent means open) of a v2 file")
+    return trust
 
 
 def _revision(m: dict) -> int:

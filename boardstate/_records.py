@@ -28,6 +28,8 @@ class Kind(IntEnum):
     MOVE = 1  # one seat's command and its consequences
     COMMIT = 2  # a sealed choice: the commitment only
     REVEAL = 3  # the opening of a sealed choice (the last one resolves the phase)
+    JOIN = 4  # the peer mode: a player joins (public key, the tip of their link chain)
+    DEAL = 5  # the peer mode: a player supplies a waiting decision (a link, an arranged pile)
 
 
 class Record(NamedTuple):
@@ -41,6 +43,7 @@ class Record(NamedTuple):
     events: tuple
     body: bytes
     hash: bytes
+    signature: bytes = b""  # the peer mode: the actor's Ed25519 signature (beside the body)
 
     def openings(self, seat: int | None = None) -> list:
         """Openings aligned with the record's secrets in body order: ``[salt, value]`` for each
@@ -201,7 +204,7 @@ class BodyDecoder:
             or not isinstance(out[5], tuple)
         ):
             raise ValueError("malformed record body")
-        if out[1] not in (0, 1, 2, 3):
+        if out[1] not in (0, 1, 2, 3, 4, 5):
             raise ValueError(f"unknown record kind {out[1]}")
         return out
 

@@ -46,7 +46,9 @@ class Referee:
         """Referee ``(body, hash, openings)`` triples in order; raises VerificationFailed."""
         with no_cyclic_gc():
             decoder, game = self.decoder, self.game
-            for body, hash_, openings in records:
+            for item in records:
+                body, hash_, openings = item[:3]
+                signature = item[3] if len(item) > 3 else b""
                 try:
                     fields = decoder.fields(body, openings)
                 except (ValueError, TypeError) as exc:
@@ -54,7 +56,7 @@ class Referee:
                         f"the record does not decode ({exc})", code="corrupt", seq=game.seq
                     ) from None
                 try:
-                    self.accept(fields, body, hash_)
+                    self.accept(fields, body, hash_, signature)
                 except (BoardstateError, MemoryError):
                     raise
                 except Exception as exc:  # the module's fold on events it never gave (forged)
@@ -63,9 +65,18 @@ class Referee:
                         f"the rules cannot take this record ({why})", code="corrupt", seq=game.seq
                     ) from None
 
-    def accept(self, fields: tuple, body: bytes, hash_: bytes) -> Record:
-        """Re-derive one record; append it if it is exactly what the rules give."""
+    def accept(self, fields: tuple, body: bytes, hash_: bytes, signature: bytes = b"") -> Record:
+        """Re-derive one record; append it if it is exactly what the rules give (and, in the
+        peer mode, carries its actor's signature)."""
         game = self.game
+        if game.header.peer and fields[1] != Kind.SETUP:
+            try:
+                game.check_signature(
+                    Record(fields[0], fields[1], fields[2], fields[3], fields[4], (), body,
+                           hash_, signature)
+                )
+            except BoardstateError as exc:
+                raise self._failure(fields, exc.reason, exc.code, exc.rule) from None
         seq, kind, actor, command, sealed, raw_events = fields
         if chain(game.head_hash, body) != hash_:
             raise self._failure(
@@ -93,7 +104,7 @@ class Referee:
         except SecretUnavailable as exc:
             record = self._trust_chain(fields, body, hash_, getattr(exc, "partial", ()))
             self.partly_checked.append(seq)
-            game.append(record)
+            game.append(record._replace(signature=signature))
             return record
         except BoardstateError as exc:
             raise self._failure(fields, exc.reason, exc.code, exc.rule) from None
@@ -116,6 +127,8 @@ class Referee:
             if not same:
                 raise self._failure(fields, self._difference(command, events, body), "not-derived")
         self.rederived += 1
+        if signature:
+            record = record._replace(signature=signature)
         game.append(record, state)
         return record
 
@@ -127,7 +140,14 @@ class Referee:
         if kind == Kind.SETUP:
             if actor != NO_ACTOR or sealed is not None:
                 raise IllegalCommand("malformed setup record", code="bad-kind", rule=ENGINE_RULE)
-            return ("",) + game.decider.start(game.state, game.rng(0))
+            return ("",) + game.start_events()
+        if kind == Kind.JOIN:
+            return ("",) + game.check_join(actor, sealed)
+        if kind == Kind.DEAL:
+            return ("",) + game.check_deal(actor, sealed)
+        if game.due():
+            raise IllegalCommand(f"the game is {game.waiting_text()}", code="waiting",
+                                 rule=ENGINE_RULE)
         if kind == Kind.REVEAL:  # (whose reveal is due is the reveal's own turn rule)
             return ("",) + game.check_reveal(actor, sealed, rehash=not self.fast, openings=openings)
         said = canonical(command) if kind == Kind.MOVE else None
@@ -319,6 +339,15 @@ def verify(path_or_raw, *, keep_records: bool = True, fast: bool = True) -> Verd
         failure,
         game,
     )
+
+
+def load_peer(raw: RawFile) -> Game:
+    """A peer game's copy read back: re-derived (what waits for whom is known only by
+    re-running the rules), a failure one line."""
+    verdict = verify(raw)
+    if not verdict.ok:
+        raise GameFileError(f"{raw.path}: corrupt: {verdict.failure}", code="corrupt")
+    return verdict.game
 
 
 def load_checked(path_or_raw) -> Game:

@@ -1,0 +1,172 @@
+"""The peer mode's randomness: no dealer, no seed; every player's committed contribution.
+
+Each player's copy holds a private 32-byte secret.  From it the copy makes a hash chain of
+``CHAIN_LENGTH`` links and puts the last one (the *tip*) in its join record; afterwards it
+reveals the links backwards, one per deal record, each checked by one hash against the one
+before.  So every contribution is fixed at the join, before anyone could know the others'.
+
+A decision that needs randomness waits for it: the engine re-runs the module's ``decide`` with
+what has been supplied so far, and ``PeerRng`` stops it (``NeedsInput``) at the first thing
+missing:
+
+- random numbers of *epoch* ``e`` need one fresh link from every player; the epoch's key mixes
+  them all, so nobody can predict a draw before the last link is in, nor bias it (each link was
+  fixed by its chain);
+- a pile arranged for ``owner`` (``Rng.arrange``) needs the owner's commitments, which only the
+  owner's copy can make.  Randomness drawn after an arrangement belongs to a new epoch, whose
+  links are asked for only then: an owner never arranges a pile knowing the draws from it.
+
+See docs/trust.md ("Peer mode") for the protocol and the threat model.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+
+from ._errors import IllegalCommand, SecretUnavailable
+from ._records import pack
+from ._rng import Rng
+from ._secrets import Secret, make_secret
+
+CHAIN_LENGTH = 1 << 16  # links per player: one per epoch a player deals in
+LINK_BYTES = 32
+_LINK = b"boardstate-link"
+
+
+def _step(link: bytes) -> bytes:
+    return hashlib.sha256(_LINK + link).digest()
+
+
+_chains: dict[bytes, list[bytes]] = {}  # private secret -> its chain, tip first (per process)
+
+
+def chain_of(secret: bytes) -> list[bytes]:
+    """``[tip, link 1, link 2, ...]``: link ``k`` hashes (``_step``) to link ``k - 1``."""
+    chain = _chains.get(secret)
+    if chain is None:
+        link = hmac.digest(secret, b"boardstate-chain", hashlib.sha256)
+        out = [link]
+        for _ in range(CHAIN_LENGTH):
+            link = _step(link)
+            out.append(link)
+        out.reverse()
+        chain = _chains[secret] = out
+    return chain
+
+
+def link_follows(link: bytes, previous: bytes) -> bool:
+    """Is ``link`` the next link of a chain whose last revealed link is ``previous``?"""
+    return type(link) is bytes and len(link) == LINK_BYTES and _step(link) == previous
+
+
+def epoch_key(game_id: bytes, seq: int, epoch: int, links) -> bytes:
+    """The key of one epoch's randomness: every player's link, in seat order."""
+    data = pack([seq, epoch, list(links)])
+    return hashlib.sha256(b"boardstate-epoch" + game_id + data).digest()
+
+
+class NeedsInput(Exception):
+    """Raised inside ``decide``: it needs what some players have not supplied yet.
+
+    ``what`` is ``("links", epoch)`` or ``("arrange", owner, index, count)``; the engine
+    catches it, keeps the events the rules gave so far, and waits for those players.
+    """
+
+    def __init__(self, what: tuple) -> None:
+        super().__init__(what)
+        self.what = what
+        self.partial: tuple = ()
+        self.state = None
+
+
+class Supplies:
+    """What one waiting decision has been given: epoch keys and arrangements, in order."""
+
+    __slots__ = ("keys", "arrangements")
+
+    def __init__(self) -> None:
+        self.keys: list[bytes] = []  # epoch -> key
+        self.arrangements: dict[int, list[tuple]] = {}  # owner -> the piles they arranged
+
+
+class PeerRng(Rng):
+    """``Rng`` whose bytes come from the epochs' keys, and whose arranged piles come from
+    their owners.  ``mine``: the seat whose copy runs it and that seat's private secret (its
+    salts and arrangements); None when the copy holds no seat's secret."""
+
+    __slots__ = ("_supplies", "_epoch", "_fresh", "_arranged", "_seq", "_mine", "_salts")
+
+    def __init__(self, supplies: Supplies, seq: int, mine=None) -> None:
+        super().__init__(b"", b"")
+        self._supplies = supplies
+        self._seq = seq
+        self._epoch = -1
+        self._fresh = True  # the next block opens a new epoch
+        self._arranged: dict[int, int] = {}
+        self._mine = mine
+        self._salts = 0
+
+    def block(self) -> bytes:
+        if self._fresh:
+            self._epoch += 1
+            self._fresh = False
+            keys = self._supplies.keys
+            if self._epoch >= len(keys):
+                raise NeedsInput(("links", self._epoch))
+            self._key = keys[self._epoch]
+            self._stream = b"record:%d:%d" % (self._seq, self._epoch)
+            self._counter = 0
+        return super().block()
+
+    def arrange(self, items, owner: int) -> tuple:
+        index = self._arranged.get(owner, 0)
+        piles = self._supplies.arrangements.get(owner, ())
+        items = tuple(items)
+        if index >= len(piles):
+            raise NeedsInput(("arrange", owner, index, items))
+        self._arranged[owner] = index + 1
+        self._fresh = True  # draws from it come from links revealed after it
+        return piles[index]
+
+    def secret(self, value, owners: int = 0) -> Secret:
+        if not owners:
+            raise IllegalCommand(
+                "the rules made a face-down value that nobody may know, which needs a dealer: "
+                "the peer mode cannot play this (use the open or hosted mode)",
+                code="needs-dealer",
+            )
+        mine = self._mine
+        if mine is None or mine[0] is None:
+            raise SecretUnavailable(
+                "this copy cannot make another player's secret", code="no-opening"
+            )
+        self._salts += 1
+        salt = hmac.digest(
+            mine[1], b"salt:%d:%d" % (self._seq, self._salts), hashlib.sha256
+        )[:16]
+        return make_secret(value, salt, owners)
+
+
+def arrangement(secret: bytes, game_id: bytes, seq: int, owner: int, index: int, items):
+    """The owner's copy arranges ``items``: an order and salts from its private secret only."""
+    key = hmac.digest(secret, b"arrange" + game_id + pack([seq, index]), hashlib.sha256)
+    rng = Rng(key, b"arrange")
+    return tuple(make_secret(v, rng.salt(), 1 << owner) for v in rng.shuffled(items))
+
+
+def signed_message(game_id: bytes, record) -> bytes:
+    """What a record's actor signs: the game, and their decision.
+
+    A move is signed whole (its body: number, command and events).  A commitment, a reveal,
+    a join or a deal is signed by what it holds alone (a salted commitment, an opening, a
+    chain link or an arranged pile: each unique), so that a merge, which re-makes and
+    re-numbers the records of simultaneous choices, keeps every signature good.
+    """
+    from ._records import Kind
+
+    if record.kind == Kind.MOVE:
+        content = record.body
+    else:
+        content = pack([record.kind, record.actor, record.sealed])
+    return b"boardstate-signed" + game_id + content
