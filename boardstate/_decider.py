@@ -133,8 +133,9 @@ class Decider:
             return
         why = refuse(Setup(tuple(players), dict(options), revision), mode)
         if why:
-            raise OptionError(f"{self.spec.name} cannot be played in the {mode} mode: {why}",
-                              code="bad-trust")
+            raise OptionError(
+                f"{self.spec.name} cannot be played in the {mode} mode: {why}", code="bad-trust"
+            )
 
     # ------------------------------------------------------------------ what may be done
     def choice(self, state) -> Choice:

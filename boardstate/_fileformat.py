@@ -171,6 +171,13 @@ def encode_game(game: Game, *, viewer: int | None = None, settled: bool = False)
     return encode_file(header, records, openings_for=viewer)
 
 
+def encode_public(game: Game) -> bytes:
+    """A peer game as every player may see it (no private secret, no openings): what a new
+    player joins from (``boardstate join``)."""
+    header = attrs.evolve(game.header, seed=None, seed_salt=None, viewer=None, peer_secret=None)
+    return encode_file(header, game.records, openings_for=None)
+
+
 def save_game(game: Game, path, *, viewer: int | None = None, settled: bool = False) -> None:
     """Write ``encode_game`` atomically."""
     atomic_write(path, encode_game(game, viewer=viewer, settled=settled))

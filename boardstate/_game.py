@@ -104,8 +104,17 @@ class Pending:
     that asked (``seq``), what to re-run (``moves``, None for the setup) on which state, and
     what it has been given so far."""
 
-    __slots__ = ("seq", "moves", "base", "openings", "actor", "emitted", "supplies", "links",
-                 "need")
+    __slots__ = (
+        "seq",
+        "moves",
+        "base",
+        "openings",
+        "actor",
+        "emitted",
+        "supplies",
+        "links",
+        "need",
+    )
 
     def __init__(self, seq, moves, base, openings, actor) -> None:
         self.seq = seq
@@ -153,6 +162,7 @@ class Game:
         self.last_link: dict[int, bytes] = {}
         self.links_given: dict[int, int] = {}
         self.signer = None  # this copy's player's signing function (bytes -> signature)
+        self.audit_secrets: dict[int, bytes] = {}  # the end-of-game audit: published secrets
 
     # ------------------------------------------------------------------ creation
     @classmethod
@@ -179,8 +189,9 @@ class Game:
         )
         if header.peer:
             if seat is None or not 0 <= seat < len(header.players):
-                raise InvalidCommand("a peer game is made by one of its players (--as)",
-                                     code="unknown-player")
+                raise InvalidCommand(
+                    "a peer game is made by one of its players (--as)", code="unknown-player"
+                )
             header = attrs.evolve(
                 header, viewer=seat, peer_secret=peer_secret or os.urandom(LINK_BYTES)
             )
@@ -285,6 +296,8 @@ class Game:
         header = self.header
         if header.peer_secret is not None and header.viewer == actor:
             return (actor, header.peer_secret)
+        if actor in self.audit_secrets:
+            return (actor, self.audit_secrets[actor])
         return None
 
     def _advance(self, pending: Pending) -> tuple:
@@ -296,9 +309,7 @@ class Game:
             if pending.moves is None:
                 events, state = decider.start(pending.base, rng)
             else:
-                events, state = decider.decide(
-                    pending.base, pending.moves, rng, pending.openings
-                )
+                events, state = decider.decide(pending.base, pending.moves, rng, pending.openings)
             pending.need = None
         except NeedsInput as exc:
             events, state, pending.need = exc.partial, exc.state, exc.what
@@ -310,18 +321,21 @@ class Game:
     def check_join(self, seat: int, sealed) -> tuple:
         """A join: a peer game's player, not joined yet, with a public key and a chain tip."""
         if not self.header.peer:
-            raise IllegalCommand("a join in a game that is not in the peer mode",
-                                 code="bad-join", rule=ENGINE_RULE)
+            raise IllegalCommand(
+                "a join in a game that is not in the peer mode", code="bad-join", rule=ENGINE_RULE
+            )
         if not 0 <= seat < len(self.players) or seat in self.keys:
-            raise IllegalCommand(f"{self._name(seat)} has already joined", code="bad-join",
-                                 rule=ENGINE_RULE)
+            raise IllegalCommand(
+                f"{self._name(seat)} has already joined", code="bad-join", rule=ENGINE_RULE
+            )
         if (
             type(sealed) is not tuple
             or len(sealed) != 2
             or not all(type(v) is bytes and len(v) == LINK_BYTES for v in sealed)
         ):
-            raise IllegalCommand("malformed join (not [public key, chain tip])",
-                                 code="bad-join", rule=ENGINE_RULE)
+            raise IllegalCommand(
+                "malformed join (not [public key, chain tip])", code="bad-join", rule=ENGINE_RULE
+            )
         return (), self.state
 
     def check_deal(self, seat: int, sealed) -> tuple:
@@ -329,12 +343,14 @@ class Game:
         the rules' events once the supply lets the decision go on."""
         due = self.due()
         if due not in ("link", "arrange") or seat not in self.waiting_for():
-            raise IllegalCommand(f"no deal is due from {self._name(seat)} now",
-                                 code="early-deal", rule=ENGINE_RULE)
+            raise IllegalCommand(
+                f"no deal is due from {self._name(seat)} now", code="early-deal", rule=ENGINE_RULE
+            )
         pending = self.pending.copy()
         if type(sealed) is not tuple or len(sealed) != 2 or sealed[0] != due:
-            raise IllegalCommand(f"malformed deal (a {due} is due)", code="bad-deal",
-                                 rule=ENGINE_RULE)
+            raise IllegalCommand(
+                f"malformed deal (a {due} is due)", code="bad-deal", rule=ENGINE_RULE
+            )
         if due == "link":
             if not link_follows(sealed[1], self.last_link[seat]):
                 raise IllegalCommand(
@@ -349,9 +365,7 @@ class Game:
                 return (), self.state
             links = [pending.links[s] for s in range(len(self.players))]
             epoch = len(pending.supplies.keys)
-            pending.supplies.keys.append(
-                epoch_key(self.header.game_id, pending.seq, epoch, links)
-            )
+            pending.supplies.keys.append(epoch_key(self.header.game_id, pending.seq, epoch, links))
             pending.links = {}
             return self._advance(pending)
         _, owner, _index, items = pending.need
@@ -369,8 +383,9 @@ class Game:
         if any(c.known for c in pile) and sorted(map(repr, (c.value for c in pile))) != sorted(
             map(repr, items)
         ):
-            raise IllegalCommand("the arranged pile is not the cards asked for",
-                                 code="bad-deal", rule=ENGINE_RULE)
+            raise IllegalCommand(
+                "the arranged pile is not the cards asked for", code="bad-deal", rule=ENGINE_RULE
+            )
         pending.supplies.arrangements.setdefault(owner, []).append(pile)
         return self._advance(pending)
 
@@ -385,8 +400,10 @@ class Game:
         if self.due() == "link":
             return ("link", chain_of(secret)[self.links_given.get(seat, 0) + 1])
         _, owner, index, items = self.pending.need
-        return ("arrange", arrangement(secret, self.header.game_id, self.pending.seq, owner,
-                                       index, items))
+        return (
+            "arrange",
+            arrangement(secret, self.header.game_id, self.pending.seq, owner, index, items),
+        )
 
     def join(self, seat: int, public_key: bytes) -> list[Record]:
         """This copy's player joins (``public_key``: theirs, to check their signatures), then
@@ -424,13 +441,12 @@ class Game:
         key = record.sealed[0] if record.kind == Kind.JOIN else self.keys.get(seat)
         name = self._name(seat)
         if key is None:
-            raise IllegalCommand(f"{name} acts before joining", code="not-joined",
-                                 rule=ENGINE_RULE)
+            raise IllegalCommand(f"{name} acts before joining", code="not-joined", rule=ENGINE_RULE)
         if not record.signature:
-            raise IllegalCommand(f"the record is not signed by {name}", code="unsigned",
-                                 rule=ENGINE_RULE)
-        if not verify_signature(key, record.signature, signed_message(self.header.game_id,
-                                                                       record)):
+            raise IllegalCommand(
+                f"the record is not signed by {name}", code="unsigned", rule=ENGINE_RULE
+            )
+        if not verify_signature(key, record.signature, signed_message(self.header.game_id, record)):
             raise IllegalCommand(
                 f"{name}'s signature does not verify (key {key.hex()[:16]}): the record was "
                 f"changed, or made by someone else",
@@ -580,10 +596,19 @@ class Game:
     def truncate(self, count: int) -> None:
         """Keep only the first ``count`` records (the live state folded again from them): a
         merge of sealed choices rebuilds the log from the record where two copies parted."""
-        fresh = Game(self.module, self.header, codes=self.codes)
-        for record in self.records[:count]:
-            fresh.append(record)
+        if self.header.peer:  # (what waits for whom is known by re-running the rules only)
+            from ._fileformat import encode_file, parse_raw
+            from ._referee import load_peer
+
+            raw = parse_raw(encode_file(self.header, self.records[:count]), "this copy")
+            fresh = load_peer(raw)
+        else:
+            fresh = Game(self.module, self.header, codes=self.codes)
+            for record in self.records[:count]:
+                fresh.append(record)
+        signer, audit = self.signer, self.audit_secrets
         self.__dict__.update(fresh.__dict__)
+        self.signer, self.audit_secrets = signer, audit
 
     # ------------------------------------------------------------------ the engine's checks
     def check_talk(self, seat: int, command: str) -> None:
@@ -845,8 +870,10 @@ class Game:
             self.records.append(record)
         self._count += 1
         self.head_hash = record.hash
-        if self.round is None and self.pending is None and not (
-            self.header.peer and len(self.keys) < len(self.players)
+        if (
+            self.round is None
+            and self.pending is None
+            and not (self.header.peer and len(self.keys) < len(self.players))
         ):  # a new sealed round opens when the rules ask for one
             outcome, acting, choice = self.facts()
             if choice == Choice.SEALED and len(acting) >= 2:
@@ -875,4 +902,12 @@ def describe(game: Game, record, viewer: int | None = None) -> str:
         return f"{who} commits a sealed choice{held}"
     if record.kind == Kind.REVEAL:
         return f"{who} reveals: {record.sealed.value}"
+    if record.kind == Kind.JOIN:
+        from ._keys import fingerprint
+
+        return f"{who} joins (key {fingerprint(record.sealed[0])})"
+    if record.kind == Kind.DEAL:
+        if record.sealed[0] == "link":
+            return f"{who} adds a share of the randomness"
+        return f"{who} arranges a face-down pile of {len(record.sealed[1])} cards"
     return f"{who}: {record.command}"

@@ -549,8 +549,10 @@ def _base(base) -> tuple[int, bytes]:
 
 def _trust(m: dict) -> str:
     trust = m.get("trust", "open")
-    if trust not in TRUST_MODES or ("trust" in m and trust == "open") or (
-        trust != "open" and m.get("version") != 2
+    if (
+        trust not in TRUST_MODES
+        or ("trust" in m and trust == "open")
+        or (trust != "open" and m.get("version") != 2)
     ):
         raise _Bad("trust: not a trust mode other than open (absent means open) of a v2 file")
     return trust

@@ -142,9 +142,7 @@ class PeerRng(Rng):
                 "this copy cannot make another player's secret", code="no-opening"
             )
         self._salts += 1
-        salt = hmac.digest(
-            mine[1], b"salt:%d:%d" % (self._seq, self._salts), hashlib.sha256
-        )[:16]
+        salt = hmac.digest(mine[1], b"salt:%d:%d" % (self._seq, self._salts), hashlib.sha256)[:16]
         return make_secret(value, salt, owners)
 
 

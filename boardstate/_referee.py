@@ -27,7 +27,7 @@ from ._errors import (
 )
 from ._fileformat import LIMITS, RawFile, no_cyclic_gc, read_raw
 from ._game import Game
-from ._records import NO_ACTOR, BodyDecoder, Kind, Record, chain, sealed_values
+from ._records import NO_ACTOR, BodyDecoder, Kind, Record, chain, pack, sealed_values
 from ._secrets import Reveal, committed_form
 from ._talk import canonical
 
@@ -72,8 +72,17 @@ class Referee:
         if game.header.peer and fields[1] != Kind.SETUP:
             try:
                 game.check_signature(
-                    Record(fields[0], fields[1], fields[2], fields[3], fields[4], (), body,
-                           hash_, signature)
+                    Record(
+                        fields[0],
+                        fields[1],
+                        fields[2],
+                        fields[3],
+                        fields[4],
+                        (),
+                        body,
+                        hash_,
+                        signature,
+                    )
                 )
             except BoardstateError as exc:
                 raise self._failure(fields, exc.reason, exc.code, exc.rule) from None
@@ -146,8 +155,9 @@ class Referee:
         if kind == Kind.DEAL:
             return ("",) + game.check_deal(actor, sealed)
         if game.due():
-            raise IllegalCommand(f"the game is {game.waiting_text()}", code="waiting",
-                                 rule=ENGINE_RULE)
+            raise IllegalCommand(
+                f"the game is {game.waiting_text()}", code="waiting", rule=ENGINE_RULE
+            )
         if kind == Kind.REVEAL:  # (whose reveal is due is the reveal's own turn rule)
             return ("",) + game.check_reveal(actor, sealed, rehash=not self.fast, openings=openings)
         said = canonical(command) if kind == Kind.MOVE else None
@@ -341,6 +351,95 @@ def verify(path_or_raw, *, keep_records: bool = True, fast: bool = True) -> Verd
     )
 
 
+@attrs.frozen
+class Audit:
+    """What the end-of-game audit of a peer game found (``audit``)."""
+
+    records: int
+    partly: int  # records still checked only in part (0 when every copy was given)
+    missing: tuple[str, ...]  # players whose copies were not given
+    failure: VerificationFailed | None
+
+    @property
+    def ok(self) -> bool:
+        return self.failure is None
+
+
+def audit(copies) -> Audit:
+    """The end-of-game audit of a peer game: every player's copy (``RawFile``s, each with its
+    player's private secret and openings) is published, and the whole game is re-derived with
+    all of them: every card dealt, every salt and every pile arranged, nothing taken on trust.
+
+    Refused before the game is over (a copy's secret decides every link it has not yet dealt)."""
+    copies = list(copies)
+    if not copies:
+        raise GameFileError("no copies to audit", code="bad-audit")
+    first = copies[0].header
+    lists = []
+    secrets = {}
+    for raw in copies:
+        h = raw.header
+        if h.kind != "game" or not h.peer or h.game_id != first.game_id:
+            raise GameFileError(f"{raw.path}: not a copy of the same peer game", code="bad-audit")
+        if h.viewer is None or h.peer_secret is None:
+            raise GameFileError(
+                f"{raw.path}: not a player's own copy (it holds no private secret)",
+                code="bad-audit",
+            )
+        secrets[h.viewer] = h.peer_secret
+        lists.append(raw.records)
+    longest = max(lists, key=len)
+    for raw, records in zip(copies, lists):
+        if [r[1] for r in records] != [r[1] for r in longest[: len(records)]]:
+            raise GameFileError(f"{raw.path}: its log differs from the others'", code="bad-audit")
+    merged = []
+    for i, item in enumerate(longest):
+        openings = []
+        for records in lists:
+            if i < len(records):
+                for j, opening in enumerate(records[i][2]):
+                    while len(openings) <= j:
+                        openings.append(None)
+                    if openings[j] is None and opening is not None:
+                        openings[j] = opening
+        merged.append((item[0], item[1], tuple(openings)) + tuple(item[3:]))
+    raw = copies[lists.index(longest)]
+    game = raw.game()
+    game.audit_secrets = secrets
+    for seat, secret in secrets.items():
+        from ._peer import chain_of
+
+        game.audit_secrets[seat] = secret
+        _ = chain_of(secret)
+    referee = Referee(game)
+    failure = None
+    try:
+        referee.run(merged)
+    except VerificationFailed as exc:
+        failure = exc
+    if failure is None:
+        if game.outcome() is None:
+            raise GameFileError(
+                "the game is not over: copies are published for the audit only at the end",
+                code="bad-audit",
+            )
+        for seat, secret in secrets.items():
+            from ._peer import chain_of
+
+            if chain_of(secret)[0] != game.last_link.get(seat) and seat in game.keys:
+                tip = next(
+                    r.sealed[1] for r in game.records if r.kind == Kind.JOIN and r.actor == seat
+                )
+                if chain_of(secret)[0] != tip:
+                    failure = VerificationFailed(
+                        f"{game.players[seat]}'s published secret is not the one they joined with",
+                        code="bad-audit",
+                        seq=0,
+                    )
+    missing = tuple(p for s, p in enumerate(game.players) if s not in secrets)
+    return Audit(len(merged), len(referee.partly_checked), missing, failure)
+
+
 def load_peer(raw: RawFile) -> Game:
     """A peer game's copy read back: re-derived (what waits for whom is known only by
     re-running the rules), a failure one line."""
@@ -388,7 +487,16 @@ def merge_sealed(game: Game, move: RawFile, at: int, theirs, *, fast: bool = Tru
             code="fork",
         )
 
-    def add(kind, seat, sealed, where: str) -> None:
+    queued: dict = {}  # (kind, seat) -> [(sealed, signature), ...] joins and deals, in order
+    seen: set = set()
+
+    def add(kind, seat, sealed, signature, where: str) -> None:
+        if kind in (Kind.JOIN, Kind.DEAL):  # (the peer mode's supplies commute as well)
+            content = pack([kind, seat, sealed])
+            if content not in seen:
+                seen.add(content)
+                queued.setdefault((kind, seat), []).append((sealed, signature))
+            return
         if kind not in (Kind.COMMIT, Kind.REVEAL):
             raise conflict(
                 f"{where} holds {Kind(kind).name.lower()} record, which does not commute"
@@ -396,15 +504,16 @@ def merge_sealed(game: Game, move: RawFile, at: int, theirs, *, fast: bool = Tru
         key = (kind, seat)
         held = chosen.get(key)
         if held is None:
-            chosen[key] = sealed
-        elif held.commitment != sealed.commitment:
+            chosen[key] = (sealed, signature)
+        elif held[0].commitment != sealed.commitment:
             raise conflict(f"{game.players[seat]} made two different sealed choices")
-        elif kind == Kind.COMMIT and not held.known and sealed.known:
-            chosen[key] = sealed  # (our own copy holds the opening)
+        elif kind == Kind.COMMIT and not held[0].known and sealed.known:
+            chosen[key] = (sealed, held[1])  # (our own copy holds the opening)
 
     for record in mine:
-        add(record.kind, record.actor, record.sealed, "this copy")
-    for body, hash_, openings in theirs:
+        add(record.kind, record.actor, record.sealed, record.signature, "this copy")
+    for item in theirs:
+        body, hash_, openings = item[:3]
         if chain(prev, body) != hash_:
             raise MoveRefused(f"{move.path}: hash chain broken at record {at}", code="bad-hash")
         prev = hash_
@@ -416,25 +525,57 @@ def merge_sealed(game: Game, move: RawFile, at: int, theirs, *, fast: bool = Tru
             ) from None
         if not 0 <= actor < len(game.players) or sealed is None:
             raise conflict(f"{move.path} holds a record that is no sealed choice")
-        add(kind, actor, sealed, move.path)
+        add(kind, actor, sealed, item[3] if len(item) > 3 else b"", move.path)
     before = dict(game.__dict__)  # (truncate replaces these: a refusal puts them back)
     game.truncate(at)
-    phase = game.phase()
+
+    def take(kind, seat, check):
+        sealed, signature = (
+            queued[(kind, seat)].pop(0)
+            if kind in (Kind.JOIN, Kind.DEAL)
+            else chosen.pop((kind, seat))
+        )
+        if not queued.get((kind, seat), True):
+            del queued[(kind, seat)]
+        events, state = check(seat, sealed)
+        record = game.make(kind, seat, "", sealed, events)
+        if seat != game.header.viewer:
+            record = record._replace(signature=signature)
+        game.check_signature(record)
+        game.append(record, state)
+
     try:
-        if phase is None:
-            raise conflict("the copies parted outside a round of sealed choices")
-        commits = [seat for seat in phase.seats if (Kind.COMMIT, seat) in chosen]
-        for seat in commits:
-            sealed = chosen.pop((Kind.COMMIT, seat))
-            events, state = game.commit_events(seat, sealed)
-            game.append(game.make(Kind.COMMIT, seat, "", sealed, events), state)
-        while chosen:
+        while chosen or queued:
+            due = game.due()
+            if due:
+                kind = Kind.JOIN if due == "join" else Kind.DEAL
+                check = game.check_join if due == "join" else game.check_deal
+                seat = next(
+                    (
+                        s
+                        for s in game.waiting_for()
+                        if queued.get((kind, s))
+                        and (due == "join" or queued[(kind, s)][0][0][0] == due)
+                    ),
+                    None,
+                )
+                if seat is None:
+                    raise conflict(
+                        f"a record that is not due while the game is {game.waiting_text()}"
+                    )
+                take(kind, seat, check)
+                continue
+            phase = game.phase()
+            if phase is None:
+                raise conflict("the copies parted outside a round of sealed choices")
+            commits = [s for s in phase.seats if (Kind.COMMIT, s) in chosen]
+            if commits and not phase.all_committed:
+                take(Kind.COMMIT, commits[0], game.commit_events)
+                continue
             seat = next((s for s in game.to_act() if (Kind.REVEAL, s) in chosen), None)
             if seat is None:
                 raise conflict("a reveal that is not due once every choice is in")
-            opening = chosen.pop((Kind.REVEAL, seat))
-            events, state = game.check_reveal(seat, opening)
-            game.append(game.make(Kind.REVEAL, seat, "", opening, events), state)
+            take(Kind.REVEAL, seat, game.check_reveal)
     except MoveRefused:
         game.__dict__.update(before)
         raise

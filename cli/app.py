@@ -132,22 +132,165 @@ def modules_cmd(as_json):
     help="The game file to write.",
 )
 @click.option("--force", is_flag=True, help="Replace an existing game file at the output path.")
+@click.option(
+    "--trust",
+    type=click.Choice(["open", "peer"]),
+    help="open: the seed is in the file (hot seat, bots, teaching); peer: no seed, every "
+    "player joins and adds randomness (by mail; the default with --as).",
+)
+@click.option("--as", "player", help="Peer mode: you, the player whose copy FILE is.")
+@click.option("--key", help="Peer mode: your signing key's name (default: the one named as you).")
+@click.option(
+    "--invite",
+    type=click.Path(dir_okay=False),
+    help="Peer mode: the file the others join from (default: OUT's name with -invite).",
+)
 @one_line_errors
-def new(module, players, options, seed, out, force):
-    """Create a game file."""
+def new(module, players, options, seed, out, force, trust, player, key, invite):
+    """Create a game file (with --as: your copy of a peer game, and the invitation to mail)."""
     mod = bs.get_module(module)
-    if Path(out).exists() and not force:
-        fail(
-            f"error: {out} exists; not overwriting it (choose another name, or add --force)",
-            BAD_INPUT,
+    trust = trust or ("peer" if player else "open")
+    if trust == "peer" and not player:
+        fail("error: a peer game is made by one of its players: add --as PLAYER", BAD_INPUT)
+    if trust == "open" and (player or key or invite):
+        fail("error: --as, --key and --invite make a peer game (--trust peer)", BAD_INPUT)
+    paths = [out] + ([invite or _invite_name(out)] if trust == "peer" else [])
+    for path in paths:
+        if Path(path).exists() and not force:
+            fail(
+                f"error: {path} exists; not overwriting it (choose another name, or add --force)",
+                BAD_INPUT,
+            )
+        bs.check_output(path, force=force)
+    if trust == "peer":
+        if player not in players:
+            fail(f"error: --as {player}: not one of the players ({', '.join(players)})", BAD_INPUT)
+        signing = _load_key(key or player)
+        game = bs.Game.new(
+            mod, players, _options(options), trust="peer", seat=players.index(player)
         )
-    bs.check_output(out, force=force)
+        game.signer = signing.sign
+        game.join(game.header.viewer, _public(signing))
+        bs.atomic_write(paths[1], bs.encode_public(game))
+        game.mark_shared(game.seq - 1)
+        bs.save_game(game, out)
+        click.echo(
+            f"created {out}: your copy of a peer game of {mod.spec.name}, {', '.join(players)}"
+        )
+        click.echo(
+            f"wrote {paths[1]}: send it to the other players, who join from it "
+            f"('boardstate join {paths[1]} --as NAME -o THEIR-COPY')"
+        )
+        click.echo(game.waiting_text())
+        return
     game = bs.Game.new(
         mod, players, _options(options), seed=None if seed is None else seed.encode()
     )
     bs.save_game(game, out)
     acting = ", ".join(game.players[s] for s in game.to_act())
     click.echo(f"created {out}: {mod.spec.name}, {', '.join(players)}; to act: {acting}")
+
+
+def _invite_name(out: str) -> str:
+    return str(Path(out).with_name(f"{Path(out).stem}-invite.msgpack"))
+
+
+def _load_key(name: str):
+    from boardstate._keys import load_private
+
+    return load_private(name)
+
+
+def _public(key) -> bytes:
+    from cryptography.hazmat.primitives import serialization
+
+    return key.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+
+
+def _sign_as(game: bs.Game, key: str | None) -> None:
+    """A peer game's copy signs its player's records: with ``key``, or the key in the keys
+    folder whose public half is the one this player joined with (loaded when first used)."""
+    if not game.header.peer or game.header.viewer is None:
+        return
+    seat = game.header.viewer
+    loaded = []
+
+    def sign(data: bytes) -> bytes:
+        if not loaded:
+            loaded.append(_joined_key(game, seat, key))
+        return loaded[0].sign(data)
+
+    game.signer = sign
+
+
+def _joined_key(game: bs.Game, seat: int, key: str | None):
+    joined = game.keys.get(seat)
+    if key is None:
+        from boardstate._keys import keys_dir, parse_public
+
+        folder = keys_dir()
+        for pub in sorted(folder.glob("*.pub")) if folder.is_dir() else ():
+            try:
+                if parse_public(pub.read_text()) == joined:
+                    key = pub.stem
+                    break
+            except (OSError, bs.BoardstateError):
+                continue
+        if key is None:
+            key = game.players[seat]
+    signing = _load_key(key)
+    if joined is not None and _public(signing) != joined:
+        fail(
+            f"error: key {key} is not the key {game.players[seat]} joined this game with",
+            BAD_INPUT,
+        )
+    return signing
+
+
+@cli.command()
+@click.argument("invite", type=click.Path(dir_okay=False))
+@click.option("--as", "player", required=True, help="You: the player joining.")
+@click.option(
+    "-o",
+    "--out",
+    required=True,
+    type=click.Path(dir_okay=False),
+    help="Your copy of the game to write.",
+)
+@click.option("--key", help="Your signing key's name (default: the one named as you).")
+@click.option(
+    "--reply",
+    type=click.Path(dir_okay=False, allow_dash=True),
+    help="The move file to mail back (default: OUT-NNNN-PLAYER.msgpack).",
+)
+@click.option("--text", is_flag=True, help="Write the reply as text to paste into a mail.")
+@one_line_errors
+def join(invite, player, out, key, reply, text):
+    """Join a peer game from its invitation: your copy, and the move file to mail back."""
+    import os
+
+    import attrs
+
+    if Path(out).exists():
+        fail(f"error: {out} exists; not overwriting it (choose another name)", BAD_INPUT)
+    bs.check_output(out, reading=[invite])
+    game = bs.load_checked(invite)
+    if not game.header.peer:
+        fail(f"error: {invite} is not a peer game (nobody joins an open game)", BAD_INPUT)
+    seat = game.seat(player)
+    if seat in game.keys:
+        fail(f"error: {player} has already joined this game", RULES_REJECTED)
+    game.header = attrs.evolve(game.header, viewer=seat, peer_secret=os.urandom(32))
+    game.mark_shared(game.seq - 1)
+    base = game.seq - 1
+    signing = _load_key(key or player)
+    game.signer = signing.sign
+    records = game.join(seat, _public(signing))
+    _write_reply(game, base, out, reply, always=True, reading=[invite], player=player, text=text)
+    bs.save_game(game, out)
+    for rec in records:
+        click.echo(f"record {rec.seq}: {bs.describe(game, rec, seat)}")
+    _after(game, seat)
 
 
 # --------------------------------------------------------------------------------- show / legal
@@ -344,8 +487,9 @@ def split_commands(words: tuple[str, ...]) -> list[str]:
 )
 @click.option("--force", is_flag=True, help="Replace an existing file at the output path.")
 @click.option("--text", is_flag=True, help="Write the move file as text to paste into a mail.")
+@click.option("--key", help="Peer mode: your signing key's name (default: found by the game).")
 @one_line_errors
-def move(file, command, player, out, force, text):
+def move(file, command, player, out, force, text, key):
     """Check COMMAND, append it to FILE, and write the move file to mail.
 
     The words need no quotes (move g.msgpack --as ann play luke 5); several commands, one
@@ -360,6 +504,12 @@ def move(file, command, player, out, force, text):
         if out is not None and out != "-":
             bs.check_output(out, force=force, reading=[file])
         seat = game.seat(player)
+        if game.header.peer and game.header.viewer != seat:
+            fail(
+                f"error: {file} is {game.players[game.header.viewer]}'s copy, not {player}'s",
+                BAD_INPUT,
+            )
+        _sign_as(game, key)
         base = game.seq - 1
         records = []
         for given in commands:
@@ -428,6 +578,8 @@ def _after(game: bs.Game, seat: int | None, echo=click.echo) -> None:
     outcome = game.outcome()
     if outcome is not None:
         echo(_outcome_text(game, outcome))
+    elif game.due():
+        echo(game.waiting_text())
     else:
         echo("to act: " + ", ".join(game.players[s] for s in game.to_act()))
 
@@ -443,8 +595,9 @@ def _after(game: bs.Game, seat: int | None, echo=click.echo) -> None:
 )
 @click.option("--force", is_flag=True, help="Replace an existing game file at the output path.")
 @click.option("--text", is_flag=True, help="Write the reply as text to paste into a mail.")
+@click.option("--key", help="Peer mode: your signing key's name (default: found by the game).")
 @one_line_errors
-def apply(file, movefile, out, force, text):
+def apply(file, movefile, out, force, text, key):
     """Referee a move file's records and append them to FILE (locked for the whole command;
     the reply is written before the game, so a failed write leaves the game as it was)."""
     with bs.locked(file):
@@ -454,13 +607,19 @@ def apply(file, movefile, out, force, text):
         move_raw = bs.read_raw(movefile)
         records, partly = bs.referee_moves(game, move_raw)
         base = game.seq - 1
-        mine = game.reveal_held()
+        _sign_as(game, key)  # (the reveals and deals due from this copy's player are signed)
+        mine = []
+        while True:  # our reveals and deals, due now (a deal may let a reveal fall due)
+            added = game.reveal_held() + game.deal_held()
+            if not added:
+                break
+            mine += added
         _write_reply(game, base, file, out, always=True, reading=[file, movefile], text=text)
         bs.save_game(game, file)
     echo = click.echo if out != "-" else lambda line: click.echo(line, err=True)
     for rec in records:
         echo(f"record {rec.seq}: {bs.describe(game, rec)}")
-    for rec in mine:  # our own reveals, due now that every choice is committed
+    for rec in mine:  # our own reveals and deals, due now
         echo(f"record {rec.seq}: {bs.describe(game, rec)}")
     if partly:
         shown = ", ".join(map(str, partly))

@@ -154,6 +154,16 @@ class DrawRules:
     def view(self, s: DrawState, seat):
         return s
 
+    def to_json(self, s: DrawState, seat) -> dict:
+        """The table as ``seat`` sees it: counts of piles and hands, one's own cards."""
+        return {
+            "piles": [len(p) for p in s.piles],
+            "hands": [[c.value for c in h] if i == seat else len(h) for i, h in enumerate(s.hands)],
+            "scores": list(s.scores),
+            "turn": s.turn,
+            "rolled": list(s.rolled),
+        }
+
 
 SPEC = GameSpec(
     id="draw-and-roll",

@@ -16,6 +16,17 @@ class _Rules(JediRules):
     render = staticmethod(_render.render)
     to_json = staticmethod(_render.to_json)
 
+    @staticmethod
+    def refuse_trust(setup, mode: str) -> str | None:
+        """One shared deck is dealt into private hands: someone must know the deck to deal
+        from it, so it needs a dealer (the hosted mode's judge, or the open mode's seed)."""
+        if mode == "peer":
+            return (
+                "it deals one shared deck into private hands, which needs a dealer nobody "
+                "plays against: use the hosted mode (a judge) or the open mode"
+            )
+        return None
+
 
 SPEC = GameSpec(
     id="jedi-duel",
