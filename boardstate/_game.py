@@ -24,7 +24,6 @@ from ._errors import (
 from ._events import EventCodes
 from ._header import Header
 from ._module import HIDDEN, Choice
-from ._records import NO_ACTOR, Kind, Record, chain, make_record
 from ._peer import (
     LINK_BYTES,
     NeedsInput,
@@ -36,6 +35,7 @@ from ._peer import (
     link_follows,
     signed_message,
 )
+from ._records import NO_ACTOR, Kind, Record, chain, make_record
 from ._rng import Rng, SealedRng
 from ._secrets import Reveal, Secret, make_secret, reveal
 from ._talk import Talk, canonical

@@ -13,6 +13,7 @@ import random
 import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from peer_draw import MODULE
 
 import boardstate as bs
 from boardstate._fileformat import encode_game, encode_moves, encode_public, parse_raw
@@ -21,8 +22,6 @@ from boardstate._records import Kind
 from boardstate._referee import referee_moves, verify
 from boardstate._registry import registered
 from boardstate._secrets import UNKNOWN
-
-from peer_draw import MODULE
 
 NAMES = ("alice", "bob", "carol", "dave")
 
