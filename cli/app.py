@@ -310,6 +310,8 @@ def _status(game: bs.Game, seat: int | None) -> str:
         mine = game.pending_choice(seat) if seat is not None else None
         if mine:
             lines.append(f"Your sealed choice: {mine}")
+    if game.due():
+        lines.append(game.waiting_text()[0].upper() + game.waiting_text()[1:])
     lines.append("To act: " + ", ".join(game.players[s] for s in acting))
     return "\n".join(lines)
 
@@ -855,9 +857,36 @@ def _short(value) -> bool:
 @cli.command()
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--json", "as_json", is_flag=True)
+@click.option(
+    "--with",
+    "others",
+    multiple=True,
+    type=click.Path(dir_okay=False),
+    help="Peer mode, once the game is over: the other players' copies (the end-of-game "
+    "audit re-derives everything with all of them).",
+)
 @one_line_errors
-def verify(file, as_json):
-    """Re-check every record; explain the first that fails."""
+def verify(file, as_json, others):
+    """Re-check every record; explain the first that fails.
+
+    A peer game's copy checks everything public (every move, die and draw position, every
+    signature and every card played against its owner's commitments); with --with and every
+    player's copy after the end, the audit checks the rest (the cards never played)."""
+    if others:
+        from boardstate._referee import audit
+
+        report = audit([bs.read_raw(f) for f in (file, *others)])
+        if not report.ok:
+            fail(f"audit failed: {report.failure}", RULES_REJECTED)
+        missing = (
+            f"; not audited: the cards of {', '.join(report.missing)} (their copies were not "
+            f"given)" if report.missing else ""
+        )
+        click.echo(
+            f"audit ok: {report.records} records re-derived with every copy given, "
+            f"{report.partly} checked in part{missing}"
+        )
+        return
     verdict = bs.verify(file, keep_records=False)
     game = verdict.game
     if as_json:
@@ -894,9 +923,16 @@ def verify(file, as_json):
         fail(f"verification failed: {verdict.failure}", RULES_REJECTED)
     trusted = verdict.records - verdict.rederived
     note = f" ({trusted} checked on the hash chain only: this copy has no seed)" if trusted else ""
+    if trusted and game.header.peer:
+        note = (
+            f" ({trusted} checked in part: they hold other players' cards this copy cannot "
+            f"open; after the end, 'verify FILE --with OTHER-COPIES' audits them)"
+        )
     status = (
         _outcome_text(game, verdict.outcome)
         if verdict.outcome is not None
+        else game.waiting_text()
+        if game.due()
         else "game in progress; to act: " + ", ".join(game.players[s] for s in game.to_act())
     )
     click.echo(f"ok: {verdict.records} records re-derived and verified{note}. {status}")
