@@ -25,6 +25,9 @@ def walkthrough_commands() -> list[list[str]]:
 
 
 def test_walkthrough_runs_as_written(tmp_path):
+    import os
+
+    env = dict(os.environ, BOARDSTATE_KEYS=str(tmp_path / "keys"))  # (the peer mode's keys)
     commands = walkthrough_commands()
     assert len(commands) >= 9
     for args in commands:
@@ -34,6 +37,7 @@ def test_walkthrough_runs_as_written(tmp_path):
             capture_output=True,
             text=True,
             input="",
+            env=env,
         )
         assert proc.returncode == 0, (args, proc.stderr)
         if args[:2] == ["new", "duel-of-the-forces"]:
