@@ -54,8 +54,9 @@ def encode_file(header: Header, records, *, openings_for="all") -> bytes:
     signed = header.peer
     for rec in records:
         item = [rec.body, rec.hash, _openings(rec, openings_for)]
-        if signed:  # (the peer mode: each record's signature travels beside it)
+        if signed:  # (the peer mode: each record's signature and letters travel beside it)
             item.append(rec.signature)
+            item.append([list(letter) for letter in rec.letters])
         parts.append(packer.pack(item))
     return b"".join(parts)
 
@@ -291,8 +292,11 @@ class RawFile:
                     raise CorruptFile(f"{name}: corrupt at record {count} ({why})") from None
                 if (
                     type(item) is not tuple
-                    or len(item) != (4 if self.header.peer else 3)
-                    or (len(item) == 4 and type(item[3]) is not bytes)
+                    or len(item) != (5 if self.header.peer else 3)
+                    or (
+                        len(item) == 5
+                        and (type(item[3]) is not bytes or type(item[4]) is not tuple)
+                    )
                     or type(item[0]) is not bytes
                     or type(item[1]) is not bytes
                     or len(item[1]) != HASH_SIZE

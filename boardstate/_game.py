@@ -32,8 +32,11 @@ from ._peer import (
     arrangement,
     chain_of,
     epoch_key,
+    exchange_public,
     link_follows,
+    read_letters,
     signed_message,
+    write_letters,
 )
 from ._records import NO_ACTOR, Kind, Record, chain, make_record
 from ._rng import Rng, SealedRng
@@ -159,6 +162,7 @@ class Game:
         self.pending: Pending | None = None
         self._next_pending = None  # (seq, Pending | None): what the record being made leaves
         self.keys: dict[int, bytes] = {}  # seat -> Ed25519 public key
+        self.exchange: dict[int, bytes] = {}  # seat -> X25519 public key (for letters)
         self.last_link: dict[int, bytes] = {}
         self.links_given: dict[int, int] = {}
         self.signer = None  # this copy's player's signing function (bytes -> signature)
@@ -330,11 +334,13 @@ class Game:
             )
         if (
             type(sealed) is not tuple
-            or len(sealed) != 2
+            or len(sealed) != 3
             or not all(type(v) is bytes and len(v) == LINK_BYTES for v in sealed)
         ):
             raise IllegalCommand(
-                "malformed join (not [public key, chain tip])", code="bad-join", rule=ENGINE_RULE
+                "malformed join (not [public key, chain tip, exchange key])",
+                code="bad-join",
+                rule=ENGINE_RULE,
             )
         return (), self.state
 
@@ -409,8 +415,8 @@ class Game:
         """This copy's player joins (``public_key``: theirs, to check their signatures), then
         deals what is due from them."""
         start = self._count
-        tip = chain_of(self.header.peer_secret)[0]
-        sealed = (public_key, tip)
+        secret = self.header.peer_secret
+        sealed = (public_key, chain_of(secret)[0], exchange_public(secret))
         events, state = self.check_join(seat, sealed)
         self.append(self.make(Kind.JOIN, seat, "", sealed, events), state)
         self.deal_held()
@@ -798,10 +804,32 @@ class Game:
                     f"with 'boardstate key new NAME', or give --key NAME)",
                     code="no-key",
                 )
+            letters = write_letters(
+                self.header.peer_secret, self.exchange, self.header.game_id, record
+            )
             record = record._replace(
-                signature=self.signer(signed_message(self.header.game_id, record))
+                signature=self.signer(signed_message(self.header.game_id, record)),
+                letters=tuple(tuple(letter) for letter in letters),
             )
         return record
+
+    def open_letters(self, actor: int, seq: int, letters, openings: tuple) -> tuple:
+        """``openings`` with those of the letters addressed to this copy's player added."""
+        header = self.header
+        if not letters or header.peer_secret is None or actor not in self.exchange:
+            return openings
+        found = read_letters(
+            header.peer_secret, header.viewer, self.exchange[actor], header.game_id, seq, letters
+        )
+        if not found:
+            return openings
+        out = list(openings)
+        for index, opening in found.items():
+            while len(out) <= index:
+                out.append(None)
+            if out[index] is None:
+                out[index] = opening
+        return tuple(out)
 
     def _make(self, kind, actor, command, sealed, events, hash_: bytes | None = None) -> Record:
         try:
@@ -842,6 +870,7 @@ class Game:
         if kind == Kind.JOIN:
             self.keys[record.actor] = record.sealed[0]
             self.last_link[record.actor] = record.sealed[1]
+            self.exchange[record.actor] = record.sealed[2]
         elif kind == Kind.DEAL:
             if record.sealed[0] == "link":
                 self.last_link[record.actor] = record.sealed[1]

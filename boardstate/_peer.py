@@ -168,3 +168,96 @@ def signed_message(game_id: bytes, record) -> bytes:
     else:
         content = pack([record.kind, record.actor, record.sealed])
     return b"boardstate-signed" + game_id + content
+
+
+# ---------------------------------------------------------------------------------- letters
+# A value shown to some players only (a secret whose owners include seats other than the
+# copy that made it) travels to each of them as a *letter*: its opening, encrypted with a key
+# only the maker and that player share (X25519 between the keys both published at their joins,
+# then HKDF-SHA256; ChaCha20-Poly1305 with a nonce unique to the record, secret and reader).
+
+
+def exchange_key(secret: bytes):
+    """This player's X25519 key for letters, made from their private secret."""
+    from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
+
+    return X25519PrivateKey.from_private_bytes(
+        hmac.digest(secret, b"boardstate-x25519", hashlib.sha256)
+    )
+
+
+def exchange_public(secret: bytes) -> bytes:
+    from cryptography.hazmat.primitives import serialization
+
+    return (
+        exchange_key(secret)
+        .public_key()
+        .public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+    )
+
+
+def _cipher(secret: bytes, their_public: bytes, game_id: bytes):
+    from cryptography.hazmat.primitives import hashes
+    from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PublicKey
+    from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+    from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+
+    shared = exchange_key(secret).exchange(X25519PublicKey.from_public_bytes(their_public))
+    key = HKDF(hashes.SHA256(), 32, salt=game_id, info=b"boardstate-letters").derive(shared)
+    return ChaCha20Poly1305(key)
+
+
+def _nonce(game_id: bytes, seq: int, index: int, reader: int) -> bytes:
+    return hashlib.sha256(b"boardstate-nonce" + game_id + pack([seq, index, reader])).digest()[:12]
+
+
+def write_letters(secret: bytes, publics: dict, game_id: bytes, record) -> list:
+    """``[[index, reader, ciphertext], ...]``: the openings of ``record``'s secrets that this
+    copy holds, for each other owner (``publics``: seat -> their exchange key)."""
+    from ._records import sealed_values
+
+    out = []
+    index = -1
+    for value in sealed_values(record):
+        if type(value) is not Secret:
+            continue
+        index += 1
+        if not value.known:
+            continue
+        for reader, public in sorted(publics.items()):
+            if reader != record.actor and value.owned_by(reader):
+                plain = pack([value.salt, value.value])
+                nonce = _nonce(game_id, record.seq, index, reader)
+                box = _cipher(secret, public, game_id).encrypt(nonce, plain, None)
+                out.append([index, reader, box])
+    return out
+
+
+def read_letters(
+    secret: bytes, me: int, writer_public: bytes, game_id: bytes, seq: int, letters
+) -> dict:
+    """``{index: (salt, value)}``: the letters of one record addressed to ``me``, opened
+    (a letter that does not open is left out: its secret stays sealed here)."""
+    import msgpack
+
+    out = {}
+    if type(letters) is not tuple:
+        return out
+    for letter in letters:
+        if (
+            type(letter) is not tuple
+            or len(letter) != 3
+            or letter[1] != me
+            or type(letter[0]) is not int
+            or type(letter[2]) is not bytes
+        ):
+            continue
+        try:
+            plain = _cipher(secret, writer_public, game_id).decrypt(
+                _nonce(game_id, seq, letter[0], me), letter[2], None
+            )
+            salt, value = msgpack.unpackb(plain, raw=False, use_list=False)
+        except Exception:
+            continue
+        out[letter[0]] = (salt, value)
+    return out

@@ -49,14 +49,19 @@ class Referee:
             for item in records:
                 body, hash_, openings = item[:3]
                 signature = item[3] if len(item) > 3 else b""
+                letters = item[4] if len(item) > 4 else ()
                 try:
                     fields = decoder.fields(body, openings)
+                    if letters:  # (openings for this copy's player, encrypted by the actor)
+                        opened = game.open_letters(fields[2], fields[0], letters, openings)
+                        if opened is not openings:
+                            fields = decoder.fields(body, opened)
                 except (ValueError, TypeError) as exc:
                     raise VerificationFailed(
                         f"the record does not decode ({exc})", code="corrupt", seq=game.seq
                     ) from None
                 try:
-                    self.accept(fields, body, hash_, signature)
+                    self.accept(fields, body, hash_, signature, letters)
                 except (BoardstateError, MemoryError):
                     raise
                 except Exception as exc:  # the module's fold on events it never gave (forged)
@@ -65,7 +70,9 @@ class Referee:
                         f"the rules cannot take this record ({why})", code="corrupt", seq=game.seq
                     ) from None
 
-    def accept(self, fields: tuple, body: bytes, hash_: bytes, signature: bytes = b"") -> Record:
+    def accept(
+        self, fields: tuple, body: bytes, hash_: bytes, signature: bytes = b"", letters=()
+    ) -> Record:
         """Re-derive one record; append it if it is exactly what the rules give (and, in the
         peer mode, carries its actor's signature)."""
         game = self.game
@@ -113,7 +120,7 @@ class Referee:
         except SecretUnavailable as exc:
             record = self._trust_chain(fields, body, hash_, getattr(exc, "partial", ()))
             self.partly_checked.append(seq)
-            game.append(record._replace(signature=signature))
+            game.append(record._replace(signature=signature, letters=letters))
             return record
         except BoardstateError as exc:
             raise self._failure(fields, exc.reason, exc.code, exc.rule) from None
@@ -137,7 +144,7 @@ class Referee:
                 raise self._failure(fields, self._difference(command, events, body), "not-derived")
         self.rederived += 1
         if signature:
-            record = record._replace(signature=signature)
+            record = record._replace(signature=signature, letters=letters)
         game.append(record, state)
         return record
 

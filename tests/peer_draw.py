@@ -26,6 +26,7 @@ class DrawState(NamedTuple):
     plays: tuple = ()
     turn: int = 0
     rolled: tuple = ()  # the last play: (seat, card, die)
+    shown: tuple = ()  # cards shown to one player: (shower, reader, secret owned by the reader)
 
 
 @event("draw.piles-arranged")
@@ -57,7 +58,14 @@ class Rolled:
     die: int
 
 
-EVENTS = (PilesArranged, Drawn, FirstPlayer, Played, Rolled)
+@event("draw.shown")
+class Shown:
+    seat: int
+    reader: int
+    card: object  # a secret owned by the reader alone
+
+
+EVENTS = (PilesArranged, Drawn, FirstPlayer, Played, Rolled, Shown)
 
 
 def evolve(s: DrawState, e) -> DrawState:
@@ -79,6 +87,10 @@ def evolve(s: DrawState, e) -> DrawState:
             scores=_set(s.scores, e.seat, s.scores[e.seat] + e.card.value),
             plays=_set(s.plays, e.seat, s.plays[e.seat] + 1),
             rolled=(e.seat, e.card.value, 0),
+        )
+    if kind is Shown:
+        return s._replace(
+            shown=s.shown + ((e.seat, e.reader, e.card),), turn=(s.turn + 1) % len(s.players)
         )
     if kind is Rolled:
         n = len(s.players)
@@ -114,6 +126,8 @@ class DrawRules:
         out = [("play", i) for i in range(len(s.hands[seat]))]
         if s.piles[seat]:
             out.append(("draw",))
+        if s.hands[seat]:  # show your first card to one other player
+            out += [("show", r) for r in range(len(s.players)) if r != seat]
         return out
 
     def parse(self, s: DrawState, seat: int, text: str):
@@ -122,9 +136,13 @@ class DrawRules:
             return ("draw",)
         if len(words) == 2 and words[0] == "play" and words[1].isdigit():
             return ("play", int(words[1]) - 1)
+        if len(words) == 2 and words[0] == "show" and words[1] in s.players:
+            return ("show", s.players.index(words[1]))
         raise InvalidCommand(f"cannot read {text!r}: say draw or play N", code="syntax")
 
     def notation(self, s: DrawState, seat: int, command) -> str:
+        if command[0] == "show":
+            return f"show {s.players[command[1]]}"
         return "draw" if command[0] == "draw" else f"play {command[1] + 1}"
 
     def explain(self, s, seat, command):
@@ -136,6 +154,10 @@ class DrawRules:
         if command[0] == "draw":
             table.emit(Drawn(seat, table.rng.randbelow(len(s.piles[seat]))))
             table.emit(Rolled(seat, 0))
+            return
+        if command[0] == "show":  # (the owner's decision: their copy makes the reader's secret)
+            card = s.hands[seat][0]
+            table.emit(Shown(seat, command[1], table.rng.secret(card.value, 1 << command[1])))
             return
         position = command[1]
         table.emit(Played(seat, position, table.reveal(s.hands[seat][position])))

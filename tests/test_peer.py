@@ -39,7 +39,7 @@ def _public(key) -> bytes:
 class Table:
     """One copy per player; ``mail`` carries move files between them."""
 
-    def __init__(self, n: int, *, secrets=None, rng_seed: int = 0) -> None:
+    def __init__(self, n: int, *, secrets=None, rng_seed: int = 0, created=None) -> None:
         import attrs
 
         self.keys = [Ed25519PrivateKey.generate() for _ in range(n)]
@@ -120,10 +120,11 @@ def test_no_copy_holds_the_seed_or_another_players_cards():
     table.play_out()
     alice, bob = table.copies
     assert alice.header.seed is None and bob.header.seed is None
-    for record in bob.records:  # bob holds openings of his own cards only
+    saved = bs.load_game(parse_raw(encode_game(bob, viewer=1), "bob's copy"))
+    for record in saved.records:  # bob's copy holds openings of his own cards only
         for value in bs._records.sealed_values(record):
-            if type(value) is bs.Secret and value.known:
-                assert value.owners == 1 << 1
+            if type(value) is bs.Secret and value.known and record.actor != 1:
+                assert value.owners == 1 << 1  # (and what bob showed alice, he knows)
     # alice's cards still in her hand at the end are unknown to bob's copy
     assert all(card.value is UNKNOWN for card in bob.state.hands[0])
     assert all(card.value is not UNKNOWN for card in alice.state.hands[0])
@@ -144,7 +145,7 @@ def test_what_others_see_does_not_depend_on_the_cards_a_player_holds(monkeypatch
             return tuple(reversed(pile)) if flip and owner == 0 else pile
 
         monkeypatch.setattr(game_module, "arrangement", arranged)
-        table = Table(2, secrets=secrets, rng_seed=11)
+        table = Table(2, secrets=secrets, rng_seed=11, created="2026-11-22T00:00:00+00:00")
         table.settle()
         shown = []
         bob = table.copies[1]
@@ -271,3 +272,22 @@ def test_jedi_duel_is_refused_in_the_peer_mode_naming_the_mode_that_serves_it():
     with pytest.raises(bs.OptionError) as info:
         bs.Game.new(jedi, ["alice", "bob"], {}, trust="peer", seat=0)
     assert "hosted" in str(info.value) and "\n" not in str(info.value)
+
+
+def test_a_card_shown_to_one_player_reaches_that_player_only():
+    """Letters: the opening travels encrypted to the reader; the third player's copy, and
+    a copy pooling the third player's published secret with nothing else, cannot open it."""
+    table = Table(3, rng_seed=4)
+    table.settle()
+    (seat,) = table.copies[0].to_act()
+    reader = (seat + 2) % 3
+    third = (seat + 1) % 3
+    shower = table.copies[seat]
+    card = shower.state.hands[seat][0].value
+    shower.play(seat, f"show {NAMES[reader]}")
+    table.settle()
+    ((_, to, secret),) = [x for x in table.copies[reader].state.shown]
+    assert to == reader and secret.value == card
+    assert table.copies[third].state.shown[0][2].value is UNKNOWN
+    record = table.copies[third].records[-1]
+    assert record.letters and all(letter[1] == reader for letter in record.letters)
