@@ -162,6 +162,7 @@ class Game:
         self.pending: Pending | None = None
         self._next_pending = None  # (seq, Pending | None): what the record being made leaves
         self.keys: dict[int, bytes] = {}  # seat -> Ed25519 public key
+        self.committed: set[bytes] = set()  # every commitment a commit or deal has made
         self.exchange: dict[int, bytes] = {}  # seat -> X25519 public key (for letters)
         self.last_link: dict[int, bytes] = {}
         self.links_given: dict[int, int] = {}
@@ -392,6 +393,23 @@ class Game:
             raise IllegalCommand(
                 "the arranged pile is not the cards asked for", code="bad-deal", rule=ENGINE_RULE
             )
+        published = self.audit_secrets.get(owner)
+        if published is not None:  # (the audit: a pile is made from its owner's secret)
+            _, _, index, _ = pending.need
+            made = arrangement(published, self.header.game_id, pending.seq, owner, index, items)
+            if [c.commitment for c in made] != [c.commitment for c in pile]:
+                raise IllegalCommand(
+                    f"{self.players[owner]}'s pile was not arranged from their secret (a "
+                    f"stacked pile)",
+                    code="bad-deal",
+                    rule=ENGINE_RULE,
+                )
+        if any(c.commitment in self.committed for c in pile):
+            raise IllegalCommand(
+                "a pile arranged before in this game (a signed deal replayed)",
+                code="replayed",
+                rule=ENGINE_RULE,
+            )
         pending.supplies.arrangements.setdefault(owner, []).append(pile)
         return self._advance(pending)
 
@@ -452,7 +470,7 @@ class Game:
             raise IllegalCommand(
                 f"the record is not signed by {name}", code="unsigned", rule=ENGINE_RULE
             )
-        if not verify_signature(key, record.signature, signed_message(self.header.game_id, record)):
+        if not verify_signature(key, record.signature, self._signed(record)):
             raise IllegalCommand(
                 f"{name}'s signature does not verify (key {key.hex()[:16]}): the record was "
                 f"changed, or made by someone else",
@@ -655,6 +673,12 @@ class Game:
                 code="bad-commit",
                 rule=ENGINE_RULE,
             )
+        if sealed.commitment in self.committed:
+            raise IllegalCommand(
+                "a commitment made before in this game (a signed choice replayed)",
+                code="replayed",
+                rule=ENGINE_RULE,
+            )
         phase = self.round
         if phase is not None:
             if phase.all_committed:
@@ -738,7 +762,13 @@ class Game:
         if phase is None:  # a face-down choice: legal where it was chosen, played now
             chosen = self.face_down[seat].state
             command = self.decider.rules.parse(chosen, seat, sealed.value)
-            self.decider.validate(chosen, seat, command)
+            try:
+                self.decider.validate(chosen, seat, command)
+            except SecretUnavailable:  # (legal or not depends on cards this copy lacks:
+                events, _ = self.decide(((seat, command),), openings)  # the rest is checked)
+                unjudged = SecretUnavailable("this copy cannot judge whether the choice is legal")
+                unjudged.partial = events
+                raise unjudged from None
             return self.decide(((seat, command),), openings)
         phase.parsed[seat] = self.checked(seat, sealed.value)
         if len(phase.revealed) + 1 < phase.size:
@@ -808,10 +838,13 @@ class Game:
                 self.header.peer_secret, self.exchange, self.header.game_id, record
             )
             record = record._replace(
-                signature=self.signer(signed_message(self.header.game_id, record)),
+                signature=self.signer(self._signed(record)),
                 letters=tuple(tuple(letter) for letter in letters),
             )
         return record
+
+    def _signed(self, record: Record) -> bytes:
+        return signed_message(self.header.game_id, record)
 
     def open_letters(self, actor: int, seq: int, letters, openings: tuple) -> tuple:
         """``openings`` with those of the letters addressed to this copy's player added."""
@@ -872,10 +905,13 @@ class Game:
             self.last_link[record.actor] = record.sealed[1]
             self.exchange[record.actor] = record.sealed[2]
         elif kind == Kind.DEAL:
+            if record.sealed[0] == "arrange":
+                self.committed.update(c.commitment for c in record.sealed[1])
             if record.sealed[0] == "link":
                 self.last_link[record.actor] = record.sealed[1]
                 self.links_given[record.actor] = self.links_given.get(record.actor, 0) + 1
         elif kind == Kind.COMMIT:
+            self.committed.add(record.sealed.commitment)
             phase = self.round
             if phase is not None:
                 phase.commit(record.actor, record.sealed)

@@ -21,7 +21,6 @@ from ._records import pack
 FORMAT_NAME = "boardstate"
 FORMAT_VERSION = 2  # v2: the peer mode (trust, joins, deals, signatures); open games write v1
 TRUST_MODES = ("open", "peer")
-NO_SEED = bytes(32)  # the seed commitment of a game without a seed (the peer mode)
 
 # Limits on a header (docs/file-format.md, "Limits").  A header is read from a bounded prefix of
 # the file with its own unpacker limits, before anything else is trusted.
@@ -174,7 +173,8 @@ class Header:
                     players,
                     created or _now(),
                     None,
-                    NO_SEED,
+                    # (no seed: a random name, so every id is new; tests may fix it)
+                    os.urandom(HASH_BYTES) if seed_salt is None else seed_salt,
                     tuple((c.__event_name__, c.__event_version__) for c in spec.events),
                     revision=spec.revision,
                     shared=0,

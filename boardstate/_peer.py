@@ -157,9 +157,11 @@ def signed_message(game_id: bytes, record) -> bytes:
     """What a record's actor signs: the game, and their decision.
 
     A move is signed whole (its body: number, command and events).  A commitment, a reveal,
-    a join or a deal is signed by what it holds alone (a salted commitment, an opening, a
-    chain link or an arranged pile: each unique), so that a merge, which re-makes and
-    re-numbers the records of simultaneous choices, keeps every signature good.
+    a join or a deal is signed by what it holds alone (a salted commitment, an opening, a chain
+    link, an arranged pile: each unique), so that a merge, which re-makes and re-numbers the
+    records of simultaneous choices, keeps every signature good.  A signed choice replayed
+    elsewhere is refused by the game itself: a commitment or a pile may be made only once, a
+    link must follow the last, and a reveal opens only the commitment due.
     """
     from ._records import Kind
 

@@ -28,7 +28,7 @@ from ._errors import (
 from ._fileformat import LIMITS, RawFile, no_cyclic_gc, read_raw
 from ._game import Game
 from ._records import NO_ACTOR, BodyDecoder, Kind, Record, chain, pack, sealed_values
-from ._secrets import Reveal, committed_form
+from ._secrets import Reveal, Secret, committed_form
 from ._talk import canonical
 
 
@@ -243,11 +243,23 @@ class Referee:
                     "not-derived",
                 )
         record = Record(seq, kind, actor, command, sealed, events, body, hash_)
+        held = None
         for value in sealed_values(record):
             if type(value) is Reveal and not value.checks():
                 raise self._failure(
                     fields, "a revealed value does not match its commitment", "bad-reveal"
                 )
+            if type(value) is Reveal and self.game.header.peer:
+                if held is None:  # (every commitment the game and this record hold)
+                    held = commitments_in(self.game.state) | {
+                        v.commitment for v in sealed_values(record) if type(v) is Secret
+                    }
+                if value.commitment not in held:
+                    raise self._failure(
+                        fields,
+                        "a revealed card opens no commitment the game holds (a card never dealt)",
+                        "bad-reveal",
+                    )
         return record
 
     # ------------------------------------------------------------------ saying what is wrong
@@ -286,6 +298,26 @@ class Referee:
         if len(events) != len(got):
             return f"the record holds {len(got)} events, the rules give {len(events)}"
         return "the record differs from what the rules give"
+
+
+def commitments_in(value, out=None) -> set:
+    """Every commitment of a secret in ``value`` (a module's state: tuples, named tuples,
+    lists, dicts, sets, walked all the way down)."""
+    out = set() if out is None else out
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        kind = type(v)
+        if kind is Secret:
+            out.add(v.commitment)
+        elif isinstance(v, (tuple, list, frozenset, set)):
+            stack.extend(v)
+        elif isinstance(v, dict):
+            stack.extend(v.keys())
+            stack.extend(v.values())
+        elif hasattr(v, "__attrs_attrs__"):
+            stack.extend(getattr(v, a.name) for a in v.__attrs_attrs__)
+    return out
 
 
 def _same_events(a: tuple, b: tuple) -> bool:

@@ -879,8 +879,9 @@ def verify(file, as_json, others):
         if not report.ok:
             fail(f"audit failed: {report.failure}", RULES_REJECTED)
         missing = (
-            f"; not audited: the cards of {', '.join(report.missing)} (their copies were not "
-            f"given)" if report.missing else ""
+            f"; not audited: the cards of {', '.join(report.missing)} (their copies were not given)"
+            if report.missing
+            else ""
         )
         click.echo(
             f"audit ok: {report.records} records re-derived with every copy given, "

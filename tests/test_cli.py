@@ -49,7 +49,7 @@ def new_game(tmp_path, name="game.msgpack", *extra):
         "--player",
         "bob",
         "--seed",
-        "cli-test",
+        "cli-test-2",
         "-o",
         name,
         *extra,

@@ -1,7 +1,9 @@
 """Duel of the Forces: the rules of all three editions, with the rule texts' own cases.
 
-These run under the newest rules revision; the corrections of revision 2 are tested from the rule
-texts in test_duel_of_the_forces_corrections.py, revision 1 in test_duel_of_the_forces_revisions.py.
+These run under the newest rules revision, with the stock stacked: the cards a test names turn up
+in the order named (revision 3 draws each card at random from the cards left; here the draw is
+rigged to take the first).  The corrections of revision 2 are tested from the rule texts in
+test_duel_of_the_forces_corrections.py, revisions 1 and 3 in test_duel_of_the_forces_revisions.py.
 """
 
 from __future__ import annotations
@@ -30,11 +32,13 @@ from boardstate.modules.duel_of_the_forces._state import (
     R2,
     R2_DECISION,
     TAKE,
+    VillainDrawn,
     VillainTurnedUp,
 )
+from boardstate.rules import Table
 from boardstate.testing import (
+    Rng,
     checked_options,
-    decide,
     initial_state,
     make_secret,
     random_game,
@@ -55,9 +59,9 @@ def deck_index(name: str, points: int | None = None, skip: int = 0) -> int:
 
 
 def table(stock_names, n=2, edition="ravensburger-2015", hands=None, revision=None, **options):
-    """A game whose stock (top first) is the named cards; the first is turned up.  Options are
-    given as keywords (``full_tie="rebid"`` for ``full-tie``); the newest revision unless
-    ``revision`` says otherwise."""
+    """A game whose stock (in the order the cards turn up) is the named cards; the first is
+    turned up.  Options are given as keywords (``full_tie="rebid"`` for ``full-tie``); the
+    newest revision unless ``revision`` says otherwise."""
     options = {key.replace("_", "-"): value for key, value in options.items()}
     state = initial_state(MODULE, PLAYERS[:n], {"edition": edition, **options}, revision=revision)
     used: dict = {}
@@ -66,24 +70,47 @@ def table(stock_names, n=2, edition="ravensburger-2015", hands=None, revision=No
         name, points = entry if isinstance(entry, tuple) else (entry, None)
         k = used.get(entry, 0)
         used[entry] = k + 1
-        stock.append(make_secret(deck_index(name, points, k), bytes(16)))
+        stock.append(deck_index(name, points, k))
+    if not state.draws_at_turn_up:  # revisions 1-2: the stock is face down, top first
+        stock = [make_secret(card, bytes(16)) for card in stock]
     state = state.replace(stock=tuple(stock))
     if hands is not None:
         state = state.replace(hands=tuple(tuple(sorted(h)) for h in hands))
+    if state.draws_at_turn_up:
+        return RULES.evolve(state, VillainDrawn(stock[0]))
     return RULES.evolve(state, VillainTurnedUp(reveal(stock[0])))
 
 
-def bid(state, *cards):
+class Stacked(Rng):
+    """Randomness that always draws the first of the cards left: the stock of revision 3 turns
+    up in the order ``table`` lists it (as if shuffled so).  Revisions 1-2 draw nothing."""
+
+    def __init__(self) -> None:
+        super().__init__(b"stacked", b"record:1")
+
+    def randbelow(self, n: int) -> int:
+        return 0
+
+
+def decide(state, moves, rng=None) -> tuple:
+    """``(events, state after them)``, as the engine's ``decide`` gives them, on the stock as
+    stacked (or with ``rng``)."""
+    t = Table(state, RULES.evolve, rng or Stacked())
+    RULES.decide(t, tuple(moves))
+    return tuple(t.events), t.state
+
+
+def bid(state, *cards, rng=None):
     moves = tuple((seat, play(c)) for seat, c in enumerate(cards) if c is not None)
     for seat, command in moves:
         validate(MODULE, state, seat, command)
-    events, state = decide(MODULE, state, moves)
+    events, state = decide(state, moves, rng)
     return state, events
 
 
-def act(state, seat, command):
+def act(state, seat, command, rng=None):
     validate(MODULE, state, seat, command)
-    events, state = decide(MODULE, state, ((seat, command),))
+    events, state = decide(state, ((seat, command),), rng)
     return state, events
 
 
@@ -183,7 +210,8 @@ def test_r2_turned_up_card_is_public_and_give_names_a_player():
     s = table(["Greedo", "Jabba the Hutt", "Boba Fett"], n=3)
     s, _ = bid(s, 2, R2, 1)
     s, events = act(s, 1, LOOK_CMD)
-    assert type(events[-1]).__name__ == "R2TurnedUp"
+    assert type(events[-1]).__name__ == "R2Drawn"  # a card id, in public
+    assert events[-1].card == deck_index("Jabba the Hutt") == s.r2_card
     assert RULES.notation(s, 1, RULES.parse(s, 1, "give cat")) == "give cat"
     assert refusal(s, 1, RULES.parse(s, 1, "give ben")).code == "give-self"
     assert refusal(s, 1, play(3)).code == "wrong-phase"  # R2-D2 decides before anyone bids
@@ -213,7 +241,7 @@ def test_two_r2s_nobody_peeks_all_take_back():
     s, events = bid(s, R2, R2, 4)
     assert names(s, 2) == ["Greedo"]
     assert R2 in s.hands[0] and R2 in s.hands[1]
-    assert s.phase == BID and "R2TurnedUp" not in [type(e).__name__ for e in events]
+    assert s.phase == BID and not {"R2TurnedUp", "R2Drawn"} & {type(e).__name__ for e in events}
 
 
 def test_everyone_plays_r2_the_villain_stays_up():

@@ -44,6 +44,11 @@ def events_named(events) -> list[str]:
     return [type(e).__event_name__ for e in events]
 
 
+def r2_turned_up(events) -> bool:
+    """Did R2-D2 turn up a card (revisions 1-2: the top card; revision 3: a card drawn)?"""
+    return bool({"dotf.r2-turned-up", "dotf.r2-drawn"} & set(events_named(events)))
+
+
 # ------------------------------------------------------------------ 1. Parlett: a gift keeps R2
 @pytest.mark.parametrize("edition", PARLETT)
 @pytest.mark.parametrize(
@@ -90,7 +95,7 @@ def test_ravensburger_no_r2_d2_turn_up_after_the_game_has_ended():
     stock = ["Greedo", ("Darth Vader", -4), "Jabba the Hutt", "Boba Fett", "Count Dooku"]
     s = table(stock, hands=[(R2, 5, 6), (4,)])
     s, events = bid(s, R2, 4)
-    assert "dotf.r2-turned-up" not in events_named(events)
+    assert not r2_turned_up(events)
     assert s.phase == OFFER and s.offer == TAKE and RULES.to_act(s) == (0,)
     s, _ = act(s, 0, TAKE_CMD)  # one stock card for each of R2-D2, 5 and 6
     assert names(s, 0) == ["Darth Vader", "Jabba the Hutt", "Boba Fett"]
@@ -109,7 +114,7 @@ def test_ravensburger_several_r2_d2_holders_end_the_game_before_a_turn_up():
     s = table(["Greedo", "Jabba the Hutt", "Boba Fett"], n=3, hands=[(R2,), (R2, 5), (2, 3)])
     s, events = bid(s, R2, 5, 2)
     assert s.phase == OVER and s.end_reason == "ann and ben hold only R2-D2"
-    assert "dotf.r2-turned-up" not in events_named(events) and not names(s, 0)
+    assert not r2_turned_up(events) and not names(s, 0)
 
 
 def test_ravensburger_r2_d2_still_turns_up_when_the_game_goes_on():
@@ -132,7 +137,7 @@ def test_r2_d2_may_look_or_pass(edition):
     assert set(RULES.legal(s, 0)) == {LOOK_CMD, PASS}
     assert refusal(s, 0, KEEP).code == "answer-the-offer"
     s, events = act(s, 0, PASS)
-    assert "dotf.r2-turned-up" not in events_named(events)
+    assert not r2_turned_up(events)
     assert R2 in s.hands[0] and names(s, 0) == []
     assert names(s, 1) == ["Greedo"]  # Parlett: the duel that waited is decided now
     assert s.phase == BID and s.cards.deck[s.villain].name == "Jabba the Hutt"

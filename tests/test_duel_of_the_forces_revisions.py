@@ -1,7 +1,9 @@
-"""Duel of the Forces, rules revisions: a game created under revision 1 plays and verifies exactly
-as before revision 2 came, record for record.
+"""Duel of the Forces, rules revisions: a game created under revision 1 or 2 plays and verifies
+exactly as before the next revision came, record for record.
 
-tests/fixtures/duel-of-the-forces-revision-1/ holds the sample games made under revision 1.
+tests/fixtures/duel-of-the-forces-revision-1/ holds the sample games made under revision 1; the
+samples in replays/ were made under revision 2.  Revision 3 is tested in
+test_duel_of_the_forces_revision_3.py.
 """
 
 from __future__ import annotations
@@ -21,6 +23,9 @@ FIXTURES = sorted(
     (Path(__file__).parent / "fixtures" / "duel-of-the-forces-revision-1").glob("*.msgpack")
 )
 IDS = [p.name for p in FIXTURES]
+REVISION_2_SAMPLES = sorted(
+    (Path(__file__).parent.parent / "replays").glob("duel-of-the-forces-*.msgpack")
+)
 REVISION_1_EVENTS = (
     "dotf.stock-shuffled",
     "dotf.villain-turned-up",
@@ -89,15 +94,35 @@ def test_a_revision_1_game_in_progress_goes_on_under_revision_1(path):
     assert verdict.ok, verdict.failure
 
 
-def test_new_games_are_played_under_revision_2():
+@pytest.mark.parametrize("path", REVISION_2_SAMPLES, ids=[p.name for p in REVISION_2_SAMPLES])
+def test_a_revision_2_game_replays_its_commands_to_identical_records(path):
+    """The samples in replays/ were made under revision 2 (a stock shuffled at creation): the
+    same commands still make the very same records."""
+    sample = bs.load_game(path)
+    assert sample.header.revision == 2
+    game = replayed(sample)
+    assert [type(e).__event_name__ for e in game.records[0].events] == [
+        "dotf.stock-shuffled",
+        "dotf.villain-turned-up",
+    ]
+    assert game.records == sample.records and game.outcome() == sample.outcome()
+
+
+def test_new_games_are_played_under_revision_3():
     game = bs.Game.new(MODULE, ["ann", "ben"], {}, seed=b"rev")
-    assert SPEC.revision == 2 and game.header.revision == 2 and game.state.revision == 2
-    assert len(SPEC.changes_since(1)) == 7
+    assert SPEC.revision == 3 and game.header.revision == 3 and game.state.revision == 3
+    assert len(SPEC.changes_since(1)) == 8 and len(SPEC.changes_since(2)) == 1
 
 
 def test_events_are_only_appended():
     assert tuple(e.__event_name__ for e in EVENTS[:10]) == REVISION_1_EVENTS
-    assert [e.__event_name__ for e in EVENTS[10:]] == ["dotf.offered", "dotf.answered"]
+    assert [e.__event_name__ for e in EVENTS[10:]] == [
+        "dotf.offered",  # revision 2
+        "dotf.answered",
+        "dotf.villain-drawn",  # revision 3
+        "dotf.r2-drawn",
+        "dotf.final-drawn",
+    ]
 
 
 def test_the_newest_revision_passes_the_conformance_suite():

@@ -88,8 +88,8 @@ def test_apply_names_the_records_it_could_check_only_in_part(tmp_path):
 def test_a_received_game_file_with_a_forged_deal_is_refused_on_first_use(tmp_path):
     game = bs.Game.new(DOTF, ["alice", "bob"], {}, seed=b"deal", created=CREATED)
     setup = game.records[0]
-    stock = setup.events[0].cards
-    reordered = (type(setup.events[0])(stock[1:] + stock[:1]),) + setup.events[1:]
+    drawn = setup.events[0]  # (revision 3: the first villain, drawn when it turns up)
+    reordered = (type(drawn)((drawn.card + 1) % 34),) + setup.events[1:]
     forged = forge(game, 0, events=reordered)
     path = tmp_path / "received.msgpack"
     path.write_bytes(encode_records(game.header, forged))

@@ -44,7 +44,16 @@ class Table:
 
         self.keys = [Ed25519PrivateKey.generate() for _ in range(n)]
         secrets = secrets or [os.urandom(32) for _ in range(n)]
-        first = bs.Game.new(MODULE, NAMES[:n], {}, trust="peer", seat=0, peer_secret=secrets[0])
+        first = bs.Game.new(
+            MODULE,
+            NAMES[:n],
+            {},
+            created=created or "2026-11-22T00:00:00+00:00",
+            seed_salt=bytes([rng_seed % 256]) * 32,  # (a peer game's name: fixed in tests)
+            trust="peer",
+            seat=0,
+            peer_secret=secrets[0],
+        )
         first.signer = self.keys[0].sign
         first.join(0, _public(self.keys[0]))
         invite = encode_public(first)

@@ -22,7 +22,7 @@ from ._rules import (
     give,
     play,
 )
-from ._state import CORRECTED, EVENTS, DuelState
+from ._state import EVENTS, PEER_READY, DuelState
 
 NOTATION = """\
 play HERO FORCE   bid a rebel card face down, e.g. 'play luke 5' (or just 'play 5')
@@ -44,7 +44,7 @@ class _Rules(DuelRules):
 SPEC = GameSpec(
     id="duel-of-the-forces",
     name="Duel of the Forces",
-    version="1.1",  # rules revision 2
+    version="1.2",  # rules revision 3
     min_players=2,
     max_players=4,
     options=(
@@ -87,7 +87,7 @@ SPEC = GameSpec(
     notation=NOTATION,
     data_digest=DECK_FILE.digest,
     summary="Sealed bids for Empire villains; R2-D2 peeks, Darth Vader costs points (2-4 players)",
-    revision=CORRECTED,
+    revision=PEER_READY,
     changes=(
         (2, "Parlett's editions: giving away a Darth Vader turned up by R2-D2 keeps R2-D2"),
         (2, "Ravensburger: no R2-D2 turn-up once the duel just played has ended the game"),
@@ -96,6 +96,11 @@ SPEC = GameSpec(
         (2, "Ravensburger: the last player holding cards chooses the final take ('take'/'pass')"),
         (2, "Ravensburger: several players holding only R2-D2 end the game (option r2-only-end)"),
         (2, "new games: hero icons where every two heroes win 4 of their 8 force ties each"),
+        (
+            3,
+            "no stock shuffled at creation: each card that turns up is drawn at random from the "
+            "cards left, so the game needs no dealer (the peer mode)",
+        ),
     ),
 )
 

@@ -3,9 +3,11 @@ folds them.
 
 Rule references name the section of the edition's own text (see docs/games/duel-of-the-forces.md).
 Rules revision 2 asks the "may" choices, lets Parlett's R2-D2 give a Vader away and stay, and
-ends a Ravensburger game before an R2-D2 turn-up; revision 1 is kept exactly, one flag per change
-(``DuelState.may_is_asked``, ``gift_keeps_r2_in_parlett``, ``end_before_r2_turn_up``, and the
-default of option r2-only-end).
+ends a Ravensburger game before an R2-D2 turn-up; revision 3 keeps the stock as the public list
+of the cards left and draws each card at random as it turns up (no dealer: the peer mode).
+Revisions 1 and 2 are kept exactly, one flag per change (``DuelState.may_is_asked``,
+``gift_keeps_r2_in_parlett``, ``end_before_r2_turn_up``, the default of option r2-only-end, and
+``draws_at_turn_up``).
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from ._state import (
     NOT_BIDDING,
     OFFER,
     OVER,
+    PEER_READY,
     R2,
     R2_DECISION,
     TAKE,
@@ -43,12 +46,15 @@ from ._state import (
     Captured,
     CardDiscarded,
     DuelState,
+    FinalDrawn,
     FinalTake,
     GameEnded,
     Offered,
+    R2Drawn,
     R2Resolved,
     R2TurnedUp,
     StockShuffled,
+    VillainDrawn,
     VillainSetAside,
     VillainTurnedUp,
     evolve,
@@ -143,7 +149,7 @@ class DuelRules:
         n = len(setup.players)
         r2_end = options.get("r2-only-end", default_r2_only_end(edition, setup.revision))
         out_of_cards = options.get("out-of-cards", OUT_OF_CARDS[0])
-        return DuelState(
+        state = DuelState(
             players=tuple(setup.players),
             edition=edition,
             heroes=tuple(options["heroes"]),
@@ -157,14 +163,33 @@ class DuelRules:
             several_r2_end=r2_end == "several",
             r2_is_no_rebel=edition != RAVENSBURGER and out_of_cards == "only-r2",
         )
+        if state.draws_at_turn_up:  # every Empire card, known to all, waits to be drawn
+            state = state.replace(stock=tuple(range(len(state.cards.deck))))
+        return state
 
     def start(self, table) -> None:
-        """Shuffle the Empire cards face down into the stock; turn up the first villain."""
+        """Turn up the first villain.  Revisions 1-2 shuffle the Empire cards face down into the
+        stock first and turn up its top card; in revision 3 the stock is the public list of the
+        cards (``initial``) and the villain is drawn from it."""
+        if table.state.draws_at_turn_up:
+            turn_up_villain(table)
+            return
         rng = table.rng
         order = rng.shuffled(range(len(table.state.cards.deck)))
         stock = tuple(rng.secret(i) for i in order)
         table.emit(StockShuffled(stock))
         table.emit(VillainTurnedUp(table.reveal(stock[0])))
+
+    @staticmethod
+    def refuse_trust(setup: Setup, mode: str) -> str | None:
+        """The peer mode has no dealer to shuffle the stock at creation: it plays revision 3."""
+        if mode == "peer" and setup.revision < PEER_READY:
+            return (
+                f"Duel of the Forces rules revision {setup.revision} shuffles the stock with a "
+                f"seed at creation; the peer mode needs revision {PEER_READY} (the default for "
+                f"new games)"
+            )
+        return None
 
     # ------------------------------------------------------------------ whose turn
     def to_act(self, s: DuelState) -> tuple:
@@ -266,6 +291,8 @@ class DuelRules:
         return _scoring.outcome(s.captured, s.cards.deck, s.edition, s.end_reason)
 
     def view(self, s: DuelState, seat: int | None) -> DuelState:
+        if s.draws_at_turn_up:
+            return s  # revision 3: nothing on the table is secret (the engine seals the bids)
         return s.replace(stock=tuple(c.sealed() for c in s.stock))
 
 
@@ -294,7 +321,9 @@ def default_r2_only_end(edition: str, revision: int) -> str:
 
 # ---------------------------------------------------------------------- bids
 def vader_up(s: DuelState) -> bool:
-    return s.cards.deck[s.villain].vader
+    """Darth Vader is up for grabs.  (No villain is up while a decision waits for the draw that
+    turns the next one up: the peer mode's randomness comes when every player has given it.)"""
+    return s.villain is not None and s.cards.deck[s.villain].vader
 
 
 @cached_by_value(size=1024)  # every hand (2**9) with Vader up or not
@@ -445,7 +474,11 @@ def r2_may_look(table, seat: int) -> None:
 
 
 def r2_turns_up(table, seat: int) -> None:
-    table.emit(R2TurnedUp(seat, table.reveal(table.state.stock[0])))
+    s = table.state
+    if s.draws_at_turn_up:
+        table.emit(R2Drawn(seat, draw(table, 1)[0]))
+    else:
+        table.emit(R2TurnedUp(seat, table.reveal(s.stock[0])))
 
 
 def r2_decision(table, moves) -> None:
@@ -527,7 +560,26 @@ def next_round(table) -> None:
     if not s.stock:
         table.emit(GameEnded("the stock is used up"))
     else:
+        turn_up_villain(table)
+
+
+def turn_up_villain(table) -> None:
+    """The next villain turns up: the top card of the shuffled stock (revisions 1-2), or a card
+    drawn at random from the cards left as it turns up (revision 3)."""
+    s = table.state
+    if s.draws_at_turn_up:
+        table.emit(VillainDrawn(draw(table, 1)[0]))
+    else:
         table.emit(VillainTurnedUp(table.reveal(s.stock[0])))
+
+
+def draw(table, count: int) -> tuple:
+    """Revision 3: ``count`` cards (as many as are left, at most) drawn one by one, each at a
+    random position of the public stock of the cards left: the chances of the top cards of a
+    shuffled stock, made when the cards turn up.  No card ever seen stays in the stock (R2-D2's
+    card is kept or given, a 'pass' looks at nothing), so there is never a known top card."""
+    left = list(table.state.stock)
+    return tuple(left.pop(table.rng.randbelow(len(left))) for _ in range(min(count, len(left))))
 
 
 def in_play(s: DuelState, hand: tuple) -> bool:
@@ -576,8 +628,12 @@ def final_take(table, seat: int) -> None:
     """The last player with cards takes one stock card per card in hand, and the game ends."""
     s = table.state
     count = sum(1 for c in s.hands[seat] if c != R2 or not s.r2_is_no_rebel)
-    take = tuple(table.reveal(c) for c in s.stock[:count])
-    table.emit(FinalTake(seat, take))
+    if s.draws_at_turn_up:
+        take = draw(table, count)
+        table.emit(FinalDrawn(seat, take))
+    else:
+        take = tuple(table.reveal(c) for c in s.stock[:count])
+        table.emit(FinalTake(seat, take))
     table.emit(
         GameEnded(f"only {s.players[seat]} has cards left and takes {len(take)} from the stock")
     )

@@ -2,7 +2,9 @@
 
 Hands are public knowledge in this game (every hero's eight cards are known and discards are face
 up), so a hand is a sorted tuple of card numbers: force 1-8, and 0 for R2-D2.  What is hidden is
-the order of the stock (secrets owned by nobody) and the bids (sealed by the engine).
+the bids (sealed by the engine) and, in rules revisions 1 and 2, the order of the stock (shuffled
+at creation: secrets owned by nobody).  From revision 3 the stock is the public list of the cards
+left, and a card that turns up is drawn from it at random then: no dealer holds a hidden order.
 
 ``settled`` keeps, from public events only, what the last decision settled: the rules' ``report``
 turns it into the one line a player by mail reads.
@@ -30,9 +32,11 @@ LOOK = "look"  # R2-D2 played alone: turn up (look at) the next stock card, or n
 KEEP_CARD = "keep-card"  # Darth Vader won: keep the rebel card it was won with, or discard it
 TAKE = "take"  # Ravensburger: the last player holding cards takes from the stock, or not
 
-# Rules revisions (GameSpec.revision): revision 2 corrects the rules read against the texts.
+# Rules revisions (GameSpec.revision): revision 2 corrects the rules read against the texts;
+# revision 3 draws each card from the stock as it turns up, so that no dealer is needed.
 FIRST_REVISION = 1
 CORRECTED = 2
+PEER_READY = 3
 
 
 class DuelState(NamedTuple):
@@ -42,7 +46,8 @@ class DuelState(NamedTuple):
     edition: str
     heroes: tuple[str, ...]  # hero id per seat
     hands: tuple[tuple[int, ...], ...]
-    stock: tuple[Secret, ...]  # top first
+    stock: tuple[Secret, ...] | tuple[int, ...]  # revisions 1-2: face down, top first;
+    # revision 3: the card ids left, public, in no order that matters (``draws_at_turn_up``)
     villain: int | None  # index into the deck of the card up for grabs
     captured: tuple[tuple[int, ...], ...]
     full_tie: str  # house rule for equal force and icons: set-aside | rebid
@@ -80,6 +85,15 @@ class DuelState(NamedTuple):
         """Ravensburger: a duel that ends the game leaves no next round for R2-D2 to turn up a
         card in (revision 1 turned one up all the same)."""
         return self.revision >= CORRECTED
+
+    # The change of revision 3 (no dealer), read wherever a card turns up.
+    @property
+    def draws_at_turn_up(self) -> bool:
+        """The stock is the public list of the cards left, and a card that turns up is drawn
+        from it at a random position as it turns up: the same chances as the top card of a
+        shuffled stock, with no dealer holding the order (the peer mode has none).  Revisions 1
+        and 2 shuffled the stock face down with the seed at creation and turned up its top."""
+        return self.revision >= PEER_READY
 
     def replace(self, **changes) -> DuelState:
         """``_replace`` without its per-field generator: this runs several times per duel."""
@@ -160,6 +174,24 @@ class Answered:
     accepted: bool  # look / keep / take (True), or pass / discard (False)
 
 
+# Revision 3: cards drawn from the public stock as they turn up (plain card ids, no secrets).
+@event("dotf.villain-drawn")
+class VillainDrawn:
+    card: int  # the villain turned up, drawn at random from the cards left
+
+
+@event("dotf.r2-drawn")
+class R2Drawn:
+    seat: int
+    card: int  # the card the seat's R2-D2 turned up, drawn at random from the cards left
+
+
+@event("dotf.final-drawn")
+class FinalDrawn:
+    seat: int
+    cards: tuple  # of int: the stock cards taken, each drawn at random from the cards left
+
+
 EVENTS = (
     StockShuffled,
     VillainTurnedUp,
@@ -173,11 +205,22 @@ EVENTS = (
     GameEnded,
     Offered,  # appended in revision 2: never reorder, never remove
     Answered,
+    VillainDrawn,  # appended in revision 3
+    R2Drawn,
+    FinalDrawn,
 )
 
 
 def _add(seq: tuple, seat: int, item) -> tuple:
     return seq[:seat] + (seq[seat] + (item,),) + seq[seat + 1 :]
+
+
+def _without(stock: tuple, cards) -> tuple:
+    """Revision 3: the cards left once ``cards`` (drawn from them) have turned up."""
+    left = list(stock)
+    for card in cards:
+        left.remove(card)
+    return tuple(left)
 
 
 # What the last decision settled (``DuelState.settled``): a decision starts with BidsRevealed,
@@ -189,9 +232,15 @@ def _evolve_shuffled(s: DuelState, e: StockShuffled) -> DuelState:
 
 
 def _evolve_turned_up(s: DuelState, e: VillainTurnedUp) -> DuelState:
-    return s.replace(
-        stock=s.stock[1:], villain=e.card.value, bids=(), rounds=s.rounds + 1, phase=BID
-    )
+    return _villain_up(s, e.card.value, s.stock[1:])
+
+
+def _evolve_villain_drawn(s: DuelState, e: VillainDrawn) -> DuelState:
+    return _villain_up(s, e.card, _without(s.stock, (e.card,)))
+
+
+def _villain_up(s: DuelState, card: int, stock: tuple) -> DuelState:
+    return s.replace(stock=stock, villain=card, bids=(), rounds=s.rounds + 1, phase=BID)
 
 
 def _evolve_bids(s: DuelState, e: BidsRevealed) -> DuelState:
@@ -224,15 +273,23 @@ def _evolve_set_aside(s: DuelState, e: VillainSetAside) -> DuelState:
 
 
 def _evolve_r2_up(s: DuelState, e: R2TurnedUp) -> DuelState:
+    return _r2_up(s, e.seat, e.card.value, s.stock[1:])
+
+
+def _evolve_r2_drawn(s: DuelState, e: R2Drawn) -> DuelState:
+    return _r2_up(s, e.seat, e.card, _without(s.stock, (e.card,)))
+
+
+def _r2_up(s: DuelState, seat: int, card: int, stock: tuple) -> DuelState:
     # Parlett: R2-D2 acts before the villain up is won, so its bids wait for the decision.
     deferred = s.bids if s.edition != "ravensburger-2015" else ()
     return s.replace(
-        stock=s.stock[1:],
-        r2_seat=e.seat,
-        r2_card=e.card.value,
+        stock=stock,
+        r2_seat=seat,
+        r2_card=card,
         phase=R2_DECISION,
         deferred=deferred,
-        settled=s.settled + (("r2-up", e.seat, e.card.value),),
+        settled=s.settled + (("r2-up", seat, card),),
     )
 
 
@@ -255,13 +312,21 @@ def _evolve_r2_resolved(s: DuelState, e: R2Resolved) -> DuelState:
 
 def _evolve_final_take(s: DuelState, e: FinalTake) -> DuelState:
     taken = tuple(r.value for r in e.cards)
-    captured = s.captured[: e.seat] + (s.captured[e.seat] + taken,) + s.captured[e.seat + 1 :]
-    hands = s.hands[: e.seat] + ((),) + s.hands[e.seat + 1 :]
+    return _final(s, e.seat, taken, s.stock[len(taken) :])
+
+
+def _evolve_final_drawn(s: DuelState, e: FinalDrawn) -> DuelState:
+    return _final(s, e.seat, e.cards, _without(s.stock, e.cards))
+
+
+def _final(s: DuelState, seat: int, taken: tuple, stock: tuple) -> DuelState:
+    captured = s.captured[:seat] + (s.captured[seat] + taken,) + s.captured[seat + 1 :]
+    hands = s.hands[:seat] + ((),) + s.hands[seat + 1 :]
     return s.replace(
         captured=captured,
         hands=hands,
-        stock=s.stock[len(taken) :],
-        settled=s.settled + (("final", e.seat, taken),),
+        stock=stock,
+        settled=s.settled + (("final", seat, taken),),
     )
 
 
@@ -300,6 +365,9 @@ _HANDLERS = {
     GameEnded: _evolve_ended,
     Offered: _evolve_offered,
     Answered: _evolve_answered,
+    VillainDrawn: _evolve_villain_drawn,
+    R2Drawn: _evolve_r2_drawn,
+    FinalDrawn: _evolve_final_drawn,
 }
 
 
