@@ -7,8 +7,9 @@ key and a chain of links).  The hosted mode is designed, not built: it has no te
 Peer games run on tests/peer_draw.py ("Draw and Roll": piles arranged by their owners, private
 draws at random positions, public dice) through tests/test_peer.py's ``Table`` (one copy per
 player, move files carried between them), and on the installed rock-paper-scissors (sealed
-choices) and Duel of the Forces (a face-down stock) modules.  A row whose attack succeeds where
-the engine means it to fail is marked ``xfail(strict=True)`` with the reason: an engine bug.
+choices) and Duel of the Forces (a face-down stock) modules.  Three attacks these tests found
+succeeding (a card never drawn, a stacked pile published without openings, a replayed signed
+choice) are fixed; their tests assert the refusal.
 """
 
 from __future__ import annotations
@@ -670,7 +671,6 @@ def test_replay_a_players_signed_sealed_choice():
         Table.mail(t, src, dst)
     assert alice.state.wins == bob.state.wins == (0, 1)
     commit = next(r for r in alice.records if r.kind == Kind.COMMIT and r.actor == 1)
-    opening = next(r for r in alice.records if r.kind == Kind.REVEAL and r.actor == 1)
     base = alice.seq - 1
     alice.play(0, "scissors")
     with pytest.raises(bs.IllegalCommand) as info:  # her own copy will not make it
