@@ -168,6 +168,7 @@ class Game:
         self.links_given: dict[int, int] = {}
         self.signer = None  # this copy's player's signing function (bytes -> signature)
         self.audit_secrets: dict[int, bytes] = {}  # the end-of-game audit: published secrets
+        self.unmade = False  # the last decision ran with secrets another copy made
 
     # ------------------------------------------------------------------ creation
     @classmethod
@@ -309,6 +310,7 @@ class Game:
         """Run a waiting decision with what it has been given: ``(events it gives now, state
         after them)``; what it still needs goes with the record being made."""
         rng = PeerRng(pending.supplies, pending.seq, self._mine(pending.actor))
+        self.unmade = False
         decider = self.decider
         try:
             if pending.moves is None:
@@ -318,6 +320,7 @@ class Game:
             pending.need = None
         except NeedsInput as exc:
             events, state, pending.need = exc.partial, exc.state, exc.what
+        self.unmade = rng.unmade  # (the referee takes those secrets from the record)
         fresh = events[pending.emitted :]
         pending.emitted = len(events)
         self._next_pending = (self._count, pending if pending.need is not None else None)

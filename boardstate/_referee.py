@@ -126,6 +126,8 @@ class Referee:
         except BoardstateError as exc:
             raise self._failure(fields, exc.reason, exc.code, exc.rule) from None
         command, events, state = expected
+        if game.unmade and events:  # (secrets the actor's copy made: their commitments are
+            return self._take_unmade(fields, body, hash_, command, events, signature, letters)
         if self.fast and not events:
             # Nothing to encode: every field is either checked above or must be empty.
             if fields[3] != command or raw_events:
@@ -147,6 +149,25 @@ class Referee:
         if signature:
             record = record._replace(signature=signature, letters=letters)
         game.append(record, state)
+        return record
+
+    def _take_unmade(self, fields, body, hash_, command, events, signature, letters) -> Record:
+        """A record whose rules made secrets on the actor's copy (a card shown to a player):
+        every event is compared, those secrets by their owners, and their commitments taken
+        from the record (what they hide is checked by their owners, and by the audit)."""
+        game = self.game
+        seq, kind, actor, _command, sealed, raw_events = fields
+        recorded = self._decoded(raw_events)
+        same = fields[3] == command and len(recorded) == len(events)
+        for want, have in zip(events, recorded):
+            same = same and _same_unmade(want, have)
+        if not same:
+            raise self._failure(fields, self._difference(command, events, body), "not-derived")
+        record = Record(
+            seq, kind, actor, command, sealed, recorded, body, hash_, signature, letters
+        )
+        self.partly_checked.append(seq)
+        game.append(record)
         return record
 
     # ------------------------------------------------------------------ what the rules give
@@ -235,7 +256,7 @@ class Referee:
             raise self._failure(fields, f"undecodable events ({exc})", "corrupt") from None
         for i, want in enumerate(partial):
             have = events[i] if i < len(events) else None
-            if have is None or not _same_events((want,), (have,)):
+            if have is None or not _same_unmade(want, have):
                 shown = _show(have) if have is not None else "nothing"
                 raise self._failure(
                     fields,
@@ -252,9 +273,13 @@ class Referee:
                 )
             if type(value) is Reveal and self.game.header.peer:
                 if held is None:  # (every commitment the game and this record hold)
-                    held = commitments_in(self.game.state) | {
+                    game = self.game
+                    held = commitments_in(game.state) | {
                         v.commitment for v in sealed_values(record) if type(v) is Secret
                     }
+                    held.update(f.secret.commitment for f in game.face_down.values())
+                    if game.round is not None:
+                        held.update(c.commitment for c in game.round.commits.values())
                 if value.commitment not in held:
                     raise self._failure(
                         fields,
@@ -319,6 +344,17 @@ def commitments_in(value, out=None) -> set:
         elif hasattr(v, "__attrs_attrs__"):
             stack.extend(getattr(v, a.name) for a in v.__attrs_attrs__)
     return out
+
+
+def _same_unmade(want, have) -> bool:
+    """One event as the rules give it and as recorded, a secret the actor's copy made standing
+    for any secret with the same owners (``_peer.same_but_unmade``)."""
+    from ._peer import same_but_unmade
+
+    return type(want) is type(have) and same_but_unmade(
+        committed_form(type(want).__event_fields__(want)),
+        committed_form(type(have).__event_fields__(have)),
+    )
 
 
 def _same_events(a: tuple, b: tuple) -> bool:
