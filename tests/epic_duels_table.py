@@ -46,9 +46,10 @@ def table(
     options=None,
 ):
     """A table in play: ``at`` maps character ids to squares (every other character is off the
-    board), ``hands`` lists card labels per seat, ``piles``/``discards`` per group (piles top
-    first; a group is a main character with its minors and deck, one per seat but in Master
-    Play).  One player per comma-separated entry of ``characters``."""
+    board), ``hands`` lists card labels per seat, ``piles``/``discards`` per group (a pile's
+    cards are secrets of the group's player, as ``Rng.arrange`` makes them; a draw takes one at
+    a random position; a group is a main character with its minors and deck, one per seat but
+    in Master Play).  One player per comma-separated entry of ``characters``."""
     raw = {"characters": characters, "board": board, **(options or {})}
     names = PLAYERS[: characters.count(",") + 1]
     s = start(MODULE, initial_state(MODULE, names, raw))[1]
@@ -65,6 +66,9 @@ def table(
     def of_group(g, label):
         return card(s, s.roster.group_seat[g], label)
 
+    def owned(g):
+        return seats_mask(s.roster.group_seat[g])
+
     in_hands = tuple(
         tuple(rng.secret(card(s, p, x), seats_mask(p)) for x in (hands[p] if hands else ()))
         for p in seats
@@ -76,7 +80,7 @@ def table(
         damage=tuple(dmg),
         hands=in_hands,
         backs=tuple(tuple(group_of[c.value] for c in h) for h in in_hands),
-        piles=tuple(tuple(rng.secret(of_group(g, x)) for x in piles[g]) for g in groups)
+        piles=tuple(tuple(rng.secret(of_group(g, x), owned(g)) for x in piles[g]) for g in groups)
         if piles is not None
         else s.piles,
         discards=tuple(

@@ -6,6 +6,7 @@ card asks included, is decided alike on the acting player's own copy (tests/epic
 
 from __future__ import annotations
 
+import pytest
 from epic_duels_table import (
     acting,
     attack,
@@ -21,7 +22,7 @@ from epic_duels_table import (
 
 from boardstate.modules.epic_duels import MODULE
 from boardstate.modules.epic_duels._state import ACT, EFFECT, OVER, RESPOND
-from boardstate.rules import UNKNOWN
+from boardstate.rules import UNKNOWN, InvalidCommand
 
 RULES = MODULE.rules
 BEN = 1
@@ -41,8 +42,10 @@ def test_draw():
         ["Gain Power"],
         piles=[[], ["dooku 5/1", "dooku 4/1", "dooku 4/2", "dooku 3/3"]],
     )
+    pile = s.piles[1]
     s = play(s, "ben", "play gain power")
-    assert hand(s, "ben") == ["dooku 4/1", "dooku 4/2", "dooku 5/1"] and s.actions == 1
+    assert len(s.hands[1]) == 3 and s.actions == 1  # three cards at random positions
+    assert sorted(s.hands[1] + s.piles[1], key=pile.index) == list(pile)  # the very secrets
 
 
 # ---------------------------------------------------------------------------------- discard
@@ -112,8 +115,11 @@ def test_discard_all_but_one_of_your_own_hand_after_the_combat():
     )
     s = attack(s, "anakin", "dooku", "anger", None)
     assert wounds(s, "dooku") == 8 and s.phase == EFFECT and acting(s) == "ann"
+    kept = RULES.parse(s, 0, "keep padme 4/1")  # read as the cards it discards: the record
+    assert RULES.notation(s, 0, kept) == "discard anakin 5/1, anakin 4/1"  # names no card kept
+    assert kept in RULES.legal(s, 0) and len(RULES.legal(s, 0)) == 3  # one per card kept
     s = play(s, "ann", "keep padme 4/1")
-    assert hand(s, "ann") == ["padme 4/1"]
+    assert hand(s, "ann") == ["padme 4/1"] and len(s.discards[0]) == 3
 
 
 def test_discard_every_matching_card_once_the_hand_is_shown():
@@ -124,8 +130,23 @@ def test_discard_every_matching_card_once_the_hand_is_shown():
         ["Force Balance", "Jedi Block", "obi-wan 5/1", "Force Quickness"],
     )
     s = play(s, "ben", "play your skills")
-    s = play(s, "ann", "show")
+    assert RULES.legal(s, 0) == [RULES.parse(s, 0, "discard force balance, force quickness")]
+    s = play(s, "ann", "discard force balance, force quickness")  # every special card, named
     assert hand(s, "ann") == ["Jedi Block", "obi-wan 5/1"]  # special cards gone
+    assert len(s.seen[1][1]) == 4  # (ben saw the whole hand)
+
+
+def test_a_hand_without_a_matching_card_is_only_shown():
+    s = ben_plays(
+        "obi-wan,vader",
+        {"obi-wan": "a1", "vader": "e4"},
+        ["Your Skills Are Not Complete"],
+        ["Jedi Block", "obi-wan 5/1"],
+    )
+    s = play(s, "ben", "play your skills")
+    assert RULES.legal(s, 0) == [("show",)]
+    s = play(s, "ann", "show")
+    assert hand(s, "ann") == ["Jedi Block", "obi-wan 5/1"] and len(s.seen[1][1]) == 2
 
 
 def test_discard_matching_from_both_hands_the_players_own_at_once():
@@ -137,7 +158,7 @@ def test_discard_matching_from_both_hands_the_players_own_at_once():
     s = play(s, "ann", "play i will not fight")
     assert hand(s, "ann") == ["luke 1/4"]  # attack above 1 discarded, without being asked
     assert acting(s) == "ben" and s.phase == RESPOND
-    s = play(s, "ben", "show")
+    s = play(s, "ben", "discard vader 4/1")
     assert hand(s, "ben") == ["vader 1/4"]
 
 
@@ -149,26 +170,42 @@ def test_search_the_draw_pile_for_a_named_card_then_shuffle():
         hands=[["Wookiee Instincts"], []],
         piles=[["han 4/1", "han 3/1", "Bowcaster Attack", "han 2/2"], []],
     )
-    s = play(s, "ann", "play wookiee instincts")
-    assert hand(s, "ann") == ["Bowcaster Attack"] and len(s.piles[0]) == 3
+    pile = s.piles[0]
+    s = play(s, "ann", "play wookiee instincts")  # she looks through her whole pile
+    assert s.seen[0][1] == pile and s.piles[0] == () and acting(s) == "ann"
+    assert RULES.legal(s, 0) == [("take", 2, ())]  # only Bowcaster Attack, by its place
+    assert RULES.notation(s, 0, ("take", 2, ())) == "take 3"  # (the record names no card)
+    assert RULES.parse(s, 0, "take bowcaster attack") == ("take", 2, ())
+    s = play(s, "ann", "take 3")
+    assert hand(s, "ann") == ["Bowcaster Attack"] and s.hands[0][0] is pile[2]
+    assert s.piles[0] == pile[:2] + pile[3:]  # "shuffle the draw pile": draws are at random
 
 
-def test_search_the_top_four_take_one_and_put_the_rest_back_in_any_order():
-    top = ["emperor 4/2", "Meditation", "emperor 1/5", "royal-guard 5/1", "emperor 3/3"]
+def test_look_at_four_cards_drawn_at_random_take_one_and_put_the_rest_back():
+    """Future Foreseen's "top 4" are 4 cards drawn at random positions for a look (the pile is
+    the Emperor's player's own: it has no top); the others go back into the pile."""
+    cards = ["emperor 4/2", "Meditation", "emperor 1/5", "royal-guard 5/1", "emperor 3/3"]
     s = table(
         characters="obi-wan,emperor",
         at={"obi-wan": "a1", "emperor": "e4"},
         hands=[[], ["Future Foreseen"]],
-        piles=[[], top],
+        piles=[[], cards],
         turn=BEN,
     )
+    pile = s.piles[1]
     s = play(s, "ben", "play future foreseen")
-    assert s.phase == EFFECT and len(s.seen[1][1]) == 4
-    s = play(s, "ben", "take meditation then royal-guard 5/1, emperor 4/2, emperor 1/5")
-    assert hand(s, "ben") == ["Meditation"]
-    labels = [card(s, 1, x) for x in ("royal-guard 5/1", "emperor 4/2", "emperor 1/5")]
-    assert [c.value for c in s.piles[1][:3]] == labels
-    assert s.piles[1][3].value == card(s, 1, "emperor 3/3")
+    looked = s.seen[1][1]
+    assert s.phase == EFFECT and len(looked) == 4 and len(s.piles[1]) == 1
+    assert set(looked) | set(s.piles[1]) == set(pile)  # the very secrets, out of the pile
+    assert RULES.legal(s, BEN) == [("take", i, ()) for i in range(4)]  # by place: no face
+    with pytest.raises(InvalidCommand, match="say 'take CARD' or 'take N'"):
+        RULES.parse(s, BEN, "take meditation then emperor 4/2")
+    with pytest.raises(InvalidCommand, match="you look at 4 cards"):
+        RULES.parse(s, BEN, "take 5")
+    taken = looked[1]
+    s = play(s, "ben", "take 2")
+    assert s.hands[1] == (taken,) and s.seen[1] == () and s.phase == ACT
+    assert sorted(s.piles[1], key=pile.index) == [c for c in pile if c is not taken]
 
 
 def test_search_the_discard_pile():
@@ -191,8 +228,11 @@ def test_reshuffle_the_discard_pile_into_the_draw_pile():
         discards=[["han 3/1", "han 2/2"], []],
         options={"alternatives": "c-odds-reshuffle"},
     )
+    pile = s.piles[0]
     s = play(s, "ann", "play never tell me")
     assert len(s.piles[0]) == 3 and s.discards[0] == (card(s, 0, "Never Tell Me the Odds"),)
+    assert s.piles[0][0] is pile[0]  # the draw pile's own secrets stay; the discards join it
+    assert all(c.owners == 1 for c in s.piles[0])  # arranged for ann
 
 
 # ---------------------------------------------------------------------------------- damage etc.

@@ -131,8 +131,8 @@ def test_text_shows_held_characters_and_shown_cards(midgame):
     s = s._replace(held=put(s.held, standing, 2), seen=put(s.seen, 0, (-1, s.hands[0][:2])))
     text = render(s, 0)
     assert "held (2 cards to free)" in text
-    shown = ", ".join(card_label(s, 0, c.value) for c in s.hands[0][:2])
-    assert f"You see the top of your draw pile: {shown}" in text
+    shown = ", ".join(f"{i + 1} {card_label(s, 0, c.value)}" for i, c in enumerate(s.hands[0][:2]))
+    assert f"You see cards of your draw pile: {shown}" in text  # (numbered: 'take 2')
     assert "You see" not in render(seen_by(midgame, 1), 1)
     shown = s._replace(seen=put(s.seen, 0, (1, ())))
     assert "You were shown ben's hand: no cards" in render(shown, 0)

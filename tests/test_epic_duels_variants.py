@@ -278,7 +278,8 @@ def test_master_play_future_foreseen_looks_through_the_emperors_pile_only():
     )
     s = play(s, "ben", "play future foreseen")
     shown = [card_label_of(s, 1, c.value) for c in s.seen[1][1]]
-    assert shown == ["emperor 4/2", "Meditation"]
+    assert sorted(shown) == ["Meditation", "emperor 4/2"] and s.piles[2] == ()
+    assert len(s.piles[3]) == 2  # (Maul's pile is not looked at)
 
 
 def card_label_of(s, seat, k):

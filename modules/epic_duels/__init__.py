@@ -24,7 +24,7 @@ class _Rules(EpicRules):
 SPEC = GameSpec(
     id="epic-duels",
     name="Star Wars Epic Duels",
-    version="1.0",
+    version="2.0",
     min_players=2,
     max_players=6,
     options=(
@@ -77,6 +77,19 @@ SPEC = GameSpec(
     data_digest=data_digest(),
     summary="Grid duels with line of sight, 12 characters and 372 cards (2-6 players: duel, "
     "teams, free-for-all, Master Play)",
+    revision=2,
+    changes=(
+        (
+            2,
+            "playable without a dealer: each draw pile is its player's own, arranged for them, "
+            "and every draw takes a card at a random position; 'the top N cards' are N cards "
+            "drawn at random for a look (the others go back), and a search of the draw pile is "
+            "its player's own look through it; a card that discards every card of a kind, or "
+            "all but one (Anger), is answered by the hand's owner naming the cards turned face "
+            "up, never the cards kept, so that every player's copy decides it alike",
+        ),
+    ),
+    oldest_revision=2,  # (revision 1 dealt the piles as cards nobody owns: no longer played)
 )
 
 MODULE = Module(SPEC, _Rules())

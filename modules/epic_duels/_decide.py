@@ -1,8 +1,9 @@
 """``start`` and ``decide``: the events each command causes.  Randomness only from ``t.rng``.
 
-A decision reads only what the acting seat's copy holds: public values, the seat's own hand,
-and the draw piles (the table's face-down cards, dealt by the engine).  A card that needs another
-player's hand asks that player (see ``_effects``).
+A decision reads only what the acting seat's copy holds: public values and the seat's own
+secrets (its hand, and its own draw piles).  A card that needs another player's hand asks that
+player (see ``_effects``).  No secret is owned by nobody (the peer mode has no dealer): every
+draw pile is arranged for its player (``Rng.arrange``) and drawn from at random positions.
 """
 
 from __future__ import annotations
@@ -48,9 +49,9 @@ from .boards import BOARDS
 
 
 def start(t: Table) -> None:
-    """Name the cast (chosen in the options, or drawn now), shuffle every deck, put the mains on
-    their squares, roll for the order, deal the first hands, and ask the first player to place
-    their minors."""
+    """Name the cast (chosen in the options, or drawn now), arrange every deck as its player's
+    draw pile, put the mains on their squares, roll for the order, deal the first hands, and
+    ask the first player to place their minors."""
     rng = t.rng
     chosen = dict(t.state.options).get("characters")
     if chosen is not None:
@@ -59,7 +60,8 @@ def start(t: Table) -> None:
         t.emit(_draw_cast(t))
     s = t.state
     rs = s.roster
-    t.emit(PilesShuffled(tuple(tuple(rng.secret(c) for c in rng.shuffled(d)) for d in rs.decks)))
+    seat_of = rs.group_seat  # (Master Play: a seat arranges both its groups' piles)
+    t.emit(PilesShuffled(tuple(rng.arrange(d, seat_of[g]) for g, d in enumerate(rs.decks))))
     board = rs.board
     for main in rs.mains:
         col, row = board.square(rs.chars[main].kind)
@@ -112,8 +114,10 @@ def decide(t: Table, moves) -> None:
 
 
 def _hand_pos(t: Table, seat: int, card: int) -> int:
+    """Where ``card`` is in the seat's hand: the seat's own copy knows; another finds the card
+    the record turns face up (its reveal), or says it cannot."""
     for i, c in enumerate(t.state.hands[seat]):
-        if c.value == card:
+        if _effects.card_value(t, c) == card:
             return i
     raise SecretUnavailable(
         f"this copy does not hold {t.state.players[seat]}'s hand", code="no-opening"
@@ -239,7 +243,7 @@ def _release(t: Table, seat: int, command) -> None:
     _, char, cards = command
     s = t.state
     hand = s.hands[seat]
-    pos = _effects.positions_of(hand, cards)
+    pos = _effects.positions_of(hand, cards, t)
     t.emit(Discarded(seat, pos, tuple(t.reveal(hand[i]) for i in pos)))
     t.emit(Released(char))
     if s.phase == MOVE:
@@ -277,7 +281,6 @@ _STEPS = {
     "choose": _answer,
     "show": _answer,
     "discard": _answer,
-    "keep": _answer,
     "pick": _answer,
     "backs": _answer,
 }

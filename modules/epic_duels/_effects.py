@@ -5,11 +5,23 @@ needs nobody's choice is carried out at once; one that needs a choice asks (``EF
 card's player, ``RESPOND`` for a player whose hand it touches) and the answer finishes the step.
 ``options(s)`` lists the commands the current choice allows: the rules state each choice once,
 and ``legal``, the bots and ``answer`` all read it from here.
+
+A draw pile belongs to its player (``Rng.arrange``) and has no top: "the top N cards" are N
+cards drawn for a look at random positions, a search of the draw pile is a look at all of it,
+and the player takes a card by its place among the cards looked at (``take 2``), so that every
+copy can carry the choice out without knowing the cards.  Moving a pile's secret is done by any
+copy; reading one, only by its owner's copy, and never after randomness in the same decision.
+
+Likewise a step about a hidden hand is answered by the hand's owner naming the cards it turns
+over (``discard C1, C2``: every card of a kind, or all but the cards Anger keeps), and the
+record turns over exactly those.  Every player's copy re-runs the decision with the openings
+the record brings and reads no card that stays face down; only the owner's copy can say
+whether the answer was the right one (``options`` needs the hand).
 """
 
 from __future__ import annotations
 
-from boardstate.rules import Table, seats_mask
+from boardstate.rules import UNKNOWN, SecretUnavailable, Table, seats_mask
 
 from . import _flow
 from ._combat import holds, value
@@ -20,19 +32,20 @@ from ._state import (
     Asked,
     Awaiting,
     CardResolved,
+    CardsLookedAt,
     CardTaken,
     Discarded,
     EpicState,
     Frame,
     HandShown,
     Held,
+    LookedCardTaken,
     Moved,
     Penalised,
     PileReshuffled,
-    PileSeen,
-    PileSet,
     Placed,
     StepDone,
+    values_of,
 )
 
 WAIT = True
@@ -166,9 +179,9 @@ def options(s: EpicState) -> list:
     if verb == "place":
         for c in candidates(s, f, e):
             out.extend(("place", c, sq) for sq in _place_squares(s, c, e.where))
-    elif verb == "search":
-        pile = s.discards[s.roster.card_group[f.card]]
-        out.extend(("take", k, ()) for k in sorted(set(pile)))
+    elif verb == "search":  # (the discard pile: a draw pile is looked at, request 'look')
+        group = s.roster.card_group[f.card]
+        out.extend(("take", k, ()) for k in sorted(set(s.discards[group])))
     else:  # a target to choose
         out.extend(("target", c) for c in candidates(s, f, e))
     if e.optional:
@@ -188,37 +201,53 @@ def _place_squares(s: EpicState, char: int, where: str) -> tuple[int, ...]:
 
 def _request_options(s: EpicState) -> list:
     kind, asked, asker, amount, _positions = s.request
-    hand = tuple(c.value for c in s.hands[asked])
-    if kind in ("random", "all", "match", "show"):
+    if kind in ("random", "all", "show"):
         return [("show",)]
-    skip = [("skip",)] if kind != "trim" and asked == asker and current(s)[1].optional else []
-    if kind in ("owner", "trim"):
-        return [("discard", m) for m in multisets(hand, min(amount, len(hand)))] + skip
-    if kind == "keep":
-        return [("keep", m) for m in multisets(hand, amount)] + skip
-    if kind == "backs":
+    if kind == "look":
+        return look_options(s, asked)
+    if kind == "backs":  # (the asker chooses from the backs, which everyone sees)
         backs = s.backs[asked]
         return [("backs", m) for m in multisets(backs, min(amount, len(backs)))]
     if kind == "pick":
         whose, cards = s.seen[asked][:2]
-        values = tuple(c.value for c in cards)
+        values = values_of(cards, s, asked, "cards shown")
         return [("pick", m) for m in multisets(values, min(amount, len(values)))]
-    if kind == "top":
-        _, cards = s.seen[asked][:2]
-        values = tuple(c.value for c in cards)
-        out = []
-        for k in sorted(set(values)):
-            rest = list(values)
-            rest.remove(k)
-            out.extend(("take", k, order) for order in sorted(set(_orders(tuple(rest)))))
-        return out
+    hand = values_of(s.hands[asked], s, asked)  # (the owner's copy alone can say)
+    if kind == "match":  # every matching card, named: the answer says what is turned over
+        cards = s.roster.cards
+        m = current(s)[1].matching
+        found = tuple(sorted(v for v in hand if matches(cards[v], m)))
+        return [("discard", found)] if found else [("show",)]
+    skip = [("skip",)] if kind != "trim" and asked == asker and current(s)[1].optional else []
+    if kind in ("owner", "trim"):
+        return [("discard", m) for m in multisets(hand, min(amount, len(hand)))] + skip
+    if kind == "keep":  # the cards discarded, named (``keep C`` is read as this at the
+        # owner's copy): the record turns them face up and does not name the cards kept
+        return [("discard", rest(hand, m)) for m in multisets(hand, amount)] + skip
     raise AssertionError(kind)
 
 
-def _orders(cards: tuple) -> list:
-    from itertools import permutations
+def rest(values: tuple, kept) -> tuple:
+    """``values`` less one of each of ``kept`` (sorted); ValueError if one is not there."""
+    left = list(values)
+    for v in kept:
+        left.remove(v)
+    return tuple(sorted(left))
 
-    return list(permutations(cards))
+
+def look_options(s: EpicState, seat: int) -> list:
+    """Take one of the cards looked at, by its place among them (``("take", i, ())``): any of
+    them, or only the card the step names (none there: ``skip``; an optional step may be
+    skipped anyway).  Only the named card's test needs the cards' faces."""
+    f, e = current(s)
+    cards = s.seen[seat][1]
+    if e.named is None:
+        out = [("take", i, ()) for i in range(len(cards))]
+    else:
+        names = s.roster.cards
+        faces = values_of(cards, s, seat, "cards looked at")
+        out = [("take", i, ()) for i, k in enumerate(faces) if names[k].name == e.named]
+    return out + [("skip",)] if e.optional or not out else out
 
 
 def multisets(values: tuple, n: int) -> list:
@@ -228,14 +257,32 @@ def multisets(values: tuple, n: int) -> list:
     return sorted(set(combinations(sorted(values), n)))
 
 
-def positions_of(hand, cards) -> tuple[int, ...]:
-    """Hand positions of ``cards`` (first matches), highest first."""
+def card_value(t: Table | None, card):
+    """A hand card's value as this copy knows it: its own card, or one the record being made
+    turns face up (its opening comes with the record); else UNKNOWN."""
+    if card.known or t is None:
+        return card.value
+    try:
+        return t.reveal(card).value
+    except SecretUnavailable:
+        return UNKNOWN
+
+
+def positions_of(hand, cards, t: Table | None = None) -> tuple[int, ...]:
+    """Hand positions of ``cards`` (first matches), highest first.  With ``t``, cards the
+    record turns face up count as known (so another player's copy finds the cards a discard
+    reveals); a card this copy cannot see raises ``SecretUnavailable``."""
     left = list(cards)
     out = []
     for i, c in enumerate(hand):
-        if c.value in left:
-            left.remove(c.value)
+        v = card_value(t, c)
+        if v in left:
+            left.remove(v)
             out.append(i)
+    if left:
+        raise SecretUnavailable(
+            "this copy of the game does not hold those cards", code="no-opening"
+        )
     return tuple(sorted(out, reverse=True))
 
 
@@ -355,11 +402,12 @@ def _penalty(t: Table, f: Frame, e, actor: int) -> bool:
 
 
 def _reshuffle(t: Table, f: Frame, e, actor: int) -> bool:
+    """The discard pile shuffled into the draw pile: the discards are arranged for the pile's
+    player and join its secrets (draws are at random positions, so they need no new order)."""
     s = t.state
-    rng = t.rng
     group = s.roster.card_group[f.card]
-    cards = tuple(c.value for c in s.piles[group]) + s.discards[group]
-    t.emit(PileReshuffled(group, tuple(rng.secret(c) for c in rng.shuffled(cards))))
+    pile = s.piles[group] + _flow.arranged(t, group, s.discards[group])
+    t.emit(PileReshuffled(group, pile))
     _next(t, t.state.stack[0])
     return False
 
@@ -374,24 +422,21 @@ def _search(t: Table, f: Frame, e, actor: int) -> bool:
             _next(t, f, done=False)
             return False
         return _ask(t, seat)
-    pile = s.piles[group]  # face down to everyone: the table's own cards, dealt by the engine
-    rng = t.rng
-    if e.top is not None:
-        if not pile:
-            _next(t, f, done=False)
-            return False
-        top = tuple(rng.secret(c.value, seats_mask(seat)) for c in pile[: e.top])
-        t.emit(PileSeen(seat, group, top))
-        return _ask(t, seat, ("top", seat, seat, 1, ()))
-    names = [s.roster.cards[c.value].name for c in pile]
-    found = e.named in names
-    if found:
-        i = names.index(e.named)
-        t.emit(CardTaken(seat, group, 0, i, rng.secret(pile[i].value, seats_mask(seat))))
-    rest = t.state.piles[group]
-    t.emit(PileSet(group, tuple(rng.secret(c) for c in rng.shuffled([c.value for c in rest]))))
-    _next(t, t.state.stack[0], done=found)
-    return False
+    pile = s.piles[group]  # the card's player's own secrets: moved here, never read
+    if not pile:
+        _next(t, f, done=False)
+        return False
+    if e.top is not None:  # "the top N": N cards drawn for a look, at random positions (each
+        positions = []  # among the cards still there)
+        for n in range(len(pile), max(0, len(pile) - e.top), -1):
+            positions.append(t.rng.randbelow(n))
+    else:  # a search: the player looks through the whole pile
+        positions = [0] * len(pile)
+    left = list(pile)
+    cards = tuple(left.pop(i) for i in positions)
+    t.emit(CardsLookedAt(seat, group, tuple(positions), cards))
+    return _ask(t, seat, ("look", seat, seat, 1, ()))  # (then the rest go back: no shuffle
+    # is needed, as every draw is at a random position)
 
 
 def _discard(t: Table, f: Frame, e, actor: int) -> bool:
@@ -410,8 +455,10 @@ def _discard(t: Table, f: Frame, e, actor: int) -> bool:
             s = t.state
             continue
         kind = request[0]
-        if actor == p and kind in ("random", "all", "match"):
-            _discard_shown(t, request)  # the actor's own hand: no need to ask
+        if actor == p and kind in ("all", "match"):
+            _discard_shown(t, request)  # the actor's own hand: no need to ask (a random pick
+            # is asked even so: its owner's copy turns over what randomness picked, and in
+            # the peer mode only a later decision of theirs can)
             f = t.state.stack[0]._replace(done=f.done + (p,))
             t.emit(StepDone(f))
             s = t.state
@@ -464,27 +511,43 @@ def matches(card, m) -> bool:
 
 
 def _discard_shown(t: Table, request: tuple) -> None:
-    """The asked seat's own decision: turn over the cards the request names."""
+    """Turn over the cards the request names: the positions picked at random, the whole hand,
+    or every matching card.
+
+    Every copy decides it alike without reading a card the record keeps face down.  A match
+    reads the hand's cards as this copy knows them (``card_value``): the owner's copy knows
+    them all and turns over every matching one; another copy knows only the cards the record
+    itself turns over (their openings come with it), and finds the same positions.  A card it
+    cannot see is one the record leaves face down: not a match, unless the owner's record is
+    false, which the end-of-game audit finds."""
     kind, p, asker, _n, positions = request
     s = t.state
     hand = s.hands[p]
     if kind == "all":
         positions = tuple(range(len(hand) - 1, -1, -1))
     elif kind == "match":
-        cards = s.roster.cards
         if asker != p:
-            copies = tuple(t.rng.secret(c.value, seats_mask(asker)) for c in hand)
-            t.emit(HandShown(p, asker, copies))
+            show_hand(t, p, asker)
+        cards = s.roster.cards
+        m = current(s)[1].matching
+        seen = [card_value(t, c) for c in hand]
         positions = tuple(
-            i for i in range(len(hand) - 1, -1, -1) if matches(cards[hand[i].value], _matching(t))
+            i
+            for i in range(len(hand) - 1, -1, -1)
+            if seen[i] is not UNKNOWN and matches(cards[seen[i]], m)
         )
     if positions:
         t.emit(Discarded(p, positions, tuple(t.reveal(hand[i]) for i in positions)))
 
 
-def _matching(t: Table):
-    f, e = current(t.state)
-    return e.matching
+def show_hand(t: Table, p: int, to: int) -> None:
+    """``p``'s hand shown to ``to`` alone: copies that only ``to`` may open.  ``p``'s copy makes
+    them from its cards; another copy, which cannot see them, takes their commitments from the
+    record (in the peer mode, ``PeerRng.secret`` makes a stand-in there without the value, and
+    the letter brings ``to`` the opening)."""
+    hand = t.state.hands[p]
+    copies = tuple(t.rng.secret(card_value(t, c), seats_mask(to)) for c in hand)
+    t.emit(HandShown(p, to, copies))
 
 
 _RUN = {
@@ -533,10 +596,10 @@ def answer(t: Table, seat: int, command) -> None:
         _, char, square = command
         t.emit(Placed(char, square))
         _next(t, t.state.stack[0], chosen=(char,))
-    elif word == "take":  # from the discard pile of the card's deck
-        group = s.roster.card_group[f.card]
-        pile = s.discards[group]
-        secret = t.rng.secret(command[1], seats_mask(seat))
+    elif word == "take":  # from the discard pile of the card's deck: a face-up card, face
+        group = s.roster.card_group[f.card]  # down in the hand (a one-card pile its taker's
+        pile = s.discards[group]  # copy arranges: in the peer mode every copy folds its deal)
+        (secret,) = t.rng.arrange((command[1],), seat)
         t.emit(CardTaken(seat, group, 1, pile.index(command[1]), secret))
         _next(t, t.state.stack[0])
 
@@ -546,19 +609,22 @@ def _answer_request(t: Table, seat: int, command) -> None:
     kind, p, asker, n, positions = s.request
     word = command[0]
     t.emit(Asked(()))
+    if kind == "look":  # the card taken by its place (no copy needs its face); the rest go
+        taken = command[1] if word == "take" else -1  # back into the pile
+        t.emit(LookedCardTaken(seat, taken))
+        _next(t, t.state.stack[0], done=taken >= 0)
+        return
     if word == "skip":
         _next(t, t.state.stack[0], done=False)
         return
     if kind == "trim":
         hand = s.hands[p]
-        pos = positions_of(hand, command[1])
+        pos = positions_of(hand, command[1], t)
         t.emit(Discarded(p, pos, tuple(t.reveal(hand[i]) for i in pos)))
         return
     f = t.state.stack[0]
     if word == "show" and kind == "show":
-        hand = s.hands[p]
-        copies = tuple(t.rng.secret(c.value, seats_mask(asker)) for c in hand)
-        t.emit(HandShown(p, asker, copies))
+        show_hand(t, p, asker)
         t.emit(Asked(("pick", asker, asker, n, ())))
         t.emit(Awaiting(EFFECT, (asker,)))
         return
@@ -569,29 +635,18 @@ def _answer_request(t: Table, seat: int, command) -> None:
         return
     if word == "show":
         _discard_shown(t, (kind, p, asker, n, positions))
-    elif word in ("discard", "keep"):
-        hand = s.hands[p]
-        if word == "keep":  # the cards kept are the first matches; the rest are discarded
-            kept = set(positions_of(hand, command[1]))
-            pos = tuple(i for i in range(len(hand) - 1, -1, -1) if i not in kept)
-        else:
-            pos = positions_of(hand, command[1])
-        t.emit(Discarded(p, pos, tuple(t.reveal(hand[i]) for i in pos)))
+    elif word == "discard":  # the cards named: found among those the record turns over (the
+        # cards kept, by Anger, are never read; a match shows the hand first)
+        if kind == "match" and asker != p:
+            show_hand(t, p, asker)
+        hand = t.state.hands[p]
+        pos = positions_of(hand, command[1], t)
+        if pos:
+            t.emit(Discarded(p, pos, tuple(t.reveal(hand[i]) for i in pos)))
     elif word == "pick":
         whose, copies = s.seen[seat][:2]
-        pos = positions_of(copies, command[1])
+        pos = positions_of(copies, command[1], t)
         t.emit(Discarded(whose, pos, tuple(t.reveal(copies[i]) for i in pos)))
         p = whose
-    elif word == "take":  # from the top of the draw pile, the rest back in the order given
-        _, k, order = command
-        _, top = s.seen[seat][:2]
-        i = [c.value for c in top].index(k)
-        rng = t.rng
-        group = -1 - s.seen[seat][0]
-        t.emit(CardTaken(seat, group, 0, i, rng.secret(k, seats_mask(seat))))
-        rest = t.state.piles[group][len(order) :]
-        t.emit(PileSet(group, tuple(rng.secret(c) for c in order) + rest))
-        _next(t, t.state.stack[0])
-        return
     f = t.state.stack[0]
     t.emit(StepDone(f._replace(done=f.done + (p,))))

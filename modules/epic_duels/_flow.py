@@ -8,7 +8,7 @@ the hand is the actor's, else its owner is asked (the hidden-information contrac
 
 from __future__ import annotations
 
-from boardstate.rules import Table, seats_mask
+from boardstate.rules import Table
 
 from ._state import (
     ACT,
@@ -20,7 +20,7 @@ from ._state import (
     TRIM,
     Asked,
     Awaiting,
-    CardsDrawn,
+    CardDrawn,
     CombatEnded,
     Damaged,
     Destroyed,
@@ -38,8 +38,13 @@ GONE_THROUGH_ENDS = 2  # "If either player goes through his/her draw pile a seco
 
 # ---------------------------------------------------------------------------------- cards
 def draw(t: Table, seat: int, count: int, group: int | None = None) -> None:
-    """``seat`` draws ``count`` cards from the top of a group's pile (its own group's, unless
-    named), reshuffling that group's discards once.
+    """``seat`` draws ``count`` cards from one of its groups' piles (its first, unless named),
+    reshuffling that group's discards once.
+
+    Each card is the one at a position the engine's randomness picks: the pile is the drawer's
+    own (``Rng.arrange``), whose order the drawer may know, so it has no top.  The very secret
+    moves into the hand; nothing reads its value (another copy deciding this record need not
+    hold it).
 
     A pile is gone through when a card is wanted from it and none is left (option deck-end
     ``next-draw``), or when its last card is drawn (``last-card``); the second time ends the game.
@@ -57,8 +62,9 @@ def draw(t: Table, seat: int, count: int, group: int | None = None) -> None:
             s = t.state
             if not s.piles[group]:
                 return  # nothing to reshuffle: the draw comes up short
-        card = s.piles[group][0]
-        t.emit(CardsDrawn(seat, group, (t.rng.secret(card.value, seats_mask(seat)),)))
+        pile = s.piles[group]
+        i = t.rng.randbelow(len(pile))
+        t.emit(CardDrawn(seat, group, i, pile[i]))
         if last_card and not t.state.piles[group]:
             _gone_through(t, group)
 
@@ -75,10 +81,14 @@ def _gone_through(t: Table, group: int) -> bool:
             whose += f" ({s.roster.chars[s.roster.mains[group]].name})"
         end_on_damage(t, f"{whose} has gone through a draw pile twice")
         return False
-    rng = t.rng
-    pile = tuple(rng.secret(c) for c in rng.shuffled(s.discards[group]))
-    t.emit(PileReshuffled(group, pile))
+    t.emit(PileReshuffled(group, arranged(t, group, s.discards[group])))
     return True
+
+
+def arranged(t: Table, group: int, cards: tuple) -> tuple:
+    """Face-up ``cards`` made a face-down pile of the group's player (nothing to arrange: no
+    need to ask that player's copy for it)."""
+    return t.rng.arrange(cards, t.state.roster.group_seat[group]) if cards else ()
 
 
 # ---------------------------------------------------------------------------------- damage

@@ -19,6 +19,7 @@ from ._state import (
     RESPOND,
     TRIM,
     EpicState,
+    values_of,
 )
 
 
@@ -90,8 +91,9 @@ def moves(s: EpicState, seat: int) -> list:
 
 # ---------------------------------------------------------------------------------- actions
 def hand_cards(s: EpicState, seat: int) -> list[int]:
-    """The distinct cards in the seat's own hand (the seat's copy holds them)."""
-    return sorted({c.value for c in s.hands[seat]})
+    """The distinct cards in the seat's own hand (the seat's copy holds them; another copy
+    cannot say, and raises ``SecretUnavailable``)."""
+    return sorted(set(values_of(s.hands[seat], s, seat)))
 
 
 def actions(s: EpicState, seat: int) -> list:
@@ -120,7 +122,7 @@ def actions(s: EpicState, seat: int) -> list:
             out.extend(("play", k, me) for me in players_of(s, k))
     for c in rs.chars_of(seat):
         if s.held[c] and s.square[c] != -1:
-            values = tuple(x.value for x in s.hands[seat])
+            values = values_of(s.hands[seat], s, seat)
             out.extend(("release", c, m) for m in _effects.multisets(values, s.held[c]))
     if s.actions <= 0 or not any(c[0] in ("draw", "heal", "attack", "play") for c in out):
         out.append(("end",))

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import re
 
-from boardstate.rules import AmbiguousCommand, InvalidCommand, resolve_player
+from boardstate.rules import AmbiguousCommand, InvalidCommand, SecretUnavailable, resolve_player
 
 from ._roster import initials
 from ._space import square_name
-from ._state import NO_CARD, EpicState
+from ._state import NO_CARD, EpicState, values_of
 
 HELP = """\
 Squares are named like chess squares: columns a-j from the left, rows 1-7 from the bottom.
@@ -30,7 +30,8 @@ prefix ("Force Push"), basic combat cards as CHARACTER ATTACK/DEFENCE (dooku 5/1
   release CHAR discarding C1, C2, C3   free a held character (not an action)
   end                           end the turn (when the actions are used up)
 A card's effect asks: target CHAR | move CHAR SQ | place CHAR SQ | done | skip | choose PLAYER |
-  show | discard C1, C2 | keep C1 | pick C1 | take CARD [then C1, C2, C3] | backs TEAM, TEAM"""
+  show | discard C1, C2 | keep C1 | pick C1 | take CARD | take N (the Nth card you look at) |
+  backs TEAM, TEAM"""
 
 VERBS = (
     "place",
@@ -279,23 +280,56 @@ def parse(s: EpicState, seat: int, text: str):
         return ("target", parse_char(s, arg, text))
     if verb == "choose":
         return ("choose", resolve_player(s.players, arg, text))
-    if verb in ("discard", "keep", "pick"):
+    if verb == "keep":
+        return ("discard", _kept_rest(s, seat, parse_cards(s, seat, arg, text), text))
+    if verb in ("discard", "pick"):
         owner = _seen_owner(s, seat) if verb == "pick" else seat
         return (verb, parse_cards(s, owner, arg, text))
     # take
-    card_text, _, order = f" {arg} ".partition(" then ")
-    owner = seat
-    k = parse_card(s, owner, card_text, text)
-    rest_cards = (
-        tuple(parse_card(s, owner, p, text) for p in order.split(",")) if order.strip() else ()
-    )
-    if not rest_cards and s.request and s.request[0] == "top":
-        _, top = s.seen[seat][:2]
-        values = [c.value for c in top]
-        if k in values:
-            values.remove(k)
-        rest_cards = tuple(values)
-    return ("take", k, rest_cards)
+    if " then " in f" {arg} ":
+        raise _bad(
+            text,
+            "say 'take CARD' or 'take N': the other cards go back into the draw pile, whose "
+            "order does not matter (every draw is at a random position)",
+        )
+    if s.request and s.request[0] == "look":
+        return ("take", _looked_place(s, seat, arg, text), ())
+    return ("take", parse_card(s, seat, arg, text), ())
+
+
+def _kept_rest(s: EpicState, seat: int, kept: tuple, text: str) -> tuple[int, ...]:
+    """``keep C1`` (Anger: "discard all but one card"), read at the seat's own copy as the
+    answer it stands for: ``discard`` the rest of the hand.  The record names the cards turned
+    face up, never the cards kept, so every copy carries it out without reading them."""
+    from ._effects import rest
+
+    request = s.request
+    if not (request and request[0] == "keep" and request[1] == seat):
+        raise _bad(text, "no card asks you to keep cards now", "wrong-phase")
+    try:
+        hand = values_of(s.hands[seat], s, seat)
+    except SecretUnavailable:
+        raise _bad(text, "'keep' is read at your own copy, which holds your hand") from None
+    try:
+        return rest(hand, kept)
+    except ValueError:
+        names = ", ".join(card_label(s, seat, k) for k in kept)
+        raise _bad(text, f"your hand does not hold {names}", "not-in-hand") from None
+
+
+def _looked_place(s: EpicState, seat: int, arg: str, text: str) -> int:
+    """The place (from 0) of a card among those the seat looks at: ``N`` (from 1), or the card
+    by name (its first place; only the seat's own copy can tell)."""
+    cards = s.seen[seat][1]
+    if arg.isdigit():
+        if 1 <= int(arg) <= len(cards):
+            return int(arg) - 1
+        raise _bad(text, f"you look at {len(cards)} cards: say 'take 1' to 'take {len(cards)}'")
+    k = parse_card(s, seat, arg, text)
+    for i, c in enumerate(cards):
+        if c.known and c.value == k:
+            return i
+    raise _bad(text, f"{card_label(s, seat, k)} is not among the cards you look at", "not-seen")
 
 
 def _card_then(s: EpicState, seat: int, arg: str, word: str, text: str):
@@ -408,15 +442,13 @@ def notation(s: EpicState, seat: int, command) -> str:
         return f"target {char_label(s, command[1])}"
     if verb == "choose":
         return f"choose {s.players[command[1]]}"
-    if verb in ("discard", "keep"):
-        return f"{verb} {_list(s, seat, command[1])}"
+    if verb == "discard":
+        return f"discard {_list(s, seat, command[1])}"
     if verb == "pick":
         return f"pick {_list(s, _seen_owner(s, seat), command[1])}"
-    _, k, order = command  # take
-    text = f"take {card_label(s, seat, k)}"
-    if len(order) > 1:
-        text += f" then {_list(s, seat, order)}"
-    return text
+    if s.request and s.request[0] == "look":  # by its place: the record names no card
+        return f"take {command[1] + 1}"
+    return f"take {card_label(s, seat, command[1])}"
 
 
 def _list(s: EpicState, seat: int, cards) -> str:

@@ -31,10 +31,10 @@ _REQUESTS = {
     "trim": "discard {n} card{s} (down to 10)",
     "keep": "keep {n} card{s} and discard the rest",
     "pick": "pick {n} of the cards shown",
-    "top": "take one of the cards shown and put the rest back in order",
+    "look": "take one of the cards looked at, by its number (the others go back)",
     "random": "show the hand (cards discarded at random)",
     "all": "show the hand (all discarded)",
-    "match": "show the hand (matching cards discarded)",
+    "match": "show the hand and discard every matching card",
     "show": "show the hand",
 }
 
@@ -123,8 +123,8 @@ def _seen(s: EpicState, seat) -> tuple[str, list[str]] | None:
     whose, cards = s.seen[seat][:2]
     owner = seat if whose < 0 else whose
     labels = [_label(s, owner, c.value) if c.known else "a card" for c in cards]
-    if whose < 0:
-        return "the top of your draw pile", labels
+    if whose < 0:  # (numbered: one is taken by its number, 'take 2')
+        return "cards of your draw pile", [f"{i + 1} {x}" for i, x in enumerate(labels)]
     if whose == seat:
         return "your hand", labels
     return f"{_name(s, whose)}'s hand", labels
@@ -263,7 +263,7 @@ def render(s: EpicState, seat) -> str:
             lines.append("  may not draw this turn")
     seen = _seen(s, seat)
     if seen:
-        verb = "You see" if seen[0].startswith("the top") else "You were shown"
+        verb = "You see" if seen[0].startswith("cards of") else "You were shown"
         lines.append(f"{verb} {seen[0]}: {', '.join(seen[1]) or 'no cards'}")
     combat = _combat(s)
     if combat:

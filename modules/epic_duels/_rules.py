@@ -86,6 +86,14 @@ class EpicRules:
     def start(self, table: Table) -> None:
         _decide.start(table)
 
+    @staticmethod
+    def refuse_trust(setup: Setup, mode: str) -> str | None:
+        """Every configuration plays in every mode: since revision 2 no secret is owned by
+        nobody (each draw pile is its player's, arranged by that player's copy and drawn from
+        at random positions), the die and the random picks come from the engine's randomness,
+        and a hand is seen by others only through its owner's answer."""
+        return None
+
     # ---------------------------------------------------------------- turns and commands
     def to_act(self, s: EpicState) -> tuple:
         return s.queue[:1]
@@ -141,8 +149,9 @@ class EpicRules:
         )
 
     def view(self, s: EpicState, seat: int | None) -> EpicState:
-        """What ``seat`` may know: its own hand and what it was shown; every other hand and
-        every draw pile face down (None: a spectator, who holds none)."""
+        """What ``seat`` may know: its own hand, its own draw piles (arranged for it: a draw
+        takes a random position, so knowing their order helps nobody) and what it was shown;
+        every other hand and pile face down (None: a spectator, who holds none)."""
 
         def seal(cards, mine):
             return tuple(c if mine and c.owned_by(seat) else c.sealed() for c in cards)
@@ -150,7 +159,7 @@ class EpicRules:
         if s.roster is None:
             return s
         hands = tuple(seal(h, i == seat) for i, h in enumerate(s.hands))
-        piles = tuple(seal(p, False) for p in s.piles)
+        piles = tuple(seal(p, seat is not None) for p in s.piles)
         seen = tuple((x[0], seal(x[1], i == seat)) if x else () for i, x in enumerate(s.seen))
         return s._replace(hands=hands, piles=piles, seen=seen)
 

@@ -7,16 +7,19 @@ passes) and by seat (hand and its card backs).  A card is an int: its number amo
 cards of the game's decks, so two copies of a card are the same command and a card's number says
 which deck it belongs to.
 
-Hands hold ``Secret`` cards owned by their holder; draw piles hold ``Secret`` cards owned by
-nobody (face down to everyone, their owner included, as on the table).  Cards leave a hand by
-*position*, so a copy that sees only face-down cards folds the same events to the same shape.
+Hands hold ``Secret`` cards owned by their holder.  A draw pile holds ``Secret`` cards owned by
+the pile's player: ``Rng.arrange`` makes it (in the peer mode that player's copy arranges it),
+so no secret is ever owned by nobody.  The player may know its order, so a pile has no top: a
+draw takes the card at a position the engine's randomness picks, and the very secret moves into
+the hand (``CardDrawn``).  Cards leave a hand or a pile by *position*, so a copy that sees only
+face-down cards folds the same events to the same shape.
 """
 
 from __future__ import annotations
 
 from typing import NamedTuple
 
-from boardstate.rules import Reveal, Secret, event
+from boardstate.rules import UNKNOWN, Reveal, Secret, SecretUnavailable, event
 
 # phases: what the seats in ``queue`` are asked for
 PLACE = 0  # setup: place a minor next to its main
@@ -80,7 +83,8 @@ class EpicState(NamedTuple):
     held: tuple[int, ...] = ()  # per character: cards its player must discard to free it
     hands: tuple[tuple[Secret, ...], ...] = ()
     backs: tuple[tuple[int, ...], ...] = ()  # per seat: the group of each hand card (public)
-    piles: tuple[tuple[Secret, ...], ...] = ()  # per group: draw pile, top first
+    piles: tuple[tuple[Secret, ...], ...] = ()  # per group: draw pile (its player's secrets,
+    # drawn from at random positions: the order means nothing)
     discards: tuple[tuple[int, ...], ...] = ()  # per group: bottom first, top last
     passes: tuple[int, ...] = ()  # per group: times the draw pile has been gone through
     out: tuple[bool, ...] = ()  # per seat: eliminated (free-for-all)
@@ -100,7 +104,8 @@ class EpicState(NamedTuple):
     stack: tuple[Frame, ...] = ()  # cards being resolved, the first one now
     request: tuple = ()  # RESPOND/TRIM: (kind, seat asked, asker, amount, positions)
     seen: tuple = ()  # per seat: (whose hand, its cards as this seat's Secrets) shown to the
-    # seat; whose < 0: the top of the draw pile of group -1 - whose
+    # seat; whose < 0: cards drawn for a look from the seat's own draw pile of group -1 - whose
+    # (out of the pile until one is taken and the others go back)
     end_reason: str = ""
     winners: tuple[int, ...] = ()
     revision: int = 1
@@ -130,7 +135,7 @@ class CastChosen:
 
 @event("epic.piles-shuffled")
 class PilesShuffled:
-    piles: tuple  # per group: the draw pile, top first (Secrets owned by nobody)
+    piles: tuple  # per group: the draw pile, arranged for its player (their Secrets)
 
 
 @event("epic.order-rolled")
@@ -150,6 +155,7 @@ class CardsDrawn:
     seat: int
     group: int  # whose draw pile
     cards: tuple  # of Secret owned by the drawer: the top cards of their pile, in order
+    # (revision 1 only: revision 2 draws at random positions, ``CardDrawn``)
 
 
 @event("epic.pile-gone-through")
@@ -161,7 +167,8 @@ class PileGoneThrough:
 @event("epic.pile-reshuffled")
 class PileReshuffled:
     group: int
-    cards: tuple  # of Secret owned by nobody: the discard pile shuffled, top first
+    cards: tuple  # the new draw pile: the discard pile arranged for the group's player (their
+    # Secrets; a card's 'reshuffle' keeps the draw pile's own secrets before them)
 
 
 @event("epic.awaiting")
@@ -305,14 +312,15 @@ class CardTaken:
     seat: int
     group: int  # whose pile
     pile: int  # 0: from the draw pile, 1: from the discard pile
-    index: int  # position in that pile (draw: from the top; discard: from the bottom)
-    card: Secret  # now in the seat's hand
+    index: int  # position in that pile (draw: from the first; discard: from the bottom)
+    card: Secret  # now in the seat's hand (from the draw pile: that very secret)
 
 
 @event("epic.pile-set")
 class PileSet:
     group: int
-    cards: tuple  # the group's new draw pile, top first (Secrets owned by nobody)
+    cards: tuple  # the group's new draw pile, top first (revision 1 only: Secrets owned by
+    # nobody)
 
 
 @event("epic.actions-changed")
@@ -325,6 +333,7 @@ class PileSeen:
     seat: int
     group: int  # one of the seat's groups
     cards: tuple  # of Secret owned by ``seat``: the top cards of that draw pile, in order
+    # (revision 1 only: revision 2 looks with ``CardsLookedAt``)
 
 
 @event("epic.eliminated")
@@ -336,6 +345,30 @@ class Eliminated:
 class GameEnded:
     reason: str
     winners: tuple
+
+
+@event("epic.card-drawn")
+class CardDrawn:
+    seat: int
+    group: int  # whose draw pile (one of the seat's groups)
+    index: int  # the position the engine's randomness picked in it
+    card: Secret  # that very secret (owned by the drawer), now at the end of the hand
+
+
+@event("epic.cards-looked-at")
+class CardsLookedAt:
+    seat: int
+    group: int  # one of the seat's groups
+    positions: tuple  # positions in that draw pile, picked one by one by the engine's randomness
+    # (each among the cards still there)
+    cards: tuple  # those very secrets (owned by ``seat``), out of the pile and shown to it
+
+
+@event("epic.looked-card-taken")
+class LookedCardTaken:
+    seat: int
+    index: int  # the card taken into the hand, by its place among the cards looked at (-1:
+    # none); the others go back into the draw pile they came from
 
 
 # New events go at the end: a file's event codes are positions in this tuple.
@@ -375,12 +408,26 @@ EVENTS = (
     PileSeen,
     CastChosen,
     Eliminated,
+    CardDrawn,
+    CardsLookedAt,
+    LookedCardTaken,
 )
 
 
 # ---------------------------------------------------------------------------------- evolve
 def put(seq: tuple, i: int, value) -> tuple:
     return seq[:i] + (value,) + seq[i + 1 :]
+
+
+def values_of(cards, s: EpicState | None = None, seat: int = -1, what: str = "hand") -> tuple:
+    """The values of secrets a rule needs (``seat``'s own ``what``: hand, or the cards it was
+    shown).  A copy that holds them face down (another player's copy in the peer mode, or a
+    view) cannot judge what depends on them: it says so, and the referee checks what it can."""
+    values = tuple(c.value for c in cards)
+    if UNKNOWN in values:
+        whose = f"{s.players[seat]}'s {what}" if s is not None else "those cards"
+        raise SecretUnavailable(f"this copy of the game does not hold {whose}", code="no-opening")
+    return values
 
 
 def without(hand: tuple, positions) -> tuple:
@@ -447,6 +494,37 @@ def _drawn(s: EpicState, e: CardsDrawn) -> EpicState:
         piles=put(s.piles, e.group, s.piles[e.group][n:]),
         hands=put(s.hands, e.seat, s.hands[e.seat] + e.cards),
         backs=put(s.backs, e.seat, s.backs[e.seat] + (e.group,) * n),
+    )
+
+
+def _card_drawn(s: EpicState, e: CardDrawn) -> EpicState:
+    g = e.group
+    return s._replace(
+        piles=put(s.piles, g, without(s.piles[g], (e.index,))),
+        hands=put(s.hands, e.seat, s.hands[e.seat] + (e.card,)),
+        backs=put(s.backs, e.seat, s.backs[e.seat] + (g,)),
+    )
+
+
+def _looked_at(s: EpicState, e: CardsLookedAt) -> EpicState:
+    pile = list(s.piles[e.group])
+    for i in e.positions:
+        del pile[i]
+    return s._replace(
+        piles=put(s.piles, e.group, tuple(pile)), seen=put(s.seen, e.seat, (-1 - e.group, e.cards))
+    )
+
+
+def _looked_taken(s: EpicState, e: LookedCardTaken) -> EpicState:
+    whose, cards = s.seen[e.seat][:2]
+    g = -1 - whose
+    s = s._replace(seen=put(s.seen, e.seat, ()))
+    if e.index < 0:
+        return s._replace(piles=put(s.piles, g, s.piles[g] + cards))
+    return s._replace(
+        hands=put(s.hands, e.seat, s.hands[e.seat] + (cards[e.index],)),
+        backs=put(s.backs, e.seat, s.backs[e.seat] + (g,)),
+        piles=put(s.piles, g, s.piles[g] + cards[: e.index] + cards[e.index + 1 :]),
     )
 
 
@@ -648,6 +726,9 @@ _HANDLERS = {
     PileSeen: _pile_seen,
     CastChosen: _cast,
     Eliminated: _eliminated,
+    CardDrawn: _card_drawn,
+    CardsLookedAt: _looked_at,
+    LookedCardTaken: _looked_taken,
 }
 
 
