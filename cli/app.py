@@ -833,7 +833,19 @@ def log(file, player):
         ("Created", header.created),
         ("Options", options),
         ("GameId", header.game_id.hex()[:16]),
+        ("Trust", header.trust),
     ]
+    if header.peer:  # (who signed: every record after the setup carries its player's key)
+        from boardstate._keys import fingerprint
+
+        tags.append(
+            (
+                "Keys",
+                ", ".join(
+                    f"{game.players[s]} {fingerprint(k)}" for s, k in sorted(game.keys.items())
+                ),
+            )
+        )
     outcome = game.outcome()
     if outcome is not None:
         tags.append(("Result", " and ".join(game.players[w] for w in outcome.winners) + " won"))
@@ -937,6 +949,13 @@ def verify(file, as_json, others):
         else "game in progress; to act: " + ", ".join(game.players[s] for s in game.to_act())
     )
     click.echo(f"ok: {verdict.records} records re-derived and verified{note}. {status}")
+    if game.header.peer:
+        from boardstate._keys import fingerprint
+
+        signers = ", ".join(
+            f"{game.players[s]} (key {fingerprint(k)})" for s, k in sorted(game.keys.items())
+        )
+        click.echo(f"every record after the setup is signed by its player: {signers}")
     if _revision_note(game):
         click.echo(_revision_note(game))
 

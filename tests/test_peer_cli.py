@@ -110,6 +110,9 @@ def _audit(post: Post, game) -> None:
     for p in PLAYERS:
         rc, out = run("verify", post.copy(p))
         assert rc == 0 and out.startswith("ok: "), out
+        # a referee holding only the file names who signed: every player, by key
+        assert "every record after the setup is signed by its player: alice (key " in out
+        assert ", bob (key " in out
     rc, out = run("verify", post.copy("alice"), "--with", post.copy("bob"))
     assert rc == 0 and out.startswith(f"audit ok: {game.seq} records"), out
     assert "0 checked in part" in out
