@@ -300,3 +300,20 @@ def test_a_card_shown_to_one_player_reaches_that_player_only():
     assert table.copies[third].state.shown[0][2].value is UNKNOWN
     record = table.copies[third].records[-1]
     assert record.letters and all(letter[1] == reader for letter in record.letters)
+
+
+def test_epic_duels_for_three_in_the_peer_mode_mail_in_any_order(monkeypatch):
+    """A free-for-all of three: piles arranged by their owners, cards shown by letters, shares
+    and joins crossing in the mail; every copy ends alike, and the audit checks everything."""
+    import test_peer
+    from boardstate._referee import audit
+
+    monkeypatch.setattr(test_peer, "MODULE", bs.get_module("epic-duels"))
+    table = Table(3, rng_seed=0)
+    table.play_out(moves=3000)
+    assert len({c.head_hash for c in table.copies}) == 1
+    assert table.copies[0].outcome() is not None
+    copies = [parse_raw(encode_game(c, viewer=i), f"copy {i}") for i, c in enumerate(table.copies)]
+    report = audit(copies)
+    assert report.ok, report.failure
+    assert report.partly == 0
