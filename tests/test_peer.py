@@ -306,6 +306,7 @@ def test_epic_duels_for_three_in_the_peer_mode_mail_in_any_order(monkeypatch):
     """A free-for-all of three: piles arranged by their owners, cards shown by letters, shares
     and joins crossing in the mail; every copy ends alike, and the audit checks everything."""
     import test_peer
+
     from boardstate._referee import audit
 
     monkeypatch.setattr(test_peer, "MODULE", bs.get_module("epic-duels"))
