@@ -140,7 +140,7 @@ class PeerRng(Rng):
             )
         mine = self._mine
         self._salts += 1
-        if mine is None or mine[0] is None:  # (another copy makes it: its commitment is in
+        if mine is None:  # (another copy makes it: its commitment is in
             self.unmade = True  # the record, and this copy takes it from there)
             return Secret(UNMADE + self._salts.to_bytes(8, "big"), owners)
         salt = hmac.digest(mine[1], b"salt:%d:%d" % (self._seq, self._salts), hashlib.sha256)[:16]
