@@ -44,21 +44,37 @@ LIMITS = dict(  # inside a record body (and a revealed value)
 )
 _STREAM_LIMITS = dict(LIMITS, max_bin_len=MAX_RECORD_BYTES, max_buffer_size=MAX_RECORD_BYTES)
 _READ_SIZE = 1 << 16
+# A record in a file: [body, hash, openings], then in the peer mode [signature, letters], and
+# in the hosted mode [request] as well (docs/file-format.md).
+_ITEM_LENGTH = {"open": 3, "peer": 5, "hosted": 6}
 
 
 # ---------------------------------------------------------------------------------- writing
-def encode_file(header: Header, records, *, openings_for="all") -> bytes:
+def encode_file(header: Header, records, *, openings_for="all", reader=None) -> bytes:
     """Header then records.  ``openings_for``: "all", a seat (a view), or None (no openings)."""
     packer = msgpack.Packer(use_bin_type=True)
     parts = [packer.pack(header.compact_map() if header.compact else header.to_map())]
-    signed = header.peer
     for rec in records:
-        item = [rec.body, rec.hash, _openings(rec, openings_for)]
-        if signed:  # (the peer mode: each record's signature and letters travel beside it)
-            item.append(rec.signature)
-            item.append([list(letter) for letter in rec.letters])
-        parts.append(packer.pack(item))
+        parts.append(packer.pack(_item(header, rec, openings_for, reader)))
     return b"".join(parts)
+
+
+def encode_row(header: Header, rec: Record) -> bytes:
+    """One record as a full log holds it (every opening): the judge's store keeps these."""
+    return msgpack.packb(_item(header, rec, "all", None), use_bin_type=True)
+
+
+def _item(header: Header, rec: Record, openings_for, reader) -> list:
+    item = [rec.body, rec.hash, _openings(rec, openings_for)]
+    if header.signed:  # (each record's signature and letters travel beside it)
+        letters = rec.letters
+        if reader is not None:  # (a player's move file: only the letters to that player)
+            letters = [letter for letter in letters if letter[1] == reader]
+        item.append(rec.signature)
+        item.append([list(letter) for letter in letters])
+    if header.hosted:  # (and the player's request the judge made it from)
+        item.append(list(rec.request))
+    return item
 
 
 def _openings(rec: Record, openings_for) -> list:
@@ -184,12 +200,13 @@ def save_game(game: Game, path, *, viewer: int | None = None, settled: bool = Fa
     atomic_write(path, encode_game(game, viewer=viewer, settled=settled))
 
 
-def encode_moves(game: Game, base_seq: int) -> bytes:
+def encode_moves(game: Game, base_seq: int, *, reader: int | None = None) -> bytes:
     """A move file: the compact header naming the game and base hash, then the records after
     ``base_seq``.
 
     No openings and no seed travel: the receiver re-derives what the seed gives, and sealed
-    choices stay sealed until their reveal record.
+    choices stay sealed until their reveal record.  ``reader``: only that player's letters
+    (the hosted mode's judge writes each player their own move file).
     """
     base_hash = game.header.game_id if base_seq < 0 else game.records[base_seq].hash
     header = attrs.evolve(
@@ -204,7 +221,7 @@ def encode_moves(game: Game, base_seq: int) -> bytes:
         base_hash=base_hash,
         given_id=game.header.game_id,  # compact: the receiver holds what the id commits to
     )
-    return encode_file(header, game.records[base_seq + 1 :], openings_for=None)
+    return encode_file(header, game.records[base_seq + 1 :], openings_for=None, reader=reader)
 
 
 def save_moves(game: Game, base_seq: int, path, *, text: bool = False) -> int:
@@ -292,11 +309,12 @@ class RawFile:
                     raise CorruptFile(f"{name}: corrupt at record {count} ({why})") from None
                 if (
                     type(item) is not tuple
-                    or len(item) != (5 if self.header.peer else 3)
+                    or len(item) != _ITEM_LENGTH[self.header.trust]
                     or (
-                        len(item) == 5
+                        len(item) >= 5
                         and (type(item[3]) is not bytes or type(item[4]) is not tuple)
                     )
+                    or (len(item) == 6 and type(item[5]) is not tuple)
                     or type(item[0]) is not bytes
                     or type(item[1]) is not bytes
                     or len(item[1]) != HASH_SIZE
@@ -498,7 +516,7 @@ def _load_game(path_or_raw) -> Game:
             f"'boardstate apply GAME {raw.path}'",
             code="not-a-game",
         )
-    if raw.header.peer:  # (what waits for the players is known only by re-running the rules)
+    if raw.header.signed:  # (what waits for the players is known only by re-running the rules)
         from ._referee import load_peer
 
         return load_peer(

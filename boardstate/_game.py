@@ -23,6 +23,7 @@ from ._errors import (
 )
 from ._events import EventCodes
 from ._header import Header
+from ._hosted import Request, hosted_key, judged_message, nonce_of
 from ._module import HIDDEN, Choice
 from ._peer import (
     LINK_BYTES,
@@ -169,6 +170,12 @@ class Game:
         self.signer = None  # this copy's player's signing function (bytes -> signature)
         self.audit_secrets: dict[int, bytes] = {}  # the end-of-game audit: published secrets
         self.unmade = False  # the last decision ran with secrets another copy made
+        # The hosted mode: the key of the randomness (the judge's copy, once all have joined),
+        # the requests used so far, and the last record each seat acted in.
+        self.hosted_key: bytes | None = None
+        self.requests: set[bytes] = set()
+        self.last_acted: dict[int, int] = {}
+        self._request = None  # the judge: the request the record being made answers
 
     # ------------------------------------------------------------------ creation
     @classmethod
@@ -184,15 +191,27 @@ class Game:
         trust: str = "open",
         seat: int | None = None,
         peer_secret: bytes | None = None,
+        judge_key: bytes | None = None,
     ) -> Game:
         """A new game.  ``seed_salt`` (default: random) salts the seed's commitment, so that no
         copy without the seed can test a guess of it; give one only to make identical files.
 
         ``trust="peer"``: no seed; the file is the copy of ``seat`` (the creator), holding
-        their private secret (``peer_secret``, default random); every player joins next."""
+        their private secret (``peer_secret``, default random); every player joins next.
+
+        ``trust="hosted"``: the judge's copy (``judge_key``: the judge's Ed25519 public key;
+        ``peer_secret``: the judge's own secret, for letters); every player joins next."""
+        judge = None
+        if trust == "hosted":
+            from ._peer import exchange_public
+
+            peer_secret = peer_secret or os.urandom(LINK_BYTES)
+            judge = (judge_key or b"") + exchange_public(peer_secret)
         header = Header.for_new_game(
-            module, players, raw_options, seed, created, seed_salt, trust=trust
+            module, players, raw_options, seed, created, seed_salt, trust=trust, judge=judge
         )
+        if header.hosted:
+            header = attrs.evolve(header, peer_secret=peer_secret)
         if header.peer:
             if seat is None or not 0 <= seat < len(header.players):
                 raise InvalidCommand(
@@ -209,7 +228,7 @@ class Game:
     def start_events(self) -> tuple:
         """The setup's ``(events, state after them)`` (in the peer mode, those the rules give
         before they need the players' randomness: the rest waits for every join)."""
-        if self.header.peer:
+        if self.header.signed:
             return self._advance(Pending(0, None, self.state, None, NO_ACTOR))
         return self.decider.start(self.state, self.rng(0))
 
@@ -255,7 +274,7 @@ class Game:
         return self.round
 
     def to_act(self) -> tuple[int, ...]:
-        if self.header.peer and (self.pending is not None or len(self.keys) < len(self.players)):
+        if self.header.signed and (self.pending is not None or len(self.keys) < len(self.players)):
             return self.waiting_for()
         phase = self.round  # (a round under way means the game is on)
         return self.facts()[1] if phase is None else phase.acting
@@ -275,8 +294,9 @@ class Game:
         return tuple(s for s in range(len(self.players)) if s not in pending.links)
 
     def due(self) -> str:
-        """What the next record of a peer game must be: "join", "link", "arrange" or ""."""
-        if not self.header.peer:
+        """What the next record of a peer or hosted game must be: "join", "link", "arrange"
+        or ""."""
+        if not self.header.signed:
             return ""
         if len(self.keys) < len(self.players):
             return "join"
@@ -306,10 +326,10 @@ class Game:
             return (actor, self.audit_secrets[actor])
         return None
 
-    def _advance(self, pending: Pending) -> tuple:
+    def _advance(self, pending: Pending, rng=None) -> tuple:
         """Run a waiting decision with what it has been given: ``(events it gives now, state
         after them)``; what it still needs goes with the record being made."""
-        rng = PeerRng(pending.supplies, pending.seq, self._mine(pending.actor))
+        rng = self._waiting_rng(pending) if rng is None else rng
         self.unmade = False
         decider = self.decider
         try:
@@ -320,17 +340,26 @@ class Game:
             pending.need = None
         except NeedsInput as exc:
             events, state, pending.need = exc.partial, exc.state, exc.what
-        self.unmade = rng.unmade  # (the referee takes those secrets from the record)
+        self.unmade = getattr(rng, "unmade", False)  # (the referee takes those from the record)
         fresh = events[pending.emitted :]
         pending.emitted = len(events)
         self._next_pending = (self._count, pending if pending.need is not None else None)
         return fresh, state
 
+    def _waiting_rng(self, pending: Pending):
+        if self.header.peer:
+            return PeerRng(pending.supplies, pending.seq, self._mine(pending.actor))
+        return _JoinsFirst()  # (hosted: nothing is random before every nonce is in)
+
     def check_join(self, seat: int, sealed) -> tuple:
-        """A join: a peer game's player, not joined yet, with a public key and a chain tip."""
-        if not self.header.peer:
+        """A join: a peer or hosted game's player, not joined yet, with a public key and a
+        chain tip (hosted: a nonce).  The last join of a hosted game holds what the setup gave
+        once the randomness could be keyed."""
+        if not self.header.signed:
             raise IllegalCommand(
-                "a join in a game that is not in the peer mode", code="bad-join", rule=ENGINE_RULE
+                "a join in a game where nobody joins (the open mode)",
+                code="bad-join",
+                rule=ENGINE_RULE,
             )
         if not 0 <= seat < len(self.players) or seat in self.keys:
             raise IllegalCommand(
@@ -346,7 +375,26 @@ class Game:
                 code="bad-join",
                 rule=ENGINE_RULE,
             )
+        if (
+            self.header.hosted
+            and self.pending is not None
+            and len(self.keys) + 1 == len(self.players)
+        ):
+            nonces = dict(self.last_link)
+            nonces[seat] = sealed[1]
+            key = self._key_of(nonces)
+            if key is None:
+                raise SecretUnavailable("only the judge's copy holds the seed", code="no-seed")
+            pending = self.pending.copy()
+            return self._advance(pending, Rng(key, b"record:%d" % pending.seq))
         return (), self.state
+
+    def _key_of(self, nonces: dict) -> bytes | None:
+        """A hosted game's key, once every nonce is in (the judge's copy: it holds the seed)."""
+        seed = self.header.seed
+        if seed is None or len(nonces) < len(self.players):
+            return None
+        return hosted_key(seed, [nonces[s] for s in range(len(self.players))])
 
     def check_deal(self, seat: int, sealed) -> tuple:
         """A deal: the supply the waiting decision needs from ``seat``; ``(events, state)``:
@@ -459,10 +507,43 @@ class Game:
         return self.records[start:]
 
     def check_signature(self, record: Record) -> None:
-        """A peer game's record carries its actor's valid signature (``IllegalCommand``)."""
-        if not self.header.peer or record.kind == Kind.SETUP:
+        """A peer game's record carries its actor's valid signature; a hosted game's, the
+        judge's and its player's request (``IllegalCommand``)."""
+        if not self.header.signed or record.kind == Kind.SETUP:
             return
         from ._keys import verifies as verify_signature
+
+        if self.header.hosted:
+            judge = self.header.judge[:32]
+            message = judged_message(self.header.game_id, record.body)
+            if not record.signature or not verify_signature(judge, record.signature, message):
+                raise IllegalCommand(
+                    f"the judge's signature does not verify (key {judge.hex()[:16]}): the "
+                    f"record was changed, or made by someone else",
+                    code="bad-signature",
+                    rule=ENGINE_RULE,
+                )
+            if len(record.request) != 2:
+                raise IllegalCommand(
+                    f"the record carries no request from {self._name(record.actor)}",
+                    code="unsigned",
+                    rule=ENGINE_RULE,
+                )
+            base, signature = record.request
+            self.check_request(
+                Request(
+                    self.header.game_id,
+                    self.header.module,
+                    base,
+                    record.actor,
+                    record.kind,
+                    record.command,
+                    record.sealed,
+                    signature,
+                ),
+                record.seq,
+            )
+            return
 
         seat = record.actor
         key = record.sealed[0] if record.kind == Kind.JOIN else self.keys.get(seat)
@@ -480,6 +561,139 @@ class Game:
                 code="bad-signature",
                 rule=ENGINE_RULE,
             )
+
+    def check_request(self, request: Request, seq: int | None = None) -> None:
+        """A player's request, to be used as record ``seq`` (default: the next): signed by the
+        player's key (a join: by the key it binds), used once, and made on a record after the
+        player's own last one (``IllegalCommand``)."""
+        from ._keys import verifies as verify_signature
+
+        seq = self._count if seq is None else seq
+        seat = request.actor
+        name = self._name(seat)
+        if not 0 <= seat < len(self.players):
+            raise IllegalCommand(f"no seat {seat} in this game", code="bad-request")
+        key = request.sealed[0] if request.kind == Kind.JOIN else self.keys.get(seat)
+        if key is None:
+            raise IllegalCommand(f"{name} acts before joining", code="not-joined", rule=ENGINE_RULE)
+        if type(request.signature) is not bytes or not verify_signature(
+            key, request.signature, request.message()
+        ):
+            raise IllegalCommand(
+                f"{name}'s request does not verify (key {key.hex()[:16]}): the move was changed "
+                f"(by the judge?), or made by someone else",
+                code="bad-signature",
+                rule=ENGINE_RULE,
+            )
+        if request.signature in self.requests:
+            raise IllegalCommand(
+                f"{name}'s request was used before (a duplicate, or replayed)",
+                code="replayed",
+                rule=ENGINE_RULE,
+            )
+        if (
+            type(request.base) is not int
+            or not 0 <= request.base < seq
+            or request.base < self.last_acted.get(seat, -1)
+        ):
+            raise IllegalCommand(
+                f"{name}'s request was made on record {request.base}, before their own last "
+                f"record or after this one (stale: send it again from the current game)",
+                code="stale",
+                rule=ENGINE_RULE,
+            )
+
+    def request(self, seat: int, text: str) -> Request:
+        """A hosted game's player asks the judge for a move: ``text`` checked as far as this
+        copy can (its own cards; not the deck), put in canonical form and signed.  Nothing is
+        added here: the judge's record comes back by mail."""
+        said = canonical(text)
+        if said is not None:
+            self.check_talk(seat, said)
+            command = said
+        else:
+            self.check_turn(seat)
+            if self.due():
+                raise IllegalCommand(
+                    f"the game is {self.waiting_text()}: nothing else can happen first",
+                    code="waiting",
+                    rule=ENGINE_RULE,
+                )
+            try:
+                command = self.canonical(seat, text)
+            except SecretUnavailable:  # (legal or not depends on what only the judge holds)
+                parsed = self.rules.parse(self.state, seat, text)
+                command = self.rules.notation(self.state, seat, parsed)
+        return self._signed_request(Kind.MOVE, seat, command, None)
+
+    def join_request(self, seat: int, public_key: bytes) -> Request:
+        """A hosted game's player joins: their key, their nonce for the randomness, their key
+        for letters (from this copy's private secret)."""
+        secret = self.header.peer_secret
+        sealed = (public_key, nonce_of(secret), exchange_public(secret))
+        if seat in self.keys:
+            raise IllegalCommand(
+                f"{self._name(seat)} has already joined", code="bad-join", rule=ENGINE_RULE
+            )
+        return self._signed_request(Kind.JOIN, seat, "", sealed)
+
+    def _signed_request(self, kind: int, seat: int, command: str, sealed) -> Request:
+        if self.signer is None:
+            raise GameFileError(
+                f"{self.players[seat]}'s requests are signed: no key to sign with (make one "
+                f"with 'boardstate key new NAME', or give --key NAME)",
+                code="no-key",
+            )
+        header = self.header
+        unsigned = Request(
+            header.game_id, header.module, self._count - 1, seat, kind, command, sealed, b""
+        )
+        return attrs.evolve(unsigned, signature=self.signer(unsigned.message()))
+
+    def judge(self, request: Request) -> list[Record]:
+        """The judge's copy makes the records ``request`` asks for (``IllegalCommand`` and the
+        rest of the rules' errors otherwise): checked, decided, signed, letters written."""
+        if not self.header.hosted or self.header.seed is None:
+            raise GameFileError("only the judge's copy of a hosted game judges requests")
+        self.check_request(request)
+        start = self._count
+        seat = request.actor
+        if request.kind == Kind.JOIN:
+            events, state = self.check_join(seat, request.sealed)
+            self._request = (request.base, request.signature)
+            try:
+                self.append(self.make(Kind.JOIN, seat, "", request.sealed, events), state)
+            finally:
+                self._request = None
+            return self.records[start:]
+        said = canonical(request.command)
+        if said is None:
+            self.check_turn(seat)
+            if self.due():
+                raise IllegalCommand(
+                    f"the game is {self.waiting_text()}", code="waiting", rule=ENGINE_RULE
+                )
+            if not self.open_move_due():
+                raise IllegalCommand(
+                    "a sealed or face-down choice: the hosted mode plays open moves only (use "
+                    "the peer mode for this game)",
+                    code="not-sealed",
+                    rule=ENGINE_RULE,
+                )
+            if self.canonical(seat, request.command) != request.command:
+                raise InvalidCommand(
+                    f"{request.command!r} is not the command's canonical form (requests name "
+                    f"moves as the rules print them)",
+                    code="not-canonical",
+                )
+        elif said != request.command:
+            raise InvalidCommand(f"{request.command!r}: say it as {said!r}", code="not-canonical")
+        self._request = (request.base, request.signature)
+        try:
+            self.play(seat, request.command)
+        finally:
+            self._request = None
+        return self.records[start:]
 
     def _name(self, seat: int) -> str:
         return self.players[seat] if 0 <= seat < len(self.players) else f"seat {seat}"
@@ -817,7 +1031,7 @@ class Game:
 
     # ------------------------------------------------------------------ internals
     def rng(self, seq: int):
-        seed = self.header.seed
+        seed = self.hosted_key if self.header.hosted else self.header.seed
         return Rng(seed, b"record:%d" % seq) if seed is not None else SealedRng()
 
     def decide(self, moves, openings=None) -> tuple:
@@ -830,6 +1044,8 @@ class Game:
 
     def make(self, kind, actor, command, sealed, events, hash_: bytes | None = None) -> Record:
         record = self._make(kind, actor, command, sealed, events, hash_)
+        if self.header.hosted:
+            return self._judged(record)
         if self.header.peer and kind != Kind.SETUP and self.header.viewer == actor:
             if self.signer is None:
                 raise GameFileError(
@@ -846,16 +1062,36 @@ class Game:
             )
         return record
 
+    def _judged(self, record: Record) -> Record:
+        """The judge's copy signs what it makes and writes each owner's letters (every owner:
+        a player's copy holds no seed, so even the mover learns their cards from a letter)."""
+        request, self._request = self._request, None
+        if request is None or record.kind == Kind.SETUP:
+            return record
+        if self.signer is None:
+            raise GameFileError("the judge's records are signed: no judge key", code="no-key")
+        header = self.header
+        readers = self.exchange
+        if record.kind == Kind.JOIN:  # (the last join deals: its player reads too)
+            readers = {**readers, record.actor: record.sealed[2]}
+        letters = write_letters(header.peer_secret, readers, header.game_id, record, maker=None)
+        return record._replace(
+            signature=self.signer(judged_message(header.game_id, record.body)),
+            letters=tuple(tuple(letter) for letter in letters),
+            request=request,
+        )
+
     def _signed(self, record: Record) -> bytes:
         return signed_message(self.header.game_id, record)
 
     def open_letters(self, actor: int, seq: int, letters, openings: tuple) -> tuple:
         """``openings`` with those of the letters addressed to this copy's player added."""
         header = self.header
-        if not letters or header.peer_secret is None or actor not in self.exchange:
+        writer = header.judge[32:] if header.hosted else self.exchange.get(actor)
+        if not letters or header.peer_secret is None or header.viewer is None or writer is None:
             return openings
         found = read_letters(
-            header.peer_secret, header.viewer, self.exchange[actor], header.game_id, seq, letters
+            header.peer_secret, header.viewer, writer, header.game_id, seq, letters
         )
         if not found:
             return openings
@@ -903,10 +1139,16 @@ class Game:
             self._next_pending = None
             if next_pending[0] == record.seq:
                 self.pending = next_pending[1]
+        if record.request:
+            self.requests.add(record.request[1])
+            self.last_acted[record.actor] = record.seq
         if kind == Kind.JOIN:
             self.keys[record.actor] = record.sealed[0]
             self.last_link[record.actor] = record.sealed[1]
             self.exchange[record.actor] = record.sealed[2]
+            if self.header.hosted and len(self.keys) == len(self.players):
+                self.hosted_key = self._key_of(self.last_link)
+                self.pending = None  # (the last join holds the rest of the setup)
         elif kind == Kind.DEAL:
             if record.sealed[0] == "arrange":
                 self.committed.update(c.commitment for c in record.sealed[1])
@@ -941,11 +1183,21 @@ class Game:
         if (
             self.round is None
             and self.pending is None
-            and not (self.header.peer and len(self.keys) < len(self.players))
+            and not (self.header.signed and len(self.keys) < len(self.players))
         ):  # a new sealed round opens when the rules ask for one
             outcome, acting, choice = self.facts()
             if choice == Choice.SEALED and len(acting) >= 2:
                 self.round = SealedRound(acting, self._count)
+
+
+class _JoinsFirst(Rng):
+    """A hosted game's randomness before every player's nonce is in: any draw waits."""
+
+    def __init__(self) -> None:
+        super().__init__(b"", b"")
+
+    def block(self) -> bytes:
+        raise NeedsInput(("joins",))
 
 
 def _needs_migration(why: str) -> GameFileError:

@@ -19,8 +19,11 @@ from ._errors import BoardstateError, CorruptFile, ForeignFile, FutureVersion, O
 from ._records import pack
 
 FORMAT_NAME = "boardstate"
-FORMAT_VERSION = 2  # v2: the peer mode (trust, joins, deals, signatures); open games write v1
-TRUST_MODES = ("open", "peer")
+FORMAT_VERSION = 3  # v2: the peer mode (trust, joins, deals, signatures); v3: the hosted mode
+# (a judge; records carry their player's request).  Open games still write v1, peer games v2.
+TRUST_MODES = ("open", "peer", "hosted")
+_TRUST_VERSION = {"open": 1, "peer": 2, "hosted": 3}
+JUDGE_KEY_BYTES = 64  # the hosted mode's judge: Ed25519 public key, then X25519 public key
 
 # Limits on a header (docs/file-format.md, "Limits").  A header is read from a bounded prefix of
 # the file with its own unpacker limits, before anything else is trusted.
@@ -70,15 +73,26 @@ class Header:
     # holds no players, options or event table: the receiver's game holds them)
     trust: str = "open"  # open | peer (docs/trust.md)
     peer_secret: bytes | None = None  # the peer mode: this copy's player's private secret
-    # (only in that player's own game file; never in a move file or another copy)
+    # (only in that player's own game file; never in a move file or another copy); the hosted
+    # mode: the same for a player's copy, and the judge's own secret in the judge's copy
+    judge: bytes | None = None  # the hosted mode: the judge's public keys (JUDGE_KEY_BYTES)
 
     @property
     def peer(self) -> bool:
         return self.trust == "peer"
 
     @property
+    def hosted(self) -> bool:
+        return self.trust == "hosted"
+
+    @property
+    def signed(self) -> bool:
+        """Do records carry signatures (and letters) beside them?"""
+        return self.trust != "open"
+
+    @property
     def format_version(self) -> int:
-        return 1 if self.trust == "open" else 2
+        return _TRUST_VERSION[self.trust]
 
     @property
     def compact(self) -> bool:
@@ -122,6 +136,8 @@ class Header:
             identity.append(self.revision)
         if self.trust != "open":
             identity.append(self.trust)
+        if self.judge is not None:
+            identity.append(self.judge)
         return hashlib.sha256(b"boardstate-game" + pack(identity)).digest()
 
     @property
@@ -138,6 +154,7 @@ class Header:
         created: str | None,
         seed_salt: bytes | None = None,
         trust: str = "open",
+        judge: bytes | None = None,
     ):
         """A new game's header.  ``seed_salt`` (default: 32 random bytes) salts the seed's
         commitment; pass one to make byte-identical files in tests."""
@@ -182,6 +199,10 @@ class Header:
                 ),
                 module,
             )
+        if (trust == "hosted") != (judge is not None):
+            raise OptionError(
+                "a hosted game is made by its judge, with the judge's keys", code="bad-trust"
+            )
         seed = os.urandom(32) if seed is None else seed
         created = created or _now()
         header = cls(
@@ -197,6 +218,8 @@ class Header:
             revision=spec.revision,
             seed_salt=salt,
             shared=0,  # (the new file itself goes to every player: its setup record is theirs)
+            trust=trust,
+            judge=judge,
         )
         return cls._checked(header, module)
 
@@ -244,6 +267,8 @@ class Header:
             out["trust"] = self.trust
         if self.peer_secret is not None:
             out["peer_secret"] = self.peer_secret
+        if self.judge is not None:
+            out["judge"] = self.judge
         return out
 
 
@@ -306,7 +331,7 @@ _REQUIRED = frozenset(
         "base",
     }
 )
-_OPTIONAL = frozenset({"revision", "seed_salt", "shared", "trust", "peer_secret"})
+_OPTIONAL = frozenset({"revision", "seed_salt", "shared", "trust", "peer_secret", "judge"})
 
 
 def _decode_header(data: bytes):
@@ -436,10 +461,15 @@ def _read_header(m: dict, name: str, module):
     if "peer_secret" in m and (
         type(peer_secret) is not bytes
         or len(peer_secret) != HASH_BYTES
-        or trust != "peer"
-        or viewer is None
+        or trust == "open"
+        or (viewer is None and not (trust == "hosted" and seed is not None))
     ):
-        raise _Bad("peer_secret: not 32 bytes of a peer game's player copy")
+        raise _Bad("peer_secret: not 32 bytes of a player's copy (or the judge's)")
+    judge = m.get("judge")
+    if (trust == "hosted") != ("judge" in m) or (
+        judge is not None and (type(judge) is not bytes or len(judge) != JUDGE_KEY_BYTES)
+    ):
+        raise _Bad(f"judge: not the {JUDGE_KEY_BYTES} bytes of a hosted game's judge keys")
     if trust == "peer" and seed is not None:
         raise _Bad("seed: a peer game has none")
     header = Header(
@@ -461,6 +491,7 @@ def _read_header(m: dict, name: str, module):
         shared=shared,
         trust=trust,
         peer_secret=peer_secret,
+        judge=judge,
     )
     if game != header.game_id:
         raise CorruptFile(f"{name}: the header's game id does not match its content")
@@ -552,9 +583,12 @@ def _trust(m: dict) -> str:
     if (
         trust not in TRUST_MODES
         or ("trust" in m and trust == "open")
-        or (trust != "open" and m.get("version") != 2)
+        or (trust != "open" and m.get("version") != _TRUST_VERSION[trust])
     ):
-        raise _Bad("trust: not a trust mode other than open (absent means open) of a v2 file")
+        raise _Bad(
+            "trust: not a trust mode other than open (absent means open), peer in a v2 file, "
+            "hosted in a v3 file"
+        )
     return trust
 
 

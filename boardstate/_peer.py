@@ -214,9 +214,11 @@ def _nonce(game_id: bytes, seq: int, index: int, reader: int) -> bytes:
     return hashlib.sha256(b"boardstate-nonce" + game_id + pack([seq, index, reader])).digest()[:12]
 
 
-def write_letters(secret: bytes, publics: dict, game_id: bytes, record) -> list:
+def write_letters(secret: bytes, publics: dict, game_id: bytes, record, *, maker=-2) -> list:
     """``[[index, reader, ciphertext], ...]``: the openings of ``record``'s secrets that this
-    copy holds, for each other owner (``publics``: seat -> their exchange key)."""
+    copy holds, for each owner but ``maker`` (``publics``: seat -> their exchange key; the
+    maker is the record's actor unless given: None for the hosted mode's judge)."""
+    maker = record.actor if maker == -2 else maker
     from ._records import sealed_values
 
     out = []
@@ -228,7 +230,7 @@ def write_letters(secret: bytes, publics: dict, game_id: bytes, record) -> list:
         if not value.known:
             continue
         for reader, public in sorted(publics.items()):
-            if reader != record.actor and value.owned_by(reader):
+            if reader != maker and value.owned_by(reader):
                 plain = pack([value.salt, value.value])
                 nonce = _nonce(game_id, record.seq, index, reader)
                 box = _cipher(secret, public, game_id).encrypt(nonce, plain, None)

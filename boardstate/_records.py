@@ -45,6 +45,7 @@ class Record(NamedTuple):
     hash: bytes
     signature: bytes = b""  # the peer mode: the actor's Ed25519 signature (beside the body)
     letters: tuple = ()  # the peer mode: openings for other owners, encrypted (``_peer``)
+    request: tuple = ()  # the hosted mode: ``(base, signature)`` of the player's request
 
     def openings(self, seat: int | None = None) -> list:
         """Openings aligned with the record's secrets in body order: ``[salt, value]`` for each

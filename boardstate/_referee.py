@@ -51,6 +51,7 @@ class Referee:
                 body, hash_, openings = item[:3]
                 signature = item[3] if len(item) > 3 else b""
                 letters = item[4] if len(item) > 4 else ()
+                request = item[5] if len(item) > 5 else ()
                 try:
                     fields = decoder.fields(body, openings)
                     if letters:  # (openings for this copy's player, encrypted by the actor)
@@ -62,7 +63,7 @@ class Referee:
                         f"the record does not decode ({exc})", code="corrupt", seq=game.seq
                     ) from None
                 try:
-                    self.accept(fields, body, hash_, signature, letters)
+                    self.accept(fields, body, hash_, signature, letters, request)
                 except (BoardstateError, MemoryError):
                     raise
                 except Exception as exc:  # the module's fold on events it never gave (forged)
@@ -72,12 +73,19 @@ class Referee:
                     ) from None
 
     def accept(
-        self, fields: tuple, body: bytes, hash_: bytes, signature: bytes = b"", letters=()
+        self,
+        fields: tuple,
+        body: bytes,
+        hash_: bytes,
+        signature: bytes = b"",
+        letters=(),
+        request=(),
     ) -> Record:
         """Re-derive one record; append it if it is exactly what the rules give (and, in the
-        peer mode, carries its actor's signature)."""
+        peer mode, carries its actor's signature; in the hosted mode, the judge's and its
+        player's request)."""
         game = self.game
-        if self.signed and game.header.peer and fields[1] != Kind.SETUP:
+        if self.signed and game.header.signed and fields[1] != Kind.SETUP:
             try:
                 game.check_signature(
                     Record(
@@ -90,6 +98,8 @@ class Referee:
                         body,
                         hash_,
                         signature,
+                        letters,
+                        request,
                     )
                 )
             except BoardstateError as exc:
@@ -121,7 +131,7 @@ class Referee:
         except SecretUnavailable as exc:
             record = self._trust_chain(fields, body, hash_, getattr(exc, "partial", ()))
             self.partly_checked.append(seq)
-            game.append(record._replace(signature=signature, letters=letters))
+            game.append(record._replace(signature=signature, letters=letters, request=request))
             return record
         except BoardstateError as exc:
             raise self._failure(fields, exc.reason, exc.code, exc.rule) from None
@@ -147,7 +157,7 @@ class Referee:
                 raise self._failure(fields, self._difference(command, events, body), "not-derived")
         self.rederived += 1
         if signature:
-            record = record._replace(signature=signature, letters=letters)
+            record = record._replace(signature=signature, letters=letters, request=request)
         game.append(record, state)
         return record
 
@@ -724,3 +734,88 @@ def referee_moves(game: Game, move: RawFile, *, fast: bool = True) -> tuple[list
     referee.run(fresh)
     game.mark_shared(game.seq - 1)  # (they came from another copy)
     return game.records[start:], referee.partly_checked
+
+
+def audit_hosted(full: RawFile, copies=()) -> Audit:
+    """The end-of-game audit of a hosted game: the judge's published log (with its seed and
+    its own secret) is re-derived in full, every letter it wrote is opened and must show a
+    value to its owners only, and every player's copy must be a prefix of that log, its
+    letters likewise.  Catches a judge that dealt from another seed, changed a move, or showed
+    a card in a letter to someone it does not belong to."""
+    h = full.header
+    if h.kind != "game" or not h.hosted or h.seed is None or h.viewer is not None:
+        raise GameFileError(
+            f"{full.path}: not the judge's published log of a hosted game (it holds no seed)",
+            code="bad-audit",
+        )
+    copies = list(copies)
+    for raw in copies:
+        if raw.header.kind != "game" or raw.header.game_id != h.game_id:
+            raise GameFileError(f"{raw.path}: not a copy of the same game", code="bad-audit")
+    verdict = verify(full)
+    game = verdict.game
+    failure = verdict.failure
+    if failure is None and game.outcome() is None:
+        raise GameFileError(
+            "the game is not over: the judge publishes its log for the audit at the end",
+            code="bad-audit",
+        )
+    if failure is None:
+        failure = _letters_failure(game, [(full.path, game.records)])
+    for raw in copies if failure is None else ():
+        theirs = raw.records
+        hashes = [r.hash for r in game.records]
+        if [item[1] for item in theirs] != hashes[: len(theirs)]:
+            failure = VerificationFailed(
+                f"{raw.path}: the judge sent this player a log other than the one it published",
+                code="bad-audit",
+                seq=next(
+                    (
+                        i
+                        for i, item in enumerate(theirs)
+                        if i >= len(hashes) or item[1] != hashes[i]
+                    ),
+                    len(theirs),
+                ),
+            )
+            break
+        shown = [game.records[i]._replace(letters=item[4]) for i, item in enumerate(theirs)]
+        failure = _letters_failure(game, [(raw.path, shown)])
+        if failure is not None:
+            break
+    given = {raw.header.viewer for raw in copies}
+    missing = tuple(p for s, p in enumerate(game.players) if s not in given)
+    return Audit(verdict.records, 0, missing, failure)
+
+
+def _letters_failure(game: Game, logs) -> VerificationFailed | None:
+    """The first letter of the judge's that shows a value to someone who does not own it, or
+    that does not open to the value the log holds."""
+    from ._peer import read_letters
+
+    secret, game_id = game.header.peer_secret, game.header.game_id
+    for _path, records in logs:
+        for record in records:
+            values = [v for v in sealed_values(record) if type(v) is Secret]
+            readers = {letter[1] for letter in record.letters if type(letter) is tuple}
+            for reader in sorted(r for r in readers if type(r) is int):
+                public = game.exchange.get(reader)
+                if public is None:
+                    continue
+                found = read_letters(secret, reader, public, game_id, record.seq, record.letters)
+                for index, (salt, value) in found.items():
+                    held = values[index] if 0 <= index < len(values) else None
+                    name = game.players[reader]
+                    if held is None or not held.owned_by(reader):
+                        return VerificationFailed(
+                            f"the judge showed {name} a hidden value that is not theirs",
+                            code="shown",
+                            seq=record.seq,
+                        )
+                    if (salt, value) != (held.salt, held.value):
+                        return VerificationFailed(
+                            f"the judge's letter to {name} does not hold the value it committed",
+                            code="bad-letter",
+                            seq=record.seq,
+                        )
+    return None

@@ -1,0 +1,257 @@
+"""The hosted mode, in process: a judge's copy makes every record from players' signed requests.
+
+Jedi Duel (one shared deck dealt into private hands, which only a dealer can serve) is played to
+the end for 2 to 6 players: every player's copy re-checks what it can and holds only its own
+cards; the judge's published log passes the audit.  A judge that cheats (deals from another
+seed, changes a move, shows a card to the wrong player) is caught, each in its own test.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+
+import attrs
+import pytest
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+import boardstate as bs
+from boardstate._fileformat import encode_game, encode_moves, encode_public, parse_raw
+from boardstate._game import Game
+from boardstate._hosted import decode_request
+from boardstate._referee import audit_hosted, referee_moves
+from boardstate._secrets import Secret
+
+CREATED = "2026-11-22T00:00:00+00:00"
+NAMES = ("ann", "ben", "cat", "dan", "eve", "fay")
+
+
+def _public(key) -> bytes:
+    return key.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+
+
+class Hosted:
+    """A judge's copy and every player's copy, requests and move files passed in memory."""
+
+    def __init__(self, players: int, module="jedi-duel", seed: int = 0) -> None:
+        self.judge_key = Ed25519PrivateKey.generate()
+        names = NAMES[:players]
+        self.judge = Game.new(
+            bs.get_module(module),
+            names,
+            {},
+            None,
+            CREATED,
+            trust="hosted",
+            judge_key=_public(self.judge_key),
+        )
+        self.judge.signer = self.judge_key.sign
+        invite = encode_public(self.judge)
+        self.copies = []
+        self.join(invite, players)
+        self.random = random.Random(seed)
+
+    def join(self, invite: bytes, players: int) -> None:
+        """Everyone joins from the same invitation (their requests cross in the mail)."""
+        joins = []
+        for seat in range(players):
+            copy = bs.load_game(parse_raw(invite, "invite"))
+            copy.header = attrs.evolve(copy.header, viewer=seat, peer_secret=os.urandom(32))
+            key = Ed25519PrivateKey.generate()
+            copy.signer = key.sign
+            self.copies.append(copy)
+            joins.append(copy.join_request(seat, _public(key)))
+        for request in joins:
+            request = decode_request(request.encode(), "request")
+            self.judge.judge(request)
+        self.deliver(0)
+
+    def ask(self, request) -> list:
+        """The request travels as a file; the judge's answer goes to every player."""
+        request = decode_request(request.encode(), "request")
+        base = self.judge.seq - 1
+        records = self.judge.judge(request)
+        self.deliver(base)
+        return records
+
+    def deliver(self, base: int) -> None:
+        for seat, copy in enumerate(self.copies):
+            data = encode_moves(self.judge, base, reader=seat)
+            referee_moves(copy, parse_raw(data, f"to {copy.players[seat]}"))
+
+    def play(self, limit: int = 2000) -> int:
+        moves = 0
+        while self.judge.outcome() is None and moves < limit:
+            seat = self.judge.to_act()[0]
+            copy = self.copies[seat]
+            self.ask(copy.request(seat, self.random.choice(copy.legal(seat))))
+            moves += 1
+        return moves
+
+    def audit(self, log: bytes | None = None):
+        log = encode_game(self.judge) if log is None else log
+        copies = [parse_raw(encode_game(c), f"copy {i}") for i, c in enumerate(self.copies)]
+        return audit_hosted(parse_raw(log, "judge"), copies)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_jedi_duel_is_played_to_the_end_through_the_judge(players):
+    table = Hosted(players, seed=players)
+    assert table.judge.to_act() == table.copies[0].to_act() != ()
+    moves = table.play()
+    assert table.judge.outcome() is not None and moves > 10
+    for copy in table.copies:
+        assert copy.head_hash == table.judge.head_hash
+        assert copy.outcome() == table.judge.outcome()
+        assert copy.header.seed is None
+    report = table.audit()
+    assert report.ok, report.failure
+    assert report.missing == ()
+
+
+def test_each_copy_holds_its_own_cards_and_no_other():
+    table = Hosted(3, seed=7)
+    table.play(limit=12)
+    for seat, copy in enumerate(table.copies):
+        mine = sealed = 0
+        for record in copy.records:
+            for value in _secrets(record):
+                if value.known:
+                    assert value.owned_by(seat), f"{copy.players[seat]} holds another's card"
+                    mine += 1
+                else:
+                    sealed += 1
+        assert mine > 0 and sealed > 0
+        data = encode_game(copy)
+        assert copy.header.seed is None and table.judge.header.seed not in data
+        for other in table.copies:  # (nobody else's secret is in this copy's file)
+            assert other is copy or other.header.peer_secret not in data
+
+
+def _secrets(record):
+    from boardstate._records import sealed_values
+
+    return [v for v in sealed_values(record) if type(v) is Secret]
+
+
+def test_requests_are_checked_signed_once_and_fresh():
+    table = Hosted(2, seed=1)
+    seat = table.judge.to_act()[0]
+    copy = table.copies[seat]
+    request = copy.request(seat, copy.legal(seat)[0])
+    forged = attrs.evolve(request, command=copy.legal(seat)[-1])
+    with pytest.raises(bs.IllegalCommand) as caught:
+        table.judge.judge(forged)
+    assert caught.value.code == "bad-signature"
+    table.ask(request)
+    with pytest.raises(bs.IllegalCommand) as caught:  # the same mail again
+        table.judge.judge(request)
+    assert caught.value.code in ("replayed", "stale", "not-your-turn")
+    other = table.copies[1 - seat]
+    stolen = attrs.evolve(request, actor=1 - seat)  # signed by the other player's key
+    with pytest.raises(bs.IllegalCommand):
+        table.judge.judge(stolen)
+    assert other.head_hash == table.judge.head_hash
+
+
+def test_a_request_made_before_ones_own_last_record_is_stale():
+    table = Hosted(2, seed=2)
+    seat = table.judge.to_act()[0]
+    copy = table.copies[seat]
+    old = copy.seq
+    table.ask(copy.request(seat, copy.legal(seat)[0]))
+    while table.judge.to_act()[0] != seat:
+        other = table.judge.to_act()[0]
+        table.ask(table.copies[other].request(other, table.copies[other].legal(other)[0]))
+    late = attrs.evolve(copy.request(seat, copy.legal(seat)[0]))
+    stale = attrs.evolve(late, base=old - 1)
+    stale = attrs.evolve(stale, signature=copy.signer(stale.message()))
+    with pytest.raises(bs.IllegalCommand) as caught:
+        table.judge.judge(stale)
+    assert caught.value.code == "stale"
+
+
+def test_the_audit_is_refused_before_the_end():
+    table = Hosted(2, seed=3)
+    table.play(limit=4)
+    with pytest.raises(bs.GameFileError, match="not over"):
+        table.audit()
+
+
+# ------------------------------------------------------------------ a judge that cheats
+def test_a_judge_that_deals_from_another_seed_is_caught_by_the_audit():
+    table = Hosted.__new__(Hosted)
+    table.judge_key = Ed25519PrivateKey.generate()
+    judge = Game.new(
+        bs.get_module("jedi-duel"),
+        NAMES[:2],
+        {},
+        b"committed seed",
+        CREATED,
+        trust="hosted",
+        judge_key=_public(table.judge_key),
+    )
+    committed = judge.header
+    judge.header = attrs.evolve(judge.header, seed=b"another seed")  # deals from this one
+    judge.signer = table.judge_key.sign
+    table.judge = judge
+    table.copies = []
+    table.join(encode_public(judge), 2)
+    table.random = random.Random(4)
+    table.play()  # the players cannot tell during the game (they hold no seed)
+    assert table.copies[0].head_hash == judge.head_hash
+    # Published with the seed it dealt from: the seed does not open the commitment.
+    with pytest.raises(bs.CorruptFile, match="seed does not match its commitment"):
+        table.audit()
+    # Published with the committed seed: the deal is not what that seed gives.
+    judge.header = committed
+    report = table.audit()
+    assert not report.ok and report.failure.code == "not-derived"
+
+
+def test_a_judge_that_changes_a_move_is_caught_by_the_players_and_the_audit(monkeypatch):
+    table = Hosted(2, seed=5)
+    seat = table.judge.to_act()[0]
+    copy = table.copies[seat]
+    legal = copy.legal(seat)
+    asked = copy.request(seat, legal[0])
+    changed = attrs.evolve(asked, command=legal[-1])  # the player's signature, another move
+    assert changed.command != asked.command
+    monkeypatch.setattr(Game, "check_request", lambda self, request, seq=None: None)
+    base = table.judge.seq - 1
+    table.judge.judge(changed)
+    monkeypatch.undo()
+    with pytest.raises(bs.VerificationFailed) as caught:
+        referee_moves(copy, parse_raw(encode_moves(table.judge, base, reader=seat), "m"))
+    assert caught.value.code == "bad-signature" and "request does not verify" in str(caught.value)
+    verdict = bs.verify(parse_raw(encode_game(table.judge), "judge"))
+    assert not verdict.ok and verdict.failure.code == "bad-signature"
+
+
+def test_a_judge_that_shows_a_card_to_another_player_is_caught_by_the_audit(monkeypatch):
+    import boardstate._game as game_module
+    from boardstate import _peer
+
+    def to_everyone(secret, publics, game_id, record, *, maker=-2):
+        shown = []  # every value, to every player: the cheat
+        real = _peer.write_letters(secret, publics, game_id, record, maker=maker)
+        values = _secrets(record)
+        for index, value in enumerate(values):
+            for reader in publics:
+                if value.known and not value.owned_by(reader):
+                    plain = _peer.pack([value.salt, value.value])
+                    nonce = _peer._nonce(game_id, record.seq, index, reader)
+                    box = _peer._cipher(secret, publics[reader], game_id).encrypt(
+                        nonce, plain, None
+                    )
+                    shown.append([index, reader, box])
+        return real + shown
+
+    table = Hosted(2, seed=6)
+    monkeypatch.setattr(game_module, "write_letters", to_everyone)
+    table.play()
+    monkeypatch.undo()
+    report = table.audit()
+    assert not report.ok and report.failure.code == "shown"
+    assert "showed" in str(report.failure)
