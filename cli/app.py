@@ -210,7 +210,7 @@ def _public(key) -> bytes:
 def _sign_as(game: bs.Game, key: str | None) -> None:
     """A peer game's copy signs its player's records: with ``key``, or the key in the keys
     folder whose public half is the one this player joined with (loaded when first used)."""
-    if not game.header.peer or game.header.viewer is None:
+    if not game.header.signed or game.header.viewer is None:
         return
     seat = game.header.viewer
     loaded = []
@@ -275,8 +275,8 @@ def join(invite, player, out, key, reply, text):
         fail(f"error: {out} exists; not overwriting it (choose another name)", BAD_INPUT)
     bs.check_output(out, reading=[invite])
     game = bs.load_checked(invite)
-    if not game.header.peer:
-        fail(f"error: {invite} is not a peer game (nobody joins an open game)", BAD_INPUT)
+    if not game.header.signed:
+        fail(f"error: {invite} is not a peer or hosted game (nobody joins an open game)", BAD_INPUT)
     seat = game.seat(player)
     if seat in game.keys:
         fail(f"error: {player} has already joined this game", RULES_REJECTED)
@@ -285,6 +285,13 @@ def join(invite, player, out, key, reply, text):
     base = game.seq - 1
     signing = _load_key(key or player)
     game.signer = signing.sign
+    if game.header.hosted:  # (the judge makes the join record from the signed request)
+        request = game.join_request(seat, _public(signing))
+        path = reply or str(Path(out).with_name(f"{Path(out).stem}-join.request"))
+        _write_request(request, path, reading=[invite], text=text, force=False)
+        bs.save_game(game, out)
+        click.echo(f"created {out}: your copy of a hosted game ({game.header.module})")
+        return
     records = game.join(seat, _public(signing))
     _write_reply(game, base, out, reply, always=True, reading=[invite], player=player, text=text)
     bs.save_game(game, out)
@@ -466,6 +473,27 @@ def _write_reply(
     )
 
 
+def _write_request(request, path: str, *, reading, text: bool, force: bool) -> None:
+    """A hosted game's request for the judge, written atomically (or armored text)."""
+    data = request.encode()
+    if text:
+        from boardstate._armor import armor
+
+        said = request.command or "join"
+        data = armor(
+            data, f"{request.module} {request.game_id.hex()[:12]}: request: {said}"
+        ).encode()
+    if path == "-":
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+        return
+    if Path(path).exists() and not force:
+        fail(f"error: {path} exists; not overwriting it (name another with -o/--out)", BAD_INPUT)
+    bs.check_output(path, force=force, reading=reading)
+    bs.atomic_write(path, data)
+    click.echo(f"wrote {path}: mail it to the judge")
+
+
 def split_commands(words: tuple[str, ...]) -> list[str]:
     """The command words as given (quoted or not), one or more commands separated by ';'."""
     text = " ".join(words)
@@ -506,12 +534,19 @@ def move(file, command, player, out, force, text, key):
         if out is not None and out != "-":
             bs.check_output(out, force=force, reading=[file])
         seat = game.seat(player)
-        if game.header.peer and game.header.viewer != seat:
+        if game.header.signed and game.header.viewer != seat:
             fail(
                 f"error: {file} is {game.players[game.header.viewer]}'s copy, not {player}'s",
                 BAD_INPUT,
             )
         _sign_as(game, key)
+        if game.header.hosted:  # (a request for the judge; this copy waits for its record)
+            if len(commands) > 1:
+                fail("error: one command per request in a hosted game", BAD_INPUT)
+            request = game.request(seat, commands[0])
+            path = out or str(Path(file).with_name(f"{Path(file).stem}-{game.seq:04d}.request"))
+            _write_request(request, path, reading=[file], text=text, force=force)
+            return
         base = game.seq - 1
         records = []
         for given in commands:
@@ -885,9 +920,27 @@ def verify(file, as_json, others):
     signature and every card played against its owner's commitments); with --with and every
     player's copy after the end, the audit checks the rest (the cards never played)."""
     if others:
-        from boardstate._referee import audit
+        from boardstate._referee import audit, audit_hosted
 
-        report = audit([bs.read_raw(f) for f in (file, *others)])
+        copies = [bs.read_raw(f) for f in (file, *others)]
+        judged = [raw for raw in copies if raw.header.hosted and raw.header.seed is not None]
+        if judged:  # (the hosted mode: the judge's published log, and players' copies)
+            report = audit_hosted(judged[0], [raw for raw in copies if raw is not judged[0]])
+            if not report.ok:
+                fail(f"audit failed: {report.failure}", RULES_REJECTED)
+            click.echo(
+                f"audit ok: {report.records} records of the judge's log re-derived from its "
+                f"seed, every letter opened and shown to its owners only; players' copies "
+                f"checked against it: {len(copies) - 1}"
+            )
+            return
+        if any(raw.header.hosted for raw in copies):
+            fail(
+                "error: a hosted game is audited with the judge's published log "
+                "(boardstate judge publish): give it too",
+                BAD_INPUT,
+            )
+        report = audit(copies)
         if not report.ok:
             fail(f"audit failed: {report.failure}", RULES_REJECTED)
         missing = (
@@ -1033,9 +1086,11 @@ def check(module, seeds):
 
 
 from .board import board as _board_cmd  # noqa: E402
+from .judge import judge as _judge_cmd  # noqa: E402
 from .key import key as _key_cmd  # noqa: E402
 from .play import play as _play_cmd  # noqa: E402
 
 cli.add_command(_play_cmd)
 cli.add_command(_board_cmd)
 cli.add_command(_key_cmd)
+cli.add_command(_judge_cmd)

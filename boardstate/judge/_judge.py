@@ -1,0 +1,276 @@
+"""The judge: hosted games referee'd from mail, one store transaction per accepted request.
+
+``Judge.handle(mail)`` is the whole cycle for one message: every request in it is checked
+(signature first: the From header authenticates nothing) and judged under the rules on the
+judge's copy; the new records, and a move file for every player carrying only that player's
+letters, go to the store in **one transaction** with the message marked answered.  Only then is
+the message marked done in its inbox and the queued mail sent.  A judge killed between any two
+of those steps loses nothing and does nothing twice: a message already answered is skipped; mail
+queued and not sent goes out at the next start.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+
+import msgpack
+
+from .._errors import BoardstateError, GameFileError
+from .._fileformat import encode_game, encode_moves, encode_public, encode_row, parse_raw
+from .._game import Game, describe
+from .._hosted import decode_request, is_request
+from .._registry import get_module
+from ._store import StoreConflict
+from ._types import Mail, Outgoing
+
+_TAG = "[boardstate]"
+
+
+class Judge:
+    """Many hosted games, one signing key, one store (SQLite or PostgreSQL)."""
+
+    def __init__(self, store, signing_key, *, cache: int = 2048) -> None:
+        from cryptography.hazmat.primitives import serialization
+
+        self.store = store
+        self.key = signing_key
+        self.public = signing_key.public_key().public_bytes(
+            serialization.Encoding.Raw, serialization.PublicFormat.Raw
+        )
+        self._games: OrderedDict[bytes, Game] = OrderedDict()
+        self._cache = cache
+
+    # ------------------------------------------------------------------ games
+    def create(
+        self, module_id: str, players, options=None, *, created=None, seed=None, secret=None
+    ) -> bytes:
+        """A new hosted game for ``players`` (``(name, address)`` pairs, in seat order); each
+        player is mailed the invitation to join from.  Returns the game id.  ``seed``,
+        ``created`` and ``secret`` (the judge's secret for letters) are random and now unless
+        given: give them only to make identical games (tests, benchmarks)."""
+        module = get_module(module_id)
+        names = [name for name, _ in players]
+        game = Game.new(
+            module,
+            names,
+            dict(options or {}),
+            seed,
+            created,
+            seed_salt=None if seed is None else bytes(32),
+            trust="hosted",
+            judge_key=self.public,
+            peer_secret=secret,
+        )
+        game.signer = self.key.sign
+        game_id = game.header.game_id
+        invite = encode_public(game)
+        mails = [
+            Outgoing(
+                address,
+                f"{_TAG} {module_id} {game_id.hex()[:12]}: you are invited as {name}",
+                f"You are invited to a {module_id} game refereed by this judge, as {name}.\n"
+                f"Join it from the attached invitation and mail the request back:\n\n"
+                f"    boardstate join invite.msgpack --as {name} -o mine.msgpack --reply join.msgpack\n",
+                (("invite.msgpack", invite),),
+            )
+            for name, address in players
+        ]
+        self.store.add_game(
+            game_id,
+            msgpack.packb(game.header.to_map(), use_bin_type=True),
+            [encode_row(game.header, r) for r in game.records],
+            list(players),
+            mails,
+        )
+        self._keep(game_id, game)
+        return game_id
+
+    def game(self, game_id: bytes) -> Game:
+        """The judge's copy of a game (re-derived from the store once, then kept)."""
+        game = self._games.get(game_id)
+        if game is not None:
+            self._games.move_to_end(game_id)
+            return game
+        header, rows = self.store.load(game_id)
+        game = _load(header, rows, game_id)
+        game.signer = self.key.sign
+        self._keep(game_id, game)
+        return game
+
+    def published(self, game_id: bytes) -> bytes:
+        """The full log (seed, judge's secret, every opening) for the audit: at the end only."""
+        game = self.game(game_id)
+        if game.outcome() is None:
+            raise GameFileError(
+                "the game is not over: its log and seed are published at the end",
+                code="not-over",
+            )
+        return encode_game(game)
+
+    def _keep(self, game_id: bytes, game: Game) -> None:
+        self._games[game_id] = game
+        while len(self._games) > self._cache:
+            self._games.popitem(last=False)
+
+    # ------------------------------------------------------------------ mail
+    def handle(self, mail: Mail) -> str:
+        """Judge one message: ``"accepted"``, ``"refused"`` or ``"duplicate"`` (already
+        answered: nothing is done again)."""
+        if self.store.answered(mail.digest):
+            return "duplicate"
+        try:
+            game_id, new, mails = self._judge(mail)
+        except _Refused as refusal:
+            self.store.answer(mail.digest, refusal.mails(mail.sender))
+            return "refused"
+        try:
+            self.store.accept(game_id, new[0], new[1], mail.digest, mails)
+        except StoreConflict:  # (another judge process took that record first: start again)
+            self._games.pop(game_id, None)
+            if self.store.answered(mail.digest):
+                return "duplicate"
+            return self.handle(mail)
+        return "accepted"
+
+    def _judge(self, mail: Mail):
+        if not mail.moves:
+            raise _Refused("the mail holds no request (attach one, or paste its armored text)")
+        requests = []
+        for i, data in enumerate(mail.moves):
+            name = f"request {i + 1}"
+            try:
+                data = _dearmored(data, name)
+                if not is_request(data):
+                    raise _Refused(
+                        f"{name} is not a request: in a hosted game 'boardstate move' and "
+                        f"'boardstate join' write requests for the judge"
+                    )
+                requests.append(decode_request(data, name))
+            except BoardstateError as exc:
+                raise _Refused(exc.reason) from None
+        game_id = requests[0].game_id
+        if any(r.game_id != game_id for r in requests):
+            raise _Refused("one game per mail (the requests name several)")
+        try:
+            game = self.game(game_id)
+        except BoardstateError:
+            raise _Refused(f"no game {game_id.hex()[:12]} here") from None
+        start = game.seq
+        try:
+            for request in requests:
+                game.judge(request)
+        except BoardstateError as exc:
+            self._games.pop(game_id, None)  # (the cached copy may hold a part: read it again)
+            seat = requests[0].actor
+            catch_up = None
+            if 0 <= seat < len(game.players) and requests[0].base < start:
+                fresh = self.game(game_id)
+                catch_up = (seat, encode_moves(fresh, requests[0].base, reader=seat))
+            raise _Refused(str(exc), game=game, catch_up=catch_up) from None
+        records = game.records[start:]
+        rows = [encode_row(game.header, r) for r in records]
+        said = "; ".join(describe(game, r) for r in records)
+        first, last = records[0].seq, records[-1].seq
+        status = _status(game)
+        mails = []
+        for seat, (_name, address) in enumerate(self.store.players(game_id)):
+            base = start - 1
+            asker = any(r.actor == seat for r in requests)
+            if asker:  # (the asker gets whatever it lacked since its request's base)
+                base = min(r.base for r in requests if r.actor == seat)
+            data = encode_moves(game, base, reader=seat)
+            mails.append(
+                Outgoing(
+                    address,
+                    f"{_TAG} {game.header.module} {game_id.hex()[:12]}: records {first}-{last}",
+                    f"{said}\n{status}\n\nApply it to your copy:\n\n"
+                    f"    boardstate apply mine.msgpack moves.msgpack\n\n"
+                    f"{_view(game, seat)}",
+                    ((f"moves-{base + 1:04d}-{last:04d}.msgpack", data),),
+                )
+            )
+        return game_id, (first, rows), mails
+
+
+class _Refused(Exception):
+    """A message that changes nothing: a one-line reason (and what the sender lacks)."""
+
+    def __init__(self, reason: str, *, game: Game | None = None, catch_up=None) -> None:
+        super().__init__(reason)
+        self.reason = " ".join(reason.split())
+        self.game = game
+        self.catch_up = catch_up
+
+    def mails(self, sender: str) -> list:
+        if not sender:
+            return []
+        attachments = ()
+        text = f"refused: {self.reason}\nNothing was changed.\n"
+        if self.catch_up is not None:
+            seat, data = self.catch_up
+            attachments = (("catch-up.msgpack", data),)
+            text += (
+                "\nThe attached move file holds the records since your request was made: "
+                "apply it, then ask again.\n\n" + _view(self.game, seat)
+            )
+        return [Outgoing(sender, f"{_TAG} refused: {self.reason[:60]}", text, attachments)]
+
+
+def _dearmored(data: bytes, name: str) -> bytes:
+    from .._armor import dearmor, is_armored
+
+    return dearmor(data, name) if is_armored(data[:4096]) else data
+
+
+def _status(game: Game) -> str:
+    outcome = game.outcome()
+    if outcome is not None:
+        from .._module import Outcome
+
+        if isinstance(outcome, Outcome) and outcome.winners:
+            won = ", ".join(game.players[s] for s in outcome.winners)
+            return f"game over: {won} won ({outcome.reason})"
+        return f"game over: {outcome}"
+    if game.due():
+        return game.waiting_text()
+    return "to act: " + ", ".join(game.players[s] for s in game.to_act())
+
+
+def _view(game: Game, seat: int) -> str:
+    """The table as ``seat`` sees it (the module's own text)."""
+    try:
+        decider = game.decider
+        return decider.render(decider.view(game.state, seat), seat)
+    except Exception:  # (a module without a text view: the status says enough)
+        return ""
+
+
+def _load(header: bytes, rows, game_id: bytes) -> Game:
+    from .._fileformat import load_game
+
+    game = load_game(parse_raw(header + b"".join(rows), f"game {game_id.hex()[:12]}"))
+    if game.header.game_id != game_id:
+        raise GameFileError(f"the store's game {game_id.hex()[:12]} is another game's log")
+    return game
+
+
+def send_queued(store, outbox) -> int:
+    """Send the mail the store has queued (mail queued before a crash goes out now)."""
+    count = 0
+    for mail_id, mail in store.outbox():
+        outbox.send(mail)
+        store.sent(mail_id)
+        count += 1
+    return count
+
+
+def serve_once(judge: Judge, inbox, outbox) -> dict:
+    """One pass: queued mail out, every new message judged (then marked done), replies out.
+    Returns how many messages were accepted, refused and duplicates."""
+    counts = {"accepted": 0, "refused": 0, "duplicate": 0}
+    send_queued(judge.store, outbox)
+    for mail in inbox.fetch():
+        counts[judge.handle(mail)] += 1
+        inbox.done(mail)
+        send_queued(judge.store, outbox)
+    return counts

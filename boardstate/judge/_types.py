@@ -1,0 +1,38 @@
+"""What the judge's transports and store exchange: a mail in, a mail out.
+
+Kept apart from both so that neither imports the other: a transport makes ``Mail`` and sends
+``Outgoing``; the store queues ``Outgoing`` in the same transaction as the move it answers.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+
+@attrs.frozen
+class Mail:
+    """One incoming message, as a transport read it.
+
+    ``key`` names it in its transport (a Maildir key, an IMAP UID, a file name) so that it can
+    be marked done once the store has committed what it caused; ``digest`` (SHA-256 of the raw
+    message) names it across re-deliveries.  ``sender`` is where answers go: it authenticates
+    nothing (a move is accepted only if its player's signature verifies).  ``moves`` holds the
+    move files found in it: attachments, and armored text in the body, in the order found.
+    """
+
+    key: str
+    digest: bytes
+    sender: str
+    subject: str
+    text: str
+    moves: tuple[bytes, ...]
+
+
+@attrs.frozen
+class Outgoing:
+    """One message to send: to one address, with move files attached (``(filename, bytes)``)."""
+
+    to: str
+    subject: str
+    text: str
+    attachments: tuple[tuple[str, bytes], ...] = ()

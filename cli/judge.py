@@ -1,0 +1,145 @@
+"""``boardstate judge``: run the hosted mode's judge (docs/trust.md, "Hosted mode").
+
+The judge holds every game's seed and full log in its store (SQLite by default, PostgreSQL by
+URL), reads requests from an inbox (a Maildir, IMAP, or a plain directory) and answers through
+an outbox (SMTP, or a directory).  Players play with the ordinary commands: ``join`` and
+``move`` write requests for the judge, ``apply`` takes its move files.
+"""
+
+from __future__ import annotations
+
+import time
+
+import click
+
+import boardstate as bs
+
+from ._errors import BAD_INPUT, fail, one_line_errors
+
+_STORE = click.option(
+    "--store",
+    default="judge.sqlite",
+    show_default=True,
+    help="The judge's store: a SQLite file, or a postgresql:// URL.",
+)
+_KEY = click.option("--key", required=True, help="The judge's signing key (boardstate key new).")
+
+
+@click.group()
+def judge() -> None:
+    """A judge that referees hosted games by mail: new, run, publish, list."""
+
+
+def _judge(store: str, key: str):
+    from boardstate._keys import load_private
+    from boardstate.judge import Judge, open_store
+
+    return Judge(open_store(store), load_private(key))
+
+
+@judge.command("new")
+@click.argument("module")
+@click.option(
+    "--player",
+    "players",
+    multiple=True,
+    required=True,
+    metavar="NAME=ADDRESS",
+    help="A player and their mail address (in seat order).",
+)
+@click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="A module option.")
+@_STORE
+@_KEY
+@one_line_errors
+def judge_new(module, players, options, store, key):
+    """Create a hosted game and queue each player's invitation (sent by 'judge run')."""
+    pairs = []
+    for given in players:
+        name, sep, address = given.partition("=")
+        if not sep or not name.strip() or "@" not in address:
+            fail(f"error: --player {given!r}: expected NAME=ADDRESS (a mail address)", BAD_INPUT)
+        pairs.append((name.strip(), address.strip()))
+    opts = {}
+    for given in options:
+        k, sep, v = given.partition("=")
+        if not sep:
+            fail(f"error: --option {given!r}: expected KEY=VALUE", BAD_INPUT)
+        opts[k.strip()] = v.strip()
+    referee = _judge(store, key)
+    game_id = referee.create(module, pairs, opts)
+    click.echo(f"created game {game_id.hex()}: invitations queued for {len(pairs)} players")
+
+
+@judge.command("run")
+@_STORE
+@_KEY
+@click.option(
+    "--inbox", required=True, help="maildir:PATH, dir:PATH or imap[s]://USER:PASS@HOST/FOLDER."
+)
+@click.option("--outbox", required=True, help="smtp[s]://[USER:PASS@]HOST:PORT or dir:PATH.")
+@click.option(
+    "--from", "sender", default="judge@localhost", show_default=True, help="The judge's address."
+)
+@click.option("--once", is_flag=True, help="One pass over the inbox, then stop.")
+@click.option("--poll", default=10.0, show_default=True, help="Seconds between passes.")
+@one_line_errors
+def judge_run(store, key, inbox, outbox, sender, once, poll):
+    """Judge every request that arrives; answer each player with what they may see."""
+    from boardstate.judge import open_inbox, open_outbox, serve_once
+
+    referee = _judge(store, key)
+    source, sink = open_inbox(inbox), open_outbox(outbox, sender)
+    while True:
+        counts = serve_once(referee, source, sink)
+        if any(counts.values()):
+            click.echo(", ".join(f"{n} {what}" for what, n in counts.items()))
+        if once:
+            return
+        time.sleep(poll)
+
+
+def _game_id(referee, given: str) -> bytes:
+    found = [g for g in referee.store.game_ids() if g.hex().startswith(given.lower())]
+    if len(found) != 1:
+        fail(
+            f"error: {'no' if not found else 'more than one'} game {given!r} in the store",
+            BAD_INPUT,
+        )
+    return found[0]
+
+
+@judge.command("publish")
+@click.argument("game")
+@_STORE
+@_KEY
+@click.option(
+    "-o", "--out", required=True, type=click.Path(dir_okay=False), help="Where to write the log."
+)
+@one_line_errors
+def judge_publish(game, store, key, out):
+    """Write a finished game's full log, seed included, for anyone to audit
+    ('boardstate verify LOG --with A-COPY ...')."""
+    referee = _judge(store, key)
+    bs.check_output(out)
+    from pathlib import Path
+
+    if Path(out).exists():
+        fail(f"error: {out} exists; not overwriting it (choose another name)", BAD_INPUT)
+    bs.atomic_write(out, referee.published(_game_id(referee, game)))
+    click.echo(
+        f"wrote {out}: the full log and the seed; audit with 'boardstate verify {out} --with COPY...'"
+    )
+
+
+@judge.command("list")
+@_STORE
+@one_line_errors
+def judge_list(store):
+    """The store's games: id, module, players, records, and whom each waits for."""
+    from boardstate.judge import open_store
+
+    with open_store(store) as opened:
+        for game_id in opened.game_ids():
+            header, rows = opened.load(game_id)
+            names = ", ".join(name for name, _ in opened.players(game_id))
+            click.echo(f"{game_id.hex()[:16]}  {len(rows)} records  {names}")
