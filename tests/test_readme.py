@@ -61,3 +61,45 @@ def test_walkthrough_runs_as_written(tmp_path):
     # winner's keep-or-discard choice; a test that asked for round 2 failed 1 game in 6.)
     assert alice == bob and '"records": 5' in alice
     assert '"round": 2' in alice or "keep" in alice
+
+
+def test_judge_walkthrough_runs_as_written(tmp_path):
+    """The hosted mode's section, as written; then one move through the judge."""
+    import os
+
+    text = README.read_text()
+    section = text.split("### A judge for a club: the hosted mode", 1)[1].split("From then on", 1)[
+        0
+    ]
+    commands = [
+        shlex.split(re.sub(r"\s+#.*$", "", line.strip()))[1:]
+        for line in section.splitlines()
+        if line.strip().startswith("boardstate ")
+    ]
+    assert len(commands) >= 11
+    env = dict(os.environ, BOARDSTATE_KEYS=str(tmp_path / "keys"))
+
+    def run(args):
+        proc = subprocess.run(
+            [sys.executable, "-m", "boardstate.cli", *args],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            env=env,
+        )
+        assert proc.returncode == 0, (args, proc.stderr)
+        return proc.stdout
+
+    for args in commands:
+        out = run(args)
+    assert "your hand:" in out
+    first = [line for line in out.splitlines() if line.startswith("To act:")][0].split()[-1]
+    legal = run(["legal", f"{first}.msgpack", "--as", first]).split("\n")[0]
+    inbox = f"to-judge/{first}@club.example--move.msgpack"
+    run(["move", f"{first}.msgpack", "--as", first, *legal.split(), "-o", inbox])
+    judge = ["--store", "club.sqlite", "--key", "judge"]
+    assert "1 accepted" in run(
+        ["judge", "run", *judge, "--inbox", "dir:to-judge", "--outbox", "dir:from-judge", "--once"]
+    )
+    answer = sorted((tmp_path / "from-judge" / f"{first}@club.example").glob("0004-moves-*"))
+    assert "record 3" in run(["apply", f"{first}.msgpack", str(answer[0])])
