@@ -255,3 +255,63 @@ def test_a_judge_that_shows_a_card_to_another_player_is_caught_by_the_audit(monk
     report = table.audit()
     assert not report.ok and report.failure.code == "shown"
     assert "showed" in str(report.failure)
+
+
+# ------------------------------------------------------------------ the judge, with its store
+def test_the_judge_mails_everyone_the_log_and_seed_at_the_end(tmp_path):
+    import hashlib
+
+    from boardstate.judge import Judge, Mail, open_store
+
+    judge = Judge(open_store(str(tmp_path / "judge.sqlite")), Ed25519PrivateKey.generate())
+    game_id = judge.create("jedi-duel", [("ann", "ann@x"), ("ben", "ben@x")], created=CREATED)
+    invite = [m for _, m in judge.store.outbox()][0].attachments[0][1]
+    copies, keys = [], []
+    for seat in range(2):
+        copy = bs.load_game(parse_raw(invite, "invite"))
+        copy.header = attrs.evolve(copy.header, viewer=seat, peer_secret=os.urandom(32))
+        keys.append(Ed25519PrivateKey.generate())
+        copy.signer = keys[seat].sign
+        copies.append(copy)
+    sent = [0]
+
+    def mail(request) -> str:
+        data = request.encode()
+        sent[0] += 1
+        digest = hashlib.sha256(data + bytes([sent[0] % 256])).digest()
+        return judge.handle(Mail(str(sent[0]), digest, "x@x", "", "", (data,)))
+
+    def deliver() -> list:
+        answers = [m for i, m in judge.store.outbox()]
+        for i, _ in judge.store.outbox():
+            judge.store.sent(i)
+        for out in answers:
+            seat = ["ann@x", "ben@x"].index(out.to)
+            for name, data in out.attachments:
+                if name.startswith("moves-"):
+                    referee_moves(copies[seat], parse_raw(data, name))
+        return answers
+
+    deliver()
+    for seat in range(2):
+        assert mail(copies[seat].join_request(seat, _public(keys[seat]))) == "accepted"
+    deliver()
+    chooser = random.Random(9)
+    answers = []
+    while judge.game(game_id).outcome() is None:
+        seat = copies[0].to_act()[0]
+        assert mail(copies[seat].request(seat, chooser.choice(copies[seat].legal(seat))))
+        answers = deliver()
+    logs = [data for out in answers for name, data in out.attachments if name == "log.msgpack"]
+    assert len(logs) == 2 and logs[0] == judge.published(game_id)
+    report = audit_hosted(
+        parse_raw(logs[0], "log"), [parse_raw(encode_game(c), "copy") for c in copies]
+    )
+    assert report.ok, report.failure
+    # A mail that is not a request changes nothing and is answered with a reason.
+    before = judge.game(game_id).seq
+    assert judge.handle(Mail("junk", b"j" * 32, "x@x", "", "", (b"junk",))) == "refused"
+    assert judge.handle(Mail("junk", b"j" * 32, "x@x", "", "", (b"junk",))) == "duplicate"
+    refusal = [m for _, m in judge.store.outbox()]
+    assert len(refusal) == 1 and refusal[0].text.startswith("refused: ")
+    assert judge.game(game_id).seq == before

@@ -172,6 +172,14 @@ class Judge:
         said = "; ".join(describe(game, r) for r in records)
         first, last = records[0].seq, records[-1].seq
         status = _status(game)
+        log = ()
+        if game.outcome() is not None:  # (the end: the seed and full log go to everyone)
+            log = (("log.msgpack", encode_game(game)),)
+            status += (
+                "\nThe game is over: log.msgpack is the judge's full log with its seed. Audit "
+                "the judge with 'boardstate verify log.msgpack --with mine.msgpack' (and the "
+                "other players' copies, if they publish them)."
+            )
         mails = []
         for seat, (_name, address) in enumerate(self.store.players(game_id)):
             base = start - 1
@@ -186,7 +194,7 @@ class Judge:
                     f"{said}\n{status}\n\nApply it to your copy:\n\n"
                     f"    boardstate apply mine.msgpack moves.msgpack\n\n"
                     f"{_view(game, seat)}",
-                    ((f"moves-{base + 1:04d}-{last:04d}.msgpack", data),),
+                    ((f"moves-{base + 1:04d}-{last:04d}.msgpack", data),) + log,
                 )
             )
         return game_id, (first, rows), mails
