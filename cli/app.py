@@ -870,9 +870,11 @@ def log(file, player):
         ("GameId", header.game_id.hex()[:16]),
         ("Trust", header.trust),
     ]
-    if header.peer:  # (who signed: every record after the setup carries its player's key)
+    if header.signed:  # (who signed: every record after the setup carries its player's key)
         from boardstate._keys import fingerprint
 
+        if header.hosted:
+            tags.append(("Judge", fingerprint(header.judge[:32])))
         tags.append(
             (
                 "Keys",
@@ -994,6 +996,11 @@ def verify(file, as_json, others):
             f" ({trusted} checked in part: they hold other players' cards this copy cannot "
             f"open; after the end, 'verify FILE --with OTHER-COPIES' audits them)"
         )
+    elif trusted and game.header.hosted:
+        note = (
+            f" ({trusted} checked in part: they hold what only the judge's seed gives; after "
+            f"the end, 'verify LOG --with THIS-COPY' audits the judge's published log)"
+        )
     status = (
         _outcome_text(game, verdict.outcome)
         if verdict.outcome is not None
@@ -1002,13 +1009,20 @@ def verify(file, as_json, others):
         else "game in progress; to act: " + ", ".join(game.players[s] for s in game.to_act())
     )
     click.echo(f"ok: {verdict.records} records re-derived and verified{note}. {status}")
-    if game.header.peer:
+    if game.header.signed:
         from boardstate._keys import fingerprint
 
         signers = ", ".join(
             f"{game.players[s]} (key {fingerprint(k)})" for s, k in sorted(game.keys.items())
         )
-        click.echo(f"every record after the setup is signed by its player: {signers}")
+        if game.header.hosted:
+            click.echo(
+                f"every record after the setup is signed by the judge (key "
+                f"{fingerprint(game.header.judge[:32])}) and carries its player's signed "
+                f"request: {signers}"
+            )
+        else:
+            click.echo(f"every record after the setup is signed by its player: {signers}")
     if _revision_note(game):
         click.echo(_revision_note(game))
 
