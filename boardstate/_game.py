@@ -1124,6 +1124,9 @@ class Game:
         """Add ``record`` to the log.  ``state``: the state after its events, when the caller has
         it from ``decide`` (else the events are folded here)."""
         kind = record.kind
+        if record.request:  # (the hosted mode: each request is used once, and never stale)
+            self.requests.add(record.request[1])
+            self.last_acted[record.actor] = record.seq
         if kind == Kind.MOVE and not record.events and canonical(record.command) == record.command:
             self.talk.said(self.players, record.actor, record.command)
             self._facts_of = None
@@ -1139,9 +1142,6 @@ class Game:
             self._next_pending = None
             if next_pending[0] == record.seq:
                 self.pending = next_pending[1]
-        if record.request:
-            self.requests.add(record.request[1])
-            self.last_acted[record.actor] = record.seq
         if kind == Kind.JOIN:
             self.keys[record.actor] = record.sealed[0]
             self.last_link[record.actor] = record.sealed[1]

@@ -315,3 +315,14 @@ def test_the_judge_mails_everyone_the_log_and_seed_at_the_end(tmp_path):
     refusal = [m for _, m in judge.store.outbox()]
     assert len(refusal) == 1 and refusal[0].text.startswith("refused: ")
     assert judge.game(game_id).seq == before
+
+
+def test_a_signed_note_or_draw_offer_is_not_replayed():
+    table = Hosted(2, seed=8)
+    ben = table.copies[1]
+    offer = ben.request(1, "offer draw")
+    table.ask(offer)
+    table.ask(ben.request(1, "withdraw draw"))
+    with pytest.raises(bs.IllegalCommand) as caught:  # the same signed offer, again
+        table.judge.judge(offer)
+    assert caught.value.code in ("replayed", "stale")

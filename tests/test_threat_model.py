@@ -2,7 +2,8 @@
 
 Each test performs the attack its row names and asserts the outcome the table claims, in the
 open mode (the seed is in the file) and in the peer mode (no seed; every player joins with a
-key and a chain of links).  The hosted mode is designed, not built: it has no tests yet.
+key and a chain of links).  The hosted mode's
+attacks (a judge that cheats included) are in tests/test_hosted.py.
 
 Peer games run on tests/peer_draw.py ("Draw and Roll": piles arranged by their owners, private
 draws at random positions, public dice) through tests/test_peer.py's ``Table`` (one copy per
