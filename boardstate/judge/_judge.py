@@ -163,7 +163,9 @@ class Judge:
             self._games.pop(game_id, None)  # (the cached copy may hold a part: read it again)
             seat = requests[0].actor
             catch_up = None
-            if 0 <= seat < len(game.players) and requests[0].base < start:
+            # (records base+1 .. start-1 are what the sender lacks: sent for a stale request
+            # only, which was signed by the seat's key; a forged one learns nothing)
+            if exc.code == "stale" and 0 <= seat < len(game.players):
                 fresh = self.game(game_id)
                 catch_up = (seat, encode_moves(fresh, requests[0].base, reader=seat))
             raise _Refused(str(exc), game=game, catch_up=catch_up) from None
