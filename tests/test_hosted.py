@@ -326,3 +326,23 @@ def test_a_signed_note_or_draw_offer_is_not_replayed():
     with pytest.raises(bs.IllegalCommand) as caught:  # the same signed offer, again
         table.judge.judge(offer)
     assert caught.value.code in ("replayed", "stale")
+
+
+def test_a_mail_the_judge_fails_on_is_answered_and_the_judge_goes_on(tmp_path, monkeypatch):
+    from boardstate.judge import Judge, Mail, open_store
+
+    judge = Judge(open_store(str(tmp_path / "judge.sqlite")), Ed25519PrivateKey.generate())
+    judge.create("jedi-duel", [("ann", "ann@x"), ("ben", "ben@x")], created=CREATED)
+    for mail_id, _ in judge.store.outbox():
+        judge.store.sent(mail_id)
+    table = Hosted(2)  # (a request of another game will do: the bug is hit before the lookup)
+
+    def broken(*args, **kwargs):
+        raise IndexError("list index out of range")
+
+    monkeypatch.setattr("boardstate.judge._judge.decode_request", broken)
+    request = table.copies[0].request(0, "note hello").encode()
+    assert judge.handle(Mail("1", b"1" * 32, "ann@x", "", "", (request,))) == "refused"
+    (answer,) = [m for _, m in judge.store.outbox()]
+    assert answer.text.startswith("refused: the judge failed on this mail (internal error")
+    assert judge.handle(Mail("1", b"1" * 32, "ann@x", "", "", (request,))) == "duplicate"

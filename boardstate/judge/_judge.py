@@ -20,7 +20,7 @@ from .._fileformat import encode_game, encode_moves, encode_public, encode_row, 
 from .._game import Game, describe
 from .._hosted import decode_request, is_request
 from .._registry import get_module
-from ._store import StoreConflict
+from ._store import StoreConflict, StoreError
 from ._types import Mail, Outgoing
 
 _TAG = "[boardstate]"
@@ -123,6 +123,16 @@ class Judge:
         except _Refused as refusal:
             self.store.answer(mail.digest, refusal.mails(mail.sender))
             return "refused"
+        except StoreError:  # (the store is down: the message stays in the inbox for later)
+            raise
+        except Exception as exc:  # a bug: this message is answered, the judge goes on
+            self._games.clear()  # (a cached game may hold a part of what failed)
+            why = " ".join(f"{type(exc).__name__}: {exc}".split())[:200]
+            refusal = _Refused(
+                f"the judge failed on this mail (internal error, {why}; please report it)"
+            )
+            self.store.answer(mail.digest, refusal.mails(mail.sender))
+            return "refused"
         try:
             self.store.accept(game_id, new[0], new[1], mail.digest, mails)
         except StoreConflict:  # (another judge process took that record first: start again)
@@ -161,13 +171,14 @@ class Judge:
                 game.judge(request)
         except BoardstateError as exc:
             self._games.pop(game_id, None)  # (the cached copy may hold a part: read it again)
-            seat = requests[0].actor
+            seat, base = requests[0].actor, requests[0].base
             catch_up = None
             # (records base+1 .. start-1 are what the sender lacks: sent for a stale request
-            # only, which was signed by the seat's key; a forged one learns nothing)
-            if exc.code == "stale" and 0 <= seat < len(game.players):
+            # only, which was signed by the seat's key; a forged one learns nothing; none for
+            # a request from ahead of the game, which was made on records it does not hold)
+            if exc.code == "stale" and 0 <= seat < len(game.players) and base < start - 1:
                 fresh = self.game(game_id)
-                catch_up = (seat, encode_moves(fresh, requests[0].base, reader=seat))
+                catch_up = (seat, encode_moves(fresh, base, reader=seat))
             raise _Refused(str(exc), game=game, catch_up=catch_up) from None
         records = game.records[start:]
         rows = [encode_row(game.header, r) for r in records]
