@@ -206,7 +206,8 @@ def test_svg_is_well_formed_with_pieces_wounds_and_panel(midgame):
     assert all(str(n) in texts for n in range(1, 8))
     panel = " ".join(t.text for t in root.find(f"{SVG}g[@class='panel']").iter(f"{SVG}text"))
     assert f"Die: {DIE_NAMES[s.die]}" in panel and f"Turn {s.turns}: " in panel
-    assert "water: blocks movement" in panel and "obstacle: blocks movement and sight" in panel
+    legend = " ".join(t.text for t in root.find(f"{SVG}g[@class='legend']").iter(f"{SVG}text"))
+    assert "water: blocks movement" in legend and "obstacle: blocks movement and sight" in legend
     for c in s.roster.chars:
         assert c.short in panel
     assert int(root.get("width")) > len("abcdefghij") * 64
@@ -219,6 +220,181 @@ def test_svg_marks_held_characters_and_the_end(midgame, finished):
     assert len(root.findall(f".//{SVG}circle[@class='held']")) == 1
     over = ET.fromstring(svg(seen_by(finished, None), None))
     assert "game over" in " ".join(t.text or "" for t in over.iter(f"{SVG}text"))
+
+
+# ---------------------------------------------------------------------------------- accessible
+def luminance(colour: str) -> float:
+    """WCAG relative luminance of ``#rrggbb`` (or ``#rgb``, white, black): 0 black to 1 white."""
+    colour = {"white": "#ffffff", "black": "#000000"}.get(colour, colour)
+    if len(colour) == 4:
+        colour = "#" + "".join(c * 2 for c in colour[1:])
+    channels = [int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+    r, g, b = (c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a: str, b: str) -> float:
+    """WCAG contrast ratio of two colours' lightness (1: alike in greyscale, 21: black on white)."""
+    high, low = sorted((luminance(a), luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def terrain_looks(root) -> dict[str, tuple[str, str | None]]:
+    """Terrain name -> (its colour, the design of its pattern or None) as the picture draws it."""
+    patterns = {p.get("id"): p for p in root.iter(f"{SVG}pattern")}
+    looks = {}
+    for rect in root.findall(f".//{SVG}g[@class='cells']/{SVG}rect"):
+        fill = rect.get("fill")
+        if fill.startswith("url(#"):
+            pattern = patterns[fill[5:-1]]
+            look = (pattern.find(f"{SVG}rect").get("fill"), pattern.get("class"))
+        else:
+            look = (fill, None)
+        assert looks.setdefault(rect.get("class").split(" ", 1)[1], look) == look
+    return looks
+
+
+def fresh(scene: str, seat=0):
+    """The set-up of a duel on ``scene``, seen by ``seat``."""
+    game = bs.Game.new(MODULE, ["ann", "ben"], {"board": scene}, seed=b"x")
+    return seen_by(game, seat)
+
+
+GREY_APART = 2.0  # the contrast ratio two terrain kinds must have at least
+
+
+@pytest.mark.parametrize("scene", ["kamino", "throne-room", "geonosis", "carbon-chamber"])
+def test_terrain_kinds_of_a_board_differ_in_greyscale(scene):
+    """Each pair of terrain kinds on a board differs in lightness and in pattern."""
+    looks = terrain_looks(ET.fromstring(svg(fresh(scene), 0)))
+    assert set(looks) == {t.name for t in BOARDS[scene].terrain} and len(looks) >= 2
+    names = sorted(looks)
+    for i, a in enumerate(names):
+        for b in names[i + 1 :]:
+            assert contrast(looks[a][0], looks[b][0]) >= GREY_APART, (scene, a, b)
+            assert looks[a][1] != looks[b][1], (scene, a, b)
+
+
+def test_throne_room_mist_and_kamino_water_do_not_look_alike():
+    mist = terrain_looks(ET.fromstring(svg(fresh("throne-room"), 0)))["mist"]
+    water = terrain_looks(ET.fromstring(svg(fresh("kamino"), 0)))["water"]
+    assert contrast(mist[0], water[0]) >= GREY_APART
+    assert mist[1] and water[1] and mist[1] != water[1]
+    # the boards' own colours are near in lightness: the picture chooses others
+    board_mist = next(t.fill for t in BOARDS["throne-room"].terrain if t.name == "mist")
+    board_water = next(t.fill for t in BOARDS["kamino"].terrain if t.name == "water")
+    assert contrast(board_mist, board_water) < GREY_APART
+
+
+@pytest.mark.parametrize("scene", ["kamino", "throne-room", "geonosis", "carbon-chamber"])
+def test_legend_names_every_terrain_kind_of_the_board(scene):
+    root = ET.fromstring(svg(fresh(scene), 0))
+    legend = root.find(f"{SVG}g[@class='legend']")
+    named = [t.text.split(":")[0] for t in legend.findall(f"{SVG}text[@class='terrain-legend']")]
+    assert sorted(named) == sorted({t.name for t in BOARDS[scene].terrain})
+    looks = terrain_looks(root)
+    for swatch in legend.findall(f"{SVG}rect"):  # each beside a swatch drawn as its squares are
+        kind = swatch.get("class").split()[1]
+        cell = root.find(f".//{SVG}g[@class='cells']/{SVG}rect[@class='terrain {kind}']")
+        assert swatch.get("fill") == cell.get("fill") and kind in looks
+
+
+def test_svg_has_a_title_and_says_the_position_in_words(midgame):
+    s = seen_by(midgame, 0)
+    root = ET.fromstring(svg(s, 0))
+    assert root.get("role") == "img"
+    title, desc = root.find(f"{SVG}title"), root.find(f"{SVG}desc")
+    assert title.text == f"Kamino Platform, turn {s.turns}: {s.players[s.turn]}'s turn"
+    assert root.get("aria-labelledby").split() == [title.get("id"), desc.get("id")]
+    words = desc.text
+    assert f"Last die roll {DIE_NAMES[s.die]}: " in words
+    for i, c in enumerate(s.roster.chars):
+        if s.square[i] != NOWHERE:
+            where = square_name(s.roster.board, s.square[i])
+            left = f"{c.hp - s.damage[i]} of {c.hp} wound points left"
+            assert f"{c.name} ({c.short}, {s.players[c.seat]}, " in words
+            assert f"on {where}, {left}" in words
+    assert "Terrain: floor (open, plain); water (blocks movement, wavy lines); " in words
+    assert f"{s.players[0]} (you): {len(s.hands[0])} cards in hand" in words
+    over = seen_by(random_game(MODULE, 1, 2, options={"board": "throne-room"}), None)
+    over_root = ET.fromstring(svg(over, None))
+    winner = over.players[over.winners[0]]
+    assert over_root.find(f"{SVG}title").text.endswith(f"game over, winner: {winner}")
+    assert f"The game ended: {over.end_reason}." in over_root.find(f"{SVG}desc").text
+
+
+def _die(root):
+    panel = root.find(f"{SVG}g[@class='panel']")
+    return panel.find(f"{SVG}g[@class='die-face']")
+
+
+@pytest.mark.parametrize("face", range(len(DIE_NAMES)))
+def test_die_face_shows_the_last_roll(midgame, face):
+    s = seen_by(midgame, 0)._replace(die=face)
+    die = _die(ET.fromstring(svg(s, 0)))
+    number = die.find(f"{SVG}text[@class='die-number']").text
+    assert number == DIE_NAMES[face].split("-")[0]
+    assert (die.find(f"{SVG}text[@class='die-all']") is not None) == DIE_NAMES[face].endswith("ALL")
+    assert die.find(f"{SVG}title").text == f"die: {DIE_NAMES[face]}"
+    assert die.find(f"{SVG}rect") is not None
+
+
+def test_die_is_kept_at_the_end_and_absent_before_any_roll(finished):
+    over = seen_by(finished, None)
+    root = ET.fromstring(svg(over, None))
+    assert _die(root).find(f"{SVG}title").text == f"die: {DIE_NAMES[over.die]}"
+    panel = [t.text for t in root.find(f"{SVG}g[@class='panel']").iter(f"{SVG}text")]
+    assert f"Last roll: {DIE_NAMES[over.die]}" in panel
+    assert _die(ET.fromstring(svg(fresh("geonosis"), 0))) is None
+
+
+def test_wounds_left_are_text_and_a_bar(finished):
+    s = seen_by(finished, None)
+    panel = ET.fromstring(svg(s, None)).find(f"{SVG}g[@class='panel']")
+    wounds = [t.text for t in panel.findall(f"{SVG}text[@class='wounds']")]
+    bars = panel.findall(f"{SVG}g[@class='wound-bar']")
+    assert len(wounds) == len(bars) == len(s.roster.chars)
+    for i, (c, text, bar) in enumerate(zip(s.roster.chars, wounds, bars)):
+        left = c.hp - s.damage[i] if s.alive(i) else 0
+        assert text == (f"{left}/{c.hp}" if s.alive(i) else "destroyed")
+        drawn = bar.find(f"{SVG}rect[@class='left']")
+        track = bar.find(f"{SVG}rect")
+        assert (drawn is None) == (left <= 0)
+        if drawn is not None:
+            assert int(drawn.get("width")) == round(int(track.get("width")) * left / c.hp)
+    assert any(text == "destroyed" for text in wounds)  # (this game destroys someone)
+
+
+def test_sides_differ_without_colour():
+    """Duel: white discs with dark labels against black discs with white ones; a free-for-all's
+    further players get other shapes."""
+    root = ET.fromstring(svg(fresh("kamino"), 0))
+    sides = {}
+    for g in root.findall(f".//{SVG}g[@class='pieces']/{SVG}g"):
+        token, label = g.find(f"{SVG}*[@class='token']"), g.find(f"{SVG}text")
+        sides.setdefault(g.get("class"), (token.get("fill"), label.get("fill")))
+    (light, light_ink), (dark, dark_ink) = sides["piece side-light"], sides["piece side-dark"]
+    assert contrast(light, dark) > 10 and contrast(light, light_ink) > 10
+    assert contrast(dark, dark_ink) > 10
+    game = random_game(MODULE, 2, 4, options={"board": "geonosis"}, stop_after=60)
+    drawn = ET.fromstring(svg(seen_by(game, 0), 0))
+    tokens = {
+        g.get("class"): g.find(f"{SVG}*[@class='token']")
+        for g in drawn.findall(f".//{SVG}g[@class='pieces']/{SVG}g")
+    }
+    looks = {side: (token.tag, token.get("fill")) for side, token in tokens.items()}
+    shapes = [tag for tag, _ in looks.values()]
+    assert len(looks) == 4 and shapes.count(f"{SVG}circle") == 2 and len(set(shapes)) == 3
+    circles = [looks[side][1] for side in looks if looks[side][0] == f"{SVG}circle"]
+    assert sorted(circles) == ["black", "white"]
+
+
+def test_svg_reads_nothing_hidden(midgame):
+    """The picture of the whole table (every card's value at hand) is the picture of the view."""
+    for seat in (0, 1, None):
+        seen = svg(seen_by(midgame, seat), seat)
+        assert svg(midgame.state, seat) == seen
+        assert svg(seen_by(midgame, seat), seat) == seen  # and the same each time
 
 
 # ---------------------------------------------------------------------------------- the command
@@ -257,12 +433,12 @@ def test_show_svg_out_writes_once_and_refuses_to_overwrite(game_file, tmp_path):
 
 
 def test_show_svg_of_a_game_that_draws_nothing(tmp_path):
-    game = bs.Game.new(bs.get_module("duel-of-the-forces"), ["ann", "ben"], {}, seed=b"x")
+    game = bs.Game.new(bs.get_module("rock-paper-scissors"), ["ann", "ben"], {}, seed=b"x")
     path = tmp_path / "duel.msgpack"
     bs.save_game(game, path)
     result = run("show", path, "--svg")
     assert result.exit_code == 2
-    assert result.output == "boardstate: error: duel-of-the-forces draws no pictures\n"
+    assert result.output == "boardstate: error: rock-paper-scissors draws no pictures\n"
     assert run("show", path, "-o", tmp_path / "x.svg").exit_code == 2
     assert run("show", path, "--svg", "--json").exit_code == 2
 
@@ -284,8 +460,8 @@ def test_geometry_chess_labels_and_notes():
     texts = [t.text for t in root.iter(f"{SVG}text")]
     assert "a" in texts and "j" in texts and "7" in texts and "0" not in texts
     assert "16/18" in texts
-    circles = {c.get("fill") for c in root.iter(f"{SVG}circle")}
-    assert "white" in circles and len(circles) == 2
+    tokens = root.findall(f".//{SVG}g[@class='pieces']//{SVG}*[@class='token']")
+    assert "white" in {t.get("fill") for t in tokens} and len({t.get("fill") for t in tokens}) == 2
     with pytest.raises(bs.BoardstateError) as error:
         render_text(board, labels="roman")
     assert error.value.code == "bad-option"

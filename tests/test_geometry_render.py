@@ -5,6 +5,7 @@ import xml.etree.ElementTree as ET
 import pytest
 from click.testing import CliRunner
 
+import boardstate as bs
 from boardstate.cli import cli
 from boardstate.geometry import Piece, parse_board, render_svg, render_text
 from boardstate.modules.epic_duels.boards import BOARDS
@@ -65,9 +66,13 @@ def test_svg_draws_pieces_with_escaped_labels_and_side_colours():
     root = ET.fromstring(svg)
     drawn = root.findall(f".//{SVG}g[@class='pieces']/{SVG}g")
     assert [g.find(f"{SVG}text").text for g in drawn] == ["<Obi & Wan>", "droid"]
-    circles = [g.find(f"{SVG}circle") for g in drawn]
-    assert circles[0].get("cx") == str(20 + 8 * 40 + 20)
-    assert circles[0].get("fill") != circles[1].get("fill")
+    tokens = [g.find(f"{SVG}*[@class='token']") for g in drawn]
+    # sides apart without colour too: by default the second side by name (light) is a square
+    assert [t.tag for t in tokens] == [f"{SVG}rect", f"{SVG}circle"]
+    square = tokens[0]
+    assert float(square.get("x")) + float(square.get("width")) / 2 == 20 + 8 * 40 + 20
+    assert tokens[1].get("cx") == str(20 + 3 * 40 + 20)
+    assert tokens[0].get("fill") != tokens[1].get("fill")
     assert root.get("width") == str(10 * 40 + 40)
 
 
@@ -75,6 +80,116 @@ def test_svg_draws_pieces_with_escaped_labels_and_side_colours():
 def test_every_scene_renders(scene):
     assert ET.fromstring(render_svg(BOARDS[scene])).find(f"{SVG}title").text == BOARDS[scene].title
     assert render_text(BOARDS[scene]).splitlines()[0] == BOARDS[scene].title
+
+
+# -- reading the drawing without colour ---------------------------------------------------------
+
+
+def _patterns(root) -> dict[str, str | None]:
+    """Terrain name -> the design of its fill pattern (the ``<pattern>``'s class), None: plain."""
+    designs = {p.get("id"): p.get("class") for p in root.iter(f"{SVG}pattern")}
+    found = {}
+    for rect in root.findall(f".//{SVG}g[@class='cells']/{SVG}rect"):
+        name = rect.get("class").split(" ", 1)[1]
+        fill = rect.get("fill")
+        design = designs[fill[5:-1]] if fill.startswith("url(#") else None
+        assert found.setdefault(name, design) == design  # every cell of a kind alike
+    return found
+
+
+@pytest.mark.parametrize("scene", list(BOARDS))
+def test_every_terrain_kind_of_a_board_has_its_own_pattern(scene):
+    found = _patterns(ET.fromstring(render_svg(BOARDS[scene])))
+    assert set(found) == {t.name for t in BOARDS[scene].terrain}
+    assert len(set(found.values())) == len(found), found  # no two kinds alike in greyscale
+    assert found["floor"] is None and found["obstacle"] == "pattern-crosshatch"
+
+
+def test_mist_and_water_never_look_alike():
+    """Throne Room mist and Kamino water both block movement only, and their boards' colours are
+    near in lightness: their patterns differ (dots, waves) wherever they are drawn."""
+    mist = _patterns(ET.fromstring(render_svg(BOARDS["throne-room"])))["mist"]
+    water = _patterns(ET.fromstring(render_svg(BOARDS["kamino"])))["water"]
+    assert (mist, water) == ("pattern-dots", "pattern-waves")
+    assert render_svg(BOARDS["kamino"]) == render_svg(BOARDS["kamino"])  # deterministic
+
+
+def test_patterns_stay_apart_when_there_are_more_kinds_than_designs():
+    symbols = "abcdefghijklmn"
+    board = parse_board(
+        f'map = "{symbols}"\ntitle = "T"\n'
+        + "".join(f'[terrain.k{c}]\nsymbol = "{c}"\nblocks = ["movement"]\n' for c in symbols),
+        "t",
+    )
+    root = ET.fromstring(render_svg(board))
+    found = _patterns(root)
+    assert "pattern-hatch" in found.values() and "pattern-symbol" in found.values()
+    marked = [p for p in root.iter(f"{SVG}pattern") if p.get("class") == "pattern-symbol"]
+    shown = [p.find(f"{SVG}text").text for p in marked]
+    assert len(marked) > 1 and len(set(shown)) == len(shown)  # each its own map symbol
+    others = [d for d in found.values() if d != "pattern-symbol"]
+    assert len(set(others)) == len(others)
+
+
+def test_patterns_and_shapes_can_be_chosen_and_are_checked():
+    root = ET.fromstring(
+        render_svg(
+            GEONOSIS,
+            {at(3, 8): Piece("a", "x")},
+            patterns={"floor": "grid"},
+            fills={"obstacle": "#000000"},
+            shapes={"x": "hexagon"},
+        )
+    )
+    assert _patterns(root) == {"floor": "pattern-grid", "obstacle": "pattern-crosshatch"}
+    obstacle = root.find(f".//{SVG}pattern[@id='terrain-obstacle']")
+    assert obstacle.find(f"{SVG}rect").get("fill") == "#000000"
+    assert obstacle.find(f"{SVG}path").get("stroke") == "#f2f2f2"  # light marks on black
+    assert root.find(f".//{SVG}g[@class='pieces']/{SVG}g/{SVG}polygon").get("class") == "token"
+    for bad in ({"patterns": {"floor": "tartan"}}, {"shapes": {"x": "blob"}}):
+        with pytest.raises(bs.BoardstateError) as error:
+            render_svg(GEONOSIS, {at(3, 8): Piece("a", "x")}, **bad)
+        assert error.value.code == "bad-option"
+
+
+def test_svg_says_what_it_shows_in_words():
+    pieces = {
+        at(3, 8): Piece("obi-wan", "light", "16/18", ring="held"),
+        at(3, 3): Piece("x", "dark"),
+    }
+    root = ET.fromstring(render_svg(GEONOSIS, pieces, labels="chess"))
+    assert root.get("role") == "img"
+    title, desc = root.find(f"{SVG}title"), root.find(f"{SVG}desc")
+    assert title.text == "Geonosis Arena"
+    assert root.get("aria-labelledby").split() == [title.get("id"), desc.get("id")]
+    assert desc.text.startswith("Geonosis Arena: 10 columns by 7 rows, columns a to j")
+    assert "floor, open, plain, 57 squares" in desc.text
+    assert "obstacle, blocks movement and sight, cross-hatched, 13 squares" in desc.text
+    assert "Pieces: x (dark) at d4; obi-wan (light) at i4: 16/18, held." in desc.text
+    titles = [
+        g.find(f"{SVG}title").text for g in root.findall(f".//{SVG}g[@class='pieces']/{SVG}g")
+    ]
+    assert titles == ["obi-wan (light) at i4: 16/18, held", "x (dark) at d4"]
+    assert len(root.findall(f".//{SVG}circle[@class='held']")) == 1
+    assert "No pieces." in ET.fromstring(render_svg(GEONOSIS)).find(f"{SVG}desc").text
+
+
+@pytest.mark.parametrize("scene", list(BOARDS))
+def test_legend_names_every_terrain_kind_next_to_its_swatch(scene):
+    board = BOARDS[scene]
+    root = ET.fromstring(render_svg(board, {at(3, 8): Piece("a", "light")}))
+    legend = root.find(f"{SVG}g[@class='legend']")
+    texts = [t.text for t in legend.findall(f"{SVG}text[@class='terrain-legend']")]
+    kinds = list(dict.fromkeys(t.name for t in board.terrain))
+    assert [t.split(":")[0] for t in texts] == kinds
+    cells = {r.get("class"): r.get("fill") for r in root.iter(f"{SVG}rect") if r.get("class")}
+    for swatch in legend.findall(f"{SVG}rect"):
+        assert swatch.get("fill") == cells["terrain " + swatch.get("class").split()[1]]
+    assert "pieces: light" in [t.text for t in legend.iter(f"{SVG}text")]
+    assert int(root.get("height")) > int(
+        ET.fromstring(render_svg(board, legend=False)).get("height")
+    )
+    assert ET.fromstring(render_svg(board, legend=False)).find(f"{SVG}g[@class='legend']") is None
 
 
 # -- the command ------------------------------------------------------------------------------------

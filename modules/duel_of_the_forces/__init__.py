@@ -6,7 +6,7 @@ Three editions (option ``edition``): ``ravensburger-2015`` (the printed text, de
 
 from boardstate.rules import GameSpec, Module, Option
 
-from . import _render
+from . import _render, _svg
 from ._cards import DECK_FILE
 from ._rules import (
     DISCARD,
@@ -39,6 +39,7 @@ take / pass       Ravensburger, the last player holding cards: take one stock ca
 class _Rules(DuelRules):
     render = staticmethod(_render.render)
     to_json = staticmethod(_render.to_json)
+    svg = staticmethod(_svg.svg)
 
 
 SPEC = GameSpec(

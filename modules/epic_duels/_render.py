@@ -13,18 +13,33 @@ import textwrap
 import xml.etree.ElementTree as ET
 
 from boardstate.geometry import Piece, render_svg, render_text
+from boardstate.geometry._render import (
+    PATTERNS,
+    SIDE_COLOURS,
+    SIDE_SHAPES,
+    draw_token,
+    terrain_styles,
+)
 
 from ._notation import card_label, char_label
 from ._space import square_name
-from ._state import DEFEND, DIE_NAMES, LAY, NO_CARD, NOWHERE, OVER, PHASE_NAMES, EpicState
+from ._state import DEFEND, DIE, DIE_NAMES, LAY, NO_CARD, NOWHERE, OVER, PHASE_NAMES, EpicState
 
 TOP_DISCARDS = 5  # discard pile cards named, top first
 SVG_NS = "http://www.w3.org/2000/svg"
 PIECE_COLOURS = {"light": ("white", "black"), "dark": ("black", "white")}
 """Fill and ink of each side's pieces: apart in greyscale too."""
+TERRAIN_FILLS = {"water": "#5b93c4", "mist": "#dde6f0"}
+"""Fills the picture gives terrain in place of the boards' own: Kamino's water a middle blue
+between its light floor and dark starship, the Throne Room's mist a pale blue above its grey
+deck, so that the two never look alike, in greyscale either (each has its pattern too: waves,
+dots).  Every pair of kinds on one board differs in relative luminance by a contrast ratio of
+2 or more (tests/test_epic_duels_render.py)."""
 CELL = 64
-PANEL = 330  # width of the SVG's side panel
-WRAP = 44  # characters on a line of the panel
+DIE_SIZE = 40  # side of the die face in the panel
+BAR = 50  # width of a wound bar
+PANEL = 350  # width of the SVG's side panel
+WRAP = 42  # characters on a line of the panel
 
 _REQUESTS = {
     "owner": "discard {n} card{s} of their choice",
@@ -362,45 +377,201 @@ def _sides(s: EpicState) -> tuple[str, ...]:
     return tuple(side_name(s, p).removesuffix(" side") or s.players[p] for p in s.seats)
 
 
-def svg(s: EpicState, seat) -> str:
-    """The table as an SVG picture: the board with the pieces (short names, wounds left), and a
-    panel with whose turn, the die, every character's wounds, the piles and the terrain."""
-    rs = s.roster
-    board = rs.board
-    sides = _sides(s)
-    pieces = {}
-    standing = []  # characters in the order of their pieces
-    for i, c in enumerate(rs.chars):
-        if s.square[i] != NOWHERE:
-            pieces[_cell(s, s.square[i])] = Piece(c.short, sides[c.seat], _wounds(s, i))
-            standing.append(i)
-    firsts = list(dict.fromkeys(sides))
+def _looks(s: EpicState) -> tuple[dict, dict]:
+    """(side -> (fill, ink), side -> shape) of the pieces: the first two sides (light and dark
+    in the duel) white and black discs; any further sides of a free-for-all other colours and
+    other shapes (a square, a diamond, ...)."""
+    firsts = list(dict.fromkeys(_sides(s)))
     colours = {
         side: PIECE_COLOURS.get(side.split()[0], PIECE_COLOURS[("light", "dark")[i]])
         for i, side in enumerate(firsts[:2])
     }
-    root = _plain(
-        ET.fromstring(render_svg(board, pieces, cell_size=CELL, labels="chess", colours=colours))
+    colours.update((side, (fill, "white")) for side, fill in zip(firsts[2:], SIDE_COLOURS[2:]))
+    shapes = {side: "circle" for side in firsts[:2]}
+    shapes.update(zip(firsts[2:], SIDE_SHAPES[1:]))
+    return colours, shapes
+
+
+def _die_words(s: EpicState) -> str:
+    """``3-ALL: every character moves up to 3 squares``."""
+    squares, every = DIE[s.die]
+    who = "every character" if every else "one character"
+    return f"{DIE_NAMES[s.die]}: {who} moves up to {squares} squares"
+
+
+def _wound_words(s: EpicState, char: int) -> str:
+    """``12 of 17 wound points left``, or ``destroyed``."""
+    hp = s.roster.chars[char].hp
+    if not s.alive(char):
+        return "destroyed"
+    return f"{max(0, hp - s.damage[char])} of {hp} wound points left"
+
+
+def _title(s: EpicState) -> str:
+    """The picture's title: ``Kamino Platform, turn 4: ann's turn``."""
+    if s.phase == OVER:
+        return f"{s.roster.board.title}, turn {s.turns}: game over, {_winners(s)}"
+    return f"{s.roster.board.title}, {_turn(s).split(' (', 1)[0]}"
+
+
+def _describe(s: EpicState, seat) -> str:
+    """The position in words (the picture's ``<desc>``): what the picture shows, nothing more."""
+    rs = s.roster
+    text = [_title(s) + "."]
+    if s.phase == OVER:
+        text.append(f"The game ended: {s.end_reason}.")
+    if s.die >= 0:
+        actions = "" if s.phase == OVER else f"; {_plural(s.actions, 'action')} left"
+        text.append(f"Last die roll {_die_words(s)}{actions}.")
+    if _acting(s):
+        text.append(_acting(s)[0].upper() + _acting(s)[1:] + ".")
+    for i, c in enumerate(rs.chars):
+        where = _where(s, i)
+        if where is None:
+            place = "destroyed" if not s.alive(i) else "not placed yet"
+        else:
+            place = f"on {where}, {_wound_words(s, i)}"
+        held = f", {_held(s, i)}" if _held(s, i) else ""
+        whose = ", ".join(x for x in (c.short, _name(s, c.seat), side_name(s, c.seat)) if x)
+        text.append(f"{c.name} ({whose}): {place}{held}.")
+    for p in s.seats:
+        groups = rs.groups_of(p)
+        you = " (you)" if p == seat else ""
+        out = ", out of the game" if s.out[p] else ""
+        text.append(
+            f"{s.players[p]}{you}: {_plural(len(s.hands[p]), 'card')} in hand, "
+            f"{sum(len(s.piles[g]) for g in groups)} in the draw pile, "
+            f"{sum(len(s.discards[g]) for g in groups)} discarded{out}."
+        )
+    combat = _combat(s)
+    if combat:
+        text.append(
+            f"Combat: {combat['attacker']} attacks {combat['defender']}; attack card: "
+            f"{combat['attack']}; defence card: {combat['defence']}."
+        )
+    frame = _resolving(s)
+    if frame:
+        text.append(f"Resolving: {frame['card']} ({frame['player']}).")
+    if _request(s):
+        text.append(f"Asked: {_request(s)}.")
+    styles = terrain_styles(rs.board, fills=TERRAIN_FILLS)
+    kinds = "; ".join(
+        f"{t.name} ({_blocks(t)}, {PATTERNS[styles[t.name].pattern]})"
+        for t in dict.fromkeys(rs.board.terrain)
     )
+    text.append(f"Terrain: {kinds}.")
+    return " ".join(text)
+
+
+def _blocks(terrain) -> str:
+    return f"blocks {' and '.join(terrain.blocks)}" if terrain.blocks else "open"
+
+
+def _die_face(parent: ET.Element, s: EpicState, x: int, y: int, size: int) -> None:
+    """The die as rolled: a white face with its number (and ALL) as text."""
+    squares, every = DIE[s.die]
+    face = ET.SubElement(parent, "g", {"class": "die-face"})
+    ET.SubElement(face, "title").text = f"die: {DIE_NAMES[s.die]}"
+    ET.SubElement(
+        face,
+        "rect",
+        {
+            "x": str(x),
+            "y": str(y),
+            "width": str(size),
+            "height": str(size),
+            "rx": str(size // 6),
+            "fill": "white",
+            "stroke": "black",
+            "stroke-width": "2",
+        },
+    )
+    middle = x + size // 2
+    ET.SubElement(
+        face,
+        "text",
+        {
+            "x": str(middle),
+            "y": str(y + (size * 11 // 20 if every else size * 7 // 10)),
+            "text-anchor": "middle",
+            "font-size": str(size // 2),
+            "font-weight": "bold",
+            "class": "die-number",
+        },
+    ).text = str(squares)
+    if every:
+        ET.SubElement(
+            face,
+            "text",
+            {
+                "x": str(middle),
+                "y": str(y + size * 17 // 20),
+                "text-anchor": "middle",
+                "font-size": str(size // 4),
+                "font-weight": "bold",
+                "class": "die-all",
+            },
+        ).text = "ALL"
+
+
+def _wound_bar(parent: ET.Element, x: int, y: int, left: int, full: int, words: str) -> None:
+    """Wound points left as a bar: the part left dark on a light track, a tick per point."""
+    bar = ET.SubElement(parent, "g", {"class": "wound-bar"})
+    ET.SubElement(bar, "title").text = words
+    width, height = BAR, 10
+    ET.SubElement(
+        bar,
+        "rect",
+        {
+            "x": str(x),
+            "y": str(y),
+            "width": str(width),
+            "height": str(height),
+            "fill": "#e6e6e6",
+            "stroke": "#333333",
+        },
+    )
+    if left > 0:
+        ET.SubElement(
+            bar,
+            "rect",
+            {
+                "x": str(x),
+                "y": str(y),
+                "width": str(round(width * left / full)),
+                "height": str(height),
+                "fill": "#444444",
+                "class": "left",
+            },
+        )
+
+
+def svg(s: EpicState, seat) -> str:
+    """The table as an SVG picture: the board with the pieces (short names, wounds left), its
+    terrain legend, and a panel with whose turn, the die, every character's wounds (as text and
+    a bar), the piles and the end.  Its ``<title>`` and ``<desc>`` say the position in words."""
+    rs = s.roster
+    board = rs.board
+    sides = _sides(s)
+    colours, shapes = _looks(s)
+    pieces = {}
+    for i, c in enumerate(rs.chars):
+        if s.square[i] != NOWHERE:
+            ring = "held" if s.held[i] > 0 else ""  # a held character: a dashed ring round it
+            pieces[_cell(s, s.square[i])] = Piece(c.short, sides[c.seat], _wounds(s, i), ring)
+    drawing = render_svg(
+        board,
+        pieces,
+        cell_size=CELL,
+        labels="chess",
+        colours=colours,
+        shapes=shapes,
+        fills=TERRAIN_FILLS,
+    )
+    root = _plain(ET.fromstring(drawing))
+    root.find("title").text = _title(s)
+    root.find("desc").text = _describe(s, seat)
     board_width, board_height = int(root.get("width")), int(root.get("height"))
-    drawn = root.findall("g[@class='pieces']/g")
-    for i, group in zip(standing, drawn):
-        circle = group.find("circle")
-        if s.held[i] > 0 and circle is not None:  # a held character: a dashed ring round it
-            ET.SubElement(
-                group,
-                "circle",
-                {
-                    "cx": circle.get("cx"),
-                    "cy": circle.get("cy"),
-                    "r": str(int(circle.get("r")) + 4),
-                    "fill": "none",
-                    "stroke": "black",
-                    "stroke-width": "2",
-                    "stroke-dasharray": "4 3",
-                    "class": "held",
-                },
-            )
 
     panel = ET.Element("g", {"class": "panel", "font-size": "13"})
     x = board_width + 8
@@ -424,19 +595,23 @@ def svg(s: EpicState, seat) -> str:
     else:
         turn = _turn(s).split(" (", 1)[0]
         line(turn[0].upper() + turn[1:], bold=True, cls="turn")
-        if s.die >= 0:
-            line(f"Die: {DIE_NAMES[s.die]}, {_plural(s.actions, 'action')} left", cls="die")
-        if _acting(s):
-            line(_acting(s)[0].upper() + _acting(s)[1:], cls="to-act")
+    if s.die >= 0:
+        top = y - 12
+        _die_face(panel, s, x, top, DIE_SIZE)
+        x += DIE_SIZE + 10
+        line(f"{'Last roll' if s.phase == OVER else 'Die'}: {DIE_NAMES[s.die]}", cls="die")
+        squares, every = DIE[s.die]
+        line(f"{'every character' if every else 'one character'} moves up to {squares}", cls="die")
+        if s.phase != OVER:
+            line(f"{_plural(s.actions, 'action')} left", cls="die")
+        x -= DIE_SIZE + 10
+        y = max(y, top + DIE_SIZE + 4 + step)
+    if _acting(s):
+        line(_acting(s)[0].upper() + _acting(s)[1:], cls="to-act")
     y += step // 2
     line("Characters (wounds left)", bold=True)
     for i, c in enumerate(rs.chars):
-        fill, ink = colours.get(sides[c.seat], ("#888888", "black"))
-        ET.SubElement(
-            panel,
-            "circle",
-            {"cx": str(x + 6), "cy": str(y - 4), "r": "6", "fill": fill, "stroke": "black"},
-        )
+        draw_token(panel, shapes[sides[c.seat]], x + 6, y - 4, 6, colours[sides[c.seat]][0])
         where = _where(s, i)
         text = f"{c.short} ({_name(s, c.seat)})" + (f" {where}" if where else "")
         ET.SubElement(
@@ -444,32 +619,9 @@ def svg(s: EpicState, seat) -> str:
         ).text = text
         hp_left = max(0, c.hp - s.damage[i]) if s.alive(i) else 0
         bar_x = x + 180
+        _wound_bar(panel, bar_x, y - 10, hp_left, c.hp, _wound_words(s, i))
         ET.SubElement(
-            panel,
-            "rect",
-            {
-                "x": str(bar_x),
-                "y": str(y - 10),
-                "width": "50",
-                "height": "10",
-                "fill": "#dddddd",
-                "stroke": "#333333",
-            },
-        )
-        if hp_left:
-            ET.SubElement(
-                panel,
-                "rect",
-                {
-                    "x": str(bar_x),
-                    "y": str(y - 10),
-                    "width": str(round(50 * hp_left / c.hp)),
-                    "height": "10",
-                    "fill": "#555555",
-                },
-            )
-        ET.SubElement(
-            panel, "text", {"x": str(bar_x + 56), "y": str(y), "class": "wounds"}
+            panel, "text", {"x": str(bar_x + BAR + 6), "y": str(y), "class": "wounds"}
         ).text = _wounds(s, i)
         y += step
         if _held(s, i):
@@ -480,8 +632,9 @@ def svg(s: EpicState, seat) -> str:
         discards = sum(len(s.discards[g]) for g in groups)
         pile = sum(len(s.piles[g]) for g in groups)
         you = " (you)" if p == seat else ""
+        out = ", out" if s.out[p] else ""
         line(
-            f"{s.players[p]}{you}: hand {len(s.hands[p])}, pile {pile}, discards {discards}",
+            f"{s.players[p]}{you}: hand {len(s.hands[p])}, pile {pile}, discards {discards}{out}",
             cls="player",
         )
     combat = _combat(s)
@@ -493,32 +646,8 @@ def svg(s: EpicState, seat) -> str:
     frame = _resolving(s)
     if frame:
         line(f"Resolving: {frame['card']} ({frame['player']})", cls="resolving")
-    y += step // 2
-    line("Terrain", bold=True)
-    fills = {}
-    for rect in root.iter("rect"):
-        kind = rect.get("class", "")
-        if kind.startswith("terrain "):
-            fills.setdefault(kind.split(" ", 1)[1], rect.get("fill"))
-    for terrain in dict.fromkeys(board.terrain):
-        blocks = terrain.blocks
-        ET.SubElement(
-            panel,
-            "rect",
-            {
-                "x": str(x),
-                "y": str(y - 11),
-                "width": "12",
-                "height": "12",
-                "fill": fills.get(terrain.name, "white"),
-                "stroke": "#333333",
-            },
-        )
-        blocks_text = f"blocks {' and '.join(blocks)}" if blocks else "open"
-        ET.SubElement(
-            panel, "text", {"x": str(x + 18), "y": str(y), "class": "terrain-legend"}
-        ).text = f"{terrain.name}: {blocks_text}"
-        y += step
+    if _request(s):
+        line(f"Asked: {_request(s)}", cls="request")
 
     width = board_width + PANEL
     height = max(board_height, y)

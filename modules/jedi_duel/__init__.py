@@ -5,7 +5,7 @@ See docs/games/jedi-duel.md for the rules as implemented and the choices on ambi
 
 from boardstate.rules import GameSpec, Module, Option
 
-from . import _render
+from . import _render, _svg
 from ._notation import HELP
 from ._playaid import data_digest
 from ._rules import FUMBLE_STANCE, QUEEN_VS_LIGHTNING, JediRules
@@ -15,6 +15,7 @@ from ._state import EVENTS, OWNERS_ANSWER, JediState
 class _Rules(JediRules):
     render = staticmethod(_render.render)
     to_json = staticmethod(_render.to_json)
+    svg = staticmethod(_svg.svg)
 
     @staticmethod
     def refuse_trust(setup, mode: str) -> str | None:
