@@ -43,6 +43,7 @@ from ._fileformat import (
 from ._game import Game, describe
 from ._migrate import migrate
 from ._module import GameSpec, Module, Option, Outcome
+from ._pictures import Position
 from ._records import Kind, Record
 from ._referee import Referee, Verdict, apply_moves, load_checked, referee_moves, verify
 from ._registry import broken_modules, get_module, installed_modules
@@ -71,6 +72,7 @@ __all__ = [
     "Option",
     "OptionError",
     "Outcome",
+    "Position",
     "RawFile",
     "Record",
     "Referee",

@@ -698,6 +698,34 @@ class Game:
     def _name(self, seat: int) -> str:
         return self.players[seat] if 0 <= seat < len(self.players) else f"seat {seat}"
 
+    # ------------------------------------------------------------------ pictures (Jupyter)
+    def position(self, index: int | None = None, seat: int | str | None = None):
+        """The state after record ``index`` (default: the current state; negative counts from
+        the end, as in a list) as ``seat`` sees it (a seat or a player's name; None: a
+        spectator, who sees no secret): a ``boardstate.Position``, which a notebook displays
+        as the module's picture."""
+        from ._pictures import Position
+
+        if index is None:
+            index = self._count - 1
+        elif type(index) is int and index < 0:
+            index += self._count
+        if type(seat) is str:
+            seat = self.seat(seat)
+        return Position(self, index, seat)
+
+    def _repr_svg_(self) -> str | None:
+        """The current position as this copy's player sees it (a full game: a spectator), as
+        the module's SVG; None when the module draws none (IPython then shows the HTML)."""
+        return self.position(seat=self.header.viewer).svg()
+
+    def _repr_html_(self) -> str:
+        """The game in a notebook: module, players, records, where it stands, the current
+        position as this copy's player sees it (a full game: a spectator), the last moves."""
+        from ._pictures import game_html
+
+        return game_html(self)
+
     def open_move_due(self) -> bool:
         """Is the next record an open move?  (A sealed choice with one seat left to choose is
         made in the open: there is nobody to hide it from until it is played.)"""

@@ -253,3 +253,11 @@ class Board:
         return self.grid.is_straight_line(a, b, diagonal=diagonal) and self.line_of_sight(
             a, b, occupied
         )
+
+    # -- pictures ------------------------------------------------------------
+
+    def _repr_svg_(self) -> str:
+        """The board as IPython displays it in a notebook: ``render_svg(board)``."""
+        from ._render import render_svg
+
+        return render_svg(self)
