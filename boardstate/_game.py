@@ -695,6 +695,18 @@ class Game:
             self._request = None
         return self.records[start:]
 
+    def revision_note(self) -> str:
+        """Which rules revision an older game is played under and what changed since ("played
+        under ... rules revision N (newest: M; changed since: ...)"); empty for the newest."""
+        spec, revision = self.module.spec, self.header.revision
+        if revision == spec.revision:
+            return ""
+        changes = "; ".join(spec.changes_since(revision))
+        return (
+            f"played under {spec.id} rules revision {revision} (newest: {spec.revision}; "
+            f"changed since: {changes})"
+        )
+
     def _name(self, seat: int) -> str:
         return self.players[seat] if 0 <= seat < len(self.players) else f"seat {seat}"
 

@@ -389,16 +389,18 @@ def _show_svg(game: bs.Game, state, seat: int | None, file: str, out, force: boo
     "-o",
     "--out",
     type=click.Path(dir_okay=False),
-    help="With --svg: write the picture to this file instead of standard output.",
+    help="Write the SVG picture to this file (a name ending .svg needs no --svg).",
 )
 @click.option("--force", is_flag=True, help="With --out: replace an existing file.")
 @one_line_errors
 def show(file, player, as_json, as_svg, out, force):
     """Show the table as a player sees it (text, --json, or an --svg picture)."""
+    if out is not None and str(out).lower().endswith(".svg") and not as_json:
+        as_svg = True  # (show FILE --as P -o pos.svg)
     if as_json and as_svg:
         fail("usage: --json and --svg cannot be combined (try 'boardstate show --help')", BAD_INPUT)
     if out is not None and not as_svg:
-        fail("usage: -o/--out writes the --svg picture; add --svg", BAD_INPUT)
+        fail("usage: -o/--out writes the --svg picture; add --svg, or name it .svg", BAD_INPUT)
     game = bs.load_game(file)
     seat = _seat(game, player)
     state = _view(game, game.state, seat)
@@ -752,14 +754,30 @@ def export(file, after, out, force, text):
     default=None,
     help="Prompt between steps (default: only when input is a terminal).",
 )
+@click.option(
+    "--html",
+    "html_out",
+    type=click.Path(dir_okay=False),
+    help="Write the replay as one self-contained web page to this file (open it from disk).",
+)
+@click.option("--force", is_flag=True, help="With --html: replace an existing file.")
 @one_line_errors
-def replay(file, to, player, step):
+def replay(file, to, player, step, html_out, force):
     """Step through a game: Enter/n next, p back, j N jump, q quit.
 
-    Without a terminal (or with --to) it prints the steps and stops.
+    Without a terminal (or with --to) it prints the steps and stops.  With --html OUT it
+    writes the replay as one web page instead (every position, the moves, the result; the
+    arrow keys step), showing only what the player of --as may see (default: a spectator).
     """
+    if html_out is None and force:
+        fail("usage: --force replaces the --html page; add --html OUT", BAD_INPUT)
+    if html_out is not None and (to is not None or step is not None):
+        fail("usage: --html cannot be combined with --to or --step", BAD_INPUT)
     game = bs.load_game(file)
     seat = _seat(game, player)
+    if html_out is not None:
+        _write_html(game, seat, file, html_out, force)
+        return
     states = _states(game)
     if _revision_note(game):
         click.echo(_revision_note(game))
@@ -796,6 +814,22 @@ def replay(file, to, player, step):
             i = min(last, i + 1)
 
 
+def _write_html(game: bs.Game, seat: int | None, file: str, out, force: bool) -> None:
+    """The replay page, written to ``out``: never over the game file read, nor over an
+    existing file without ``--force``."""
+    from boardstate._html import replay_html
+
+    bs.check_output(out, force=force, reading=[file])
+    if Path(out).exists() and not force:
+        fail(
+            f"error: {out} exists; not overwriting it (choose another name, or add --force)",
+            BAD_INPUT,
+        )
+    page = replay_html(game, seat)
+    bs.atomic_write(out, page.encode("utf-8"))
+    click.echo(f"wrote {out}", err=True)
+
+
 def _states(game: bs.Game) -> list:
     """The state after each record (to step back and forth)."""
     header = game.header
@@ -811,14 +845,8 @@ def _states(game: bs.Game) -> list:
 
 def _revision_note(game: bs.Game) -> str:
     """Which rules revision an older game is played under, and what changed since."""
-    spec, revision = game.module.spec, game.header.revision
-    if revision == spec.revision:
-        return ""
-    changes = "; ".join(spec.changes_since(revision))
-    return (
-        f"note: this game is played under {spec.id} rules revision {revision} (newest: "
-        f"{spec.revision}; changed since: {changes})"
-    )
+    note = game.revision_note()
+    return f"note: this game is {note}" if note else ""
 
 
 def _show_step(game, states, i, seat) -> None:

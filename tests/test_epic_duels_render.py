@@ -418,6 +418,14 @@ def test_show_svg_prints_the_seats_picture(game_file, midgame):
     assert text.exit_code == 0 and text.stdout.startswith("Kamino Platform, turn ")
 
 
+def test_show_out_named_svg_draws_without_the_flag(game_file, tmp_path, midgame):
+    target = tmp_path / "pos.svg"
+    assert run("show", game_file, "--as", "ann", "-o", target).exit_code == 0
+    assert target.read_text(encoding="utf-8") == svg(seen_by(midgame, 0), 0)
+    text = tmp_path / "pos.txt"
+    assert run("show", game_file, "--as", "ann", "-o", text).exit_code == 2
+
+
 def test_show_svg_out_writes_once_and_refuses_to_overwrite(game_file, tmp_path):
     target = tmp_path / "table.svg"
     first = run("show", game_file, "--as", "ben", "--svg", "-o", target)
@@ -439,7 +447,8 @@ def test_show_svg_of_a_game_that_draws_nothing(tmp_path):
     result = run("show", path, "--svg")
     assert result.exit_code == 2
     assert result.output == "boardstate: error: rock-paper-scissors draws no pictures\n"
-    assert run("show", path, "-o", tmp_path / "x.svg").exit_code == 2
+    assert run("show", path, "-o", tmp_path / "x.svg").exit_code == 2  # (.svg: a picture)
+    assert not (tmp_path / "x.svg").exists()
     assert run("show", path, "--svg", "--json").exit_code == 2
 
 
