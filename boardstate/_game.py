@@ -23,7 +23,14 @@ from ._errors import (
 )
 from ._events import EventCodes
 from ._header import Header
-from ._hosted import Request, hosted_key, judged_message, nonce_of
+from ._hosted import (
+    Request,
+    hosted_key,
+    judged_message,
+    nonce_of,
+    open_opening,
+    seal_opening,
+)
 from ._module import HIDDEN, Choice
 from ._peer import (
     LINK_BYTES,
@@ -176,6 +183,7 @@ class Game:
         self.requests: set[bytes] = set()
         self.last_acted: dict[int, int] = {}
         self._request = None  # the judge: the request the record being made answers
+        self.reveal_requests: dict[bytes, tuple] = {}  # commitment -> (base, reveal signature)
 
     # ------------------------------------------------------------------ creation
     @classmethod
@@ -523,13 +531,13 @@ class Game:
                     code="bad-signature",
                     rule=ENGINE_RULE,
                 )
-            if len(record.request) != 2:
+            if len(record.request) != (3 if record.kind == Kind.COMMIT else 2):
                 raise IllegalCommand(
                     f"the record carries no request from {self._name(record.actor)}",
                     code="unsigned",
                     rule=ENGINE_RULE,
                 )
-            base, signature = record.request
+            base, signature = record.request[:2]
             self.check_request(
                 Request(
                     self.header.game_id,
@@ -594,8 +602,8 @@ class Game:
         if (
             type(request.base) is not int
             or not 0 <= request.base < seq
-            or request.base < self.last_acted.get(seat, -1)
-        ):
+            or (request.kind != Kind.REVEAL and request.base < self.last_acted.get(seat, -1))
+        ):  # (a reveal was signed with its choice: what it opens is fixed, it cannot be stale)
             raise IllegalCommand(
                 f"{name}'s request was made on record {request.base}, before their own last "
                 f"record or after this one (stale: send it again from the current game)",
@@ -619,12 +627,42 @@ class Game:
                     code="waiting",
                     rule=ENGINE_RULE,
                 )
+            if self.reveal_due():
+                raise IllegalCommand(
+                    "a choice is due to be turned over: the judge reveals it (from the reveal "
+                    "signed with the choice)",
+                    code="must-reveal",
+                    rule=ENGINE_RULE,
+                )
             try:
                 command = self.canonical(seat, text)
             except SecretUnavailable:  # (legal or not depends on what only the judge holds)
                 parsed = self.rules.parse(self.state, seat, text)
                 command = self.rules.notation(self.state, seat, parsed)
+            if not self.open_move_due():
+                return self._sealed_request(seat, command)
         return self._signed_request(Kind.MOVE, seat, command, None)
+
+    def _sealed_request(self, seat: int, command: str) -> Request:
+        """A sealed or face-down choice: the commitment, signed; its opening for the judge only;
+        and the reveal, signed now, which the judge makes when the choice is due (so no second
+        round trip, and the judge cannot reveal anything else: the reveal opens the commitment)."""
+        header = self.header
+        secret = make_secret(command, os.urandom(16), 1 << seat)
+        base = self._count - 1
+        shown = Request(
+            header.game_id, header.module, base, seat, Kind.REVEAL, "", reveal(secret), b""
+        )
+        box = seal_opening(
+            header.peer_secret,
+            header.judge[32:],
+            header.game_id,
+            secret.commitment,
+            secret.salt,
+            secret.value,
+        )
+        request = self._signed_request(Kind.COMMIT, seat, "", secret.sealed())
+        return attrs.evolve(request, opening=box, reveal=self.signer(shown.message()))
 
     def join_request(self, seat: int, public_key: bytes) -> Request:
         """A hosted game's player joins: their key, their nonce for the randomness, their key
@@ -666,6 +704,8 @@ class Game:
             finally:
                 self._request = None
             return self.records[start:]
+        if request.kind == Kind.COMMIT:
+            return self._judge_sealed(request)
         said = canonical(request.command)
         if said is None:
             self.check_turn(seat)
@@ -675,8 +715,8 @@ class Game:
                 )
             if not self.open_move_due():
                 raise IllegalCommand(
-                    "a sealed or face-down choice: the hosted mode plays open moves only (use "
-                    "the peer mode for this game)",
+                    "a sealed or face-down choice is due: send it sealed (boardstate move "
+                    "makes the request)",
                     code="not-sealed",
                     rule=ENGINE_RULE,
                 )
@@ -706,6 +746,48 @@ class Game:
             f"played under {spec.id} rules revision {revision} (newest: {spec.revision}; "
             f"changed since: {changes})"
         )
+
+    def _judge_sealed(self, request: Request) -> list[Record]:
+        """The judge takes a sealed or face-down choice: its opening (for the judge only) must
+        open the commitment, hold the canonical form of a legal command, and come with the
+        player's signed reveal; the reveal is made when it falls due."""
+        start, seat = self._count, request.actor
+        self.check_turn(seat)
+        if self.due():
+            raise IllegalCommand(
+                f"the game is {self.waiting_text()}", code="waiting", rule=ENGINE_RULE
+            )
+        header = self.header
+        opened = open_opening(
+            header.peer_secret,
+            self.exchange[seat],
+            header.game_id,
+            request.sealed.commitment,
+            request.opening,
+        )
+        secret = None if opened is None else make_secret(opened[1], opened[0], 1 << seat)
+        if secret is None or secret.commitment != request.sealed.commitment:
+            raise IllegalCommand(
+                "the sealed choice's opening does not open its commitment",
+                code="bad-commit",
+                rule=ENGINE_RULE,
+            )
+        shown = attrs.evolve(
+            request, kind=Kind.REVEAL, sealed=reveal(secret), signature=request.reveal
+        )
+        self.check_request(attrs.evolve(shown, opening=b"", reveal=b""))
+        if type(secret.value) is not str or self.canonical(seat, secret.value) != secret.value:
+            raise InvalidCommand(
+                "the sealed choice is not a command in canonical form", code="not-canonical"
+            )
+        events, state = self.commit_events(seat, secret)
+        self._request = (request.base, request.signature, request.reveal)
+        try:
+            self.append(self.make(Kind.COMMIT, seat, "", secret, events), state)
+        finally:
+            self._request = None
+        self.reveal_held()
+        return self.records[start:]
 
     def _name(self, seat: int) -> str:
         return self.players[seat] if 0 <= seat < len(self.players) else f"seat {seat}"
@@ -855,6 +937,10 @@ class Game:
             seat = held[0]
             opening = reveal(self.pending_commitment(seat))
             events, state = self.check_reveal(seat, opening)
+            if self.header.hosted:  # (the judge: the reveal the player signed with the choice)
+                self._request = self.reveal_requests.get(opening.commitment)
+                if self._request is None:
+                    break
             self.append(self.make(Kind.REVEAL, seat, "", opening, events), state)
         return self.records[start:]
 
@@ -1167,6 +1253,11 @@ class Game:
         if record.request:  # (the hosted mode: each request is used once, and never stale)
             self.requests.add(record.request[1])
             self.last_acted[record.actor] = record.seq
+            if kind == Kind.COMMIT:  # (its reveal, signed with it, for the judge to make)
+                self.reveal_requests[record.sealed.commitment] = (
+                    record.request[0],
+                    record.request[2],
+                )
         if kind == Kind.MOVE and not record.events and canonical(record.command) == record.command:
             self.talk.said(self.players, record.actor, record.command)
             self._facts_of = None

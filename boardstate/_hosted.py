@@ -21,6 +21,7 @@ import msgpack
 
 from ._errors import CorruptFile, ForeignFile, FutureVersion
 from ._records import Kind, pack
+from ._secrets import Secret
 
 REQUEST_VERSION = 3  # the file format version that brought requests (the hosted mode)
 MAX_REQUEST_BYTES = 1 << 16
@@ -39,7 +40,8 @@ _REQUEST_FIELDS = frozenset(
         "signature",
     }
 )
-REQUEST_KINDS = (Kind.JOIN, Kind.MOVE)
+_SEALED_FIELDS = frozenset({"opening", "reveal"})  # a sealed choice's request only
+REQUEST_KINDS = (Kind.JOIN, Kind.MOVE, Kind.COMMIT)
 
 
 def nonce_of(secret: bytes) -> bytes:
@@ -78,6 +80,10 @@ class Request:
     command: str
     sealed: object
     signature: bytes
+    # A sealed or face-down choice (kind COMMIT): its opening for the judge alone (encrypted),
+    # and the player's signature of the reveal the judge will make when the choice is due.
+    opening: bytes = b""
+    reveal: bytes = b""
 
     def message(self) -> bytes:
         return request_message(
@@ -85,6 +91,10 @@ class Request:
         )
 
     def encode(self) -> bytes:
+        sealed = self.sealed
+        if type(sealed) is Secret:  # (a plain form: a request file holds no extension types)
+            sealed = [sealed.commitment, sealed.owners]
+        extra = {"opening": self.opening, "reveal": self.reveal} if self.kind == Kind.COMMIT else {}
         return pack(
             {
                 "format": "boardstate",
@@ -96,8 +106,9 @@ class Request:
                 "actor": self.actor,
                 "record": self.kind,
                 "command": self.command,
-                "sealed": self.sealed,
+                "sealed": sealed,
                 "signature": self.signature,
+                **extra,  # (after the rest: "kind" stays in the first bytes, see is_request)
             }
         )
 
@@ -133,7 +144,8 @@ def decode_request(data: bytes, name: str) -> Request:
             f"{name}: a request in file format v{version}; this boardstate reads up to "
             f"v{REQUEST_VERSION} (upgrade boardstate)"
         )
-    if set(m) != _REQUEST_FIELDS or version != REQUEST_VERSION:
+    sealed_fields = _SEALED_FIELDS if m.get("record") == Kind.COMMIT else frozenset()
+    if set(m) != _REQUEST_FIELDS | sealed_fields or version != REQUEST_VERSION:
         raise CorruptFile(f"{name}: a malformed request (its fields)")
     game, module, base, actor = m["game"], m["module"], m["base"], m["actor"]
     kind, command, sealed, signature = m["record"], m["command"], m["sealed"], m["signature"]
@@ -160,9 +172,50 @@ def decode_request(data: bytes, name: str) -> Request:
             or command
         ):
             raise CorruptFile(f"{name}: a malformed join request")
+    elif kind == Kind.COMMIT:
+        opening, reveal = m["opening"], m["reveal"]
+        if (
+            type(sealed) is not tuple
+            or len(sealed) != 2
+            or type(sealed[0]) is not bytes
+            or len(sealed[0]) != 32
+            or sealed[1] != 1 << actor
+            or command
+            or type(opening) is not bytes
+            or not 0 < len(opening) <= 4096
+            or type(reveal) is not bytes
+            or len(reveal) != 64
+        ):
+            raise CorruptFile(f"{name}: a malformed request (a sealed choice)")
+        sealed = Secret(sealed[0], sealed[1])
+        return Request(game, module, base, actor, kind, "", sealed, signature, opening, reveal)
     elif sealed is not None:
         raise CorruptFile(f"{name}: a malformed request (a move carries no sealed value)")
     return Request(game, module, base, actor, kind, command, sealed, signature)
+
+
+def _opening_cipher(secret: bytes, their_public: bytes, game_id: bytes, commitment: bytes):
+    from ._peer import _cipher
+
+    nonce = hashlib.sha256(b"boardstate-opening" + game_id + commitment).digest()[:12]
+    return _cipher(secret, their_public, game_id), nonce
+
+
+def seal_opening(secret, judge_public, game_id, commitment, salt, value) -> bytes:
+    """A sealed choice's opening, for the judge alone (the player's and the judge's X25519
+    keys, as letters are)."""
+    cipher, nonce = _opening_cipher(secret, judge_public, game_id, commitment)
+    return cipher.encrypt(nonce, pack([salt, value]), None)
+
+
+def open_opening(judge_secret, player_public, game_id, commitment, box):
+    """``(salt, value)`` of a sealed choice's opening, or None if it does not decrypt."""
+    cipher, nonce = _opening_cipher(judge_secret, player_public, game_id, commitment)
+    try:
+        salt, value = msgpack.unpackb(cipher.decrypt(nonce, box, None), raw=False, use_list=False)
+    except Exception:
+        return None
+    return (salt, value) if type(salt) is bytes else None
 
 
 def check_game(request: Request, game_id: bytes, name: str) -> None:

@@ -481,7 +481,7 @@ def _write_request(request, path: str, *, reading, text: bool, force: bool) -> N
     if text:
         from boardstate._armor import armor
 
-        said = request.command or "join"
+        said = request.command or ("a sealed choice" if request.opening else "join")
         data = armor(
             data, f"{request.module} {request.game_id.hex()[:12]}: request: {said}"
         ).encode()

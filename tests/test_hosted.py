@@ -19,7 +19,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 import boardstate as bs
 from boardstate._fileformat import encode_game, encode_moves, encode_public, parse_raw
 from boardstate._game import Game
-from boardstate._hosted import decode_request
+from boardstate._hosted import decode_request, is_request
 from boardstate._referee import audit_hosted, referee_moves
 from boardstate._secrets import Secret
 
@@ -34,13 +34,13 @@ def _public(key) -> bytes:
 class Hosted:
     """A judge's copy and every player's copy, requests and move files passed in memory."""
 
-    def __init__(self, players: int, module="jedi-duel", seed: int = 0) -> None:
+    def __init__(self, players: int, module="jedi-duel", seed: int = 0, options=None) -> None:
         self.judge_key = Ed25519PrivateKey.generate()
         names = NAMES[:players]
         self.judge = Game.new(
             bs.get_module(module),
             names,
-            {},
+            dict(options or {}),
             None,
             CREATED,
             trust="hosted",
@@ -69,6 +69,7 @@ class Hosted:
 
     def ask(self, request) -> list:
         """The request travels as a file; the judge's answer goes to every player."""
+        assert is_request(request.encode())  # (how the judge tells it from a move file)
         request = decode_request(request.encode(), "request")
         base = self.judge.seq - 1
         records = self.judge.judge(request)
@@ -93,6 +94,48 @@ class Hosted:
         log = encode_game(self.judge) if log is None else log
         copies = [parse_raw(encode_game(c), f"copy {i}") for i, c in enumerate(self.copies)]
         return audit_hosted(parse_raw(log, "judge"), copies)
+
+
+@pytest.mark.parametrize(
+    ("module", "players", "options"),
+    [
+        ("duel-of-the-forces", 2, {}),
+        ("duel-of-the-forces", 4, {"edition": "parlett-original"}),
+        ("epic-duels", 2, {}),
+        ("epic-duels", 3, {"variant": "free-for-all"}),
+    ],
+)
+def test_sealed_and_face_down_choices_are_played_through_the_judge(module, players, options):
+    """The player's request carries the commitment, its opening for the judge alone and the
+    signed reveal; the judge makes the reveal when it falls due."""
+    table = Hosted(players, module=module, seed=players, options=options)
+    moves = table.play(limit=4000)
+    assert table.judge.outcome() is not None, moves
+    kinds = {r.kind for r in table.judge.records}
+    assert bs.Kind.COMMIT in kinds and bs.Kind.REVEAL in kinds
+    for copy in table.copies:
+        assert copy.head_hash == table.judge.head_hash
+    report = table.audit()
+    assert report.ok, report.failure
+
+
+def test_a_sealed_choice_the_judge_cannot_open_or_reveal_otherwise_is_refused():
+    table = Hosted(2, module="duel-of-the-forces", seed=11)
+    seat = table.judge.to_act()[0]
+    copy = table.copies[seat]
+    request = copy.request(seat, copy.legal(seat)[0])
+    assert request.kind == bs.Kind.COMMIT and request.opening and request.reveal
+    assert copy.legal(seat)[0] not in request.encode().decode("latin-1")  # (sealed)
+    garbled = attrs.evolve(request, opening=bytes(len(request.opening)))
+    with pytest.raises(bs.IllegalCommand) as caught:
+        table.judge.judge(garbled)
+    assert caught.value.code == "bad-commit"
+    unsigned = attrs.evolve(request, reveal=bytes(64))
+    with pytest.raises(bs.IllegalCommand) as caught:
+        table.judge.judge(unsigned)
+    assert caught.value.code == "bad-signature"
+    table.ask(request)
+    assert table.judge.records[-1].kind == bs.Kind.COMMIT
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])

@@ -182,13 +182,7 @@ class DuelRules:
 
     @staticmethod
     def refuse_trust(setup: Setup, mode: str) -> str | None:
-        """The peer mode has no dealer to shuffle the stock at creation: it plays revision 3.
-        The hosted mode plays open moves only (a sealed bid would need a second request)."""
-        if mode == "hosted":
-            return (
-                "its bids are sealed, and the hosted mode's judge plays open moves only: use "
-                "the peer mode (sealed bids need no judge)"
-            )
+        """The peer mode has no dealer to shuffle the stock at creation: it plays revision 3."""
         if mode == "peer" and setup.revision < PEER_READY:
             return (
                 f"Duel of the Forces rules revision {setup.revision} shuffles the stock with a "

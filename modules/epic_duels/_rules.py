@@ -91,14 +91,7 @@ class EpicRules:
         """Every configuration plays in every mode: since revision 2 no secret is owned by
         nobody (each draw pile is its player's, arranged by that player's copy and drawn from
         at random positions), the die and the random picks come from the engine's randomness,
-        and a hand is seen by others only through its owner's answer.  But the attack and
-        defense cards are laid face down, which the hosted mode's judge does not play (it
-        plays open moves only): the peer mode does."""
-        if mode == "hosted":
-            return (
-                "its attack and defense cards are laid face down, and the hosted mode's judge "
-                "plays open moves only: use the peer mode (no judge needed)"
-            )
+        and a hand is seen by others only through its owner's answer."""
         return None
 
     # ---------------------------------------------------------------- turns and commands
