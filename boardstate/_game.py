@@ -620,13 +620,7 @@ class Game:
             self.check_talk(seat, said)
             command = said
         else:
-            self.check_turn(seat)
-            if self.due():
-                raise IllegalCommand(
-                    f"the game is {self.waiting_text()}: nothing else can happen first",
-                    code="waiting",
-                    rule=ENGINE_RULE,
-                )
+            self.check_can_act(seat)
             if self.reveal_due():
                 raise IllegalCommand(
                     "a choice is due to be turned over: the judge reveals it (from the reveal "
@@ -708,11 +702,7 @@ class Game:
             return self._judge_sealed(request)
         said = canonical(request.command)
         if said is None:
-            self.check_turn(seat)
-            if self.due():
-                raise IllegalCommand(
-                    f"the game is {self.waiting_text()}", code="waiting", rule=ENGINE_RULE
-                )
+            self.check_can_act(seat)
             if not self.open_move_due():
                 raise IllegalCommand(
                     "a sealed or face-down choice is due: send it sealed (boardstate move "
@@ -752,11 +742,7 @@ class Game:
         open the commitment, hold the canonical form of a legal command, and come with the
         player's signed reveal; the reveal is made when it falls due."""
         start, seat = self._count, request.actor
-        self.check_turn(seat)
-        if self.due():
-            raise IllegalCommand(
-                f"the game is {self.waiting_text()}", code="waiting", rule=ENGINE_RULE
-            )
+        self.check_can_act(seat)
         header = self.header
         opened = open_opening(
             header.peer_secret,
@@ -888,13 +874,7 @@ class Game:
             self.check_talk(seat, said)
             self.append(self.make(Kind.MOVE, seat, said, None, ()))
             return self.records[start:]
-        self.check_turn(seat)
-        if self.due():
-            raise IllegalCommand(
-                f"the game is {self.waiting_text()}: nothing else can happen first",
-                code="waiting",
-                rule=ENGINE_RULE,
-            )
+        self.check_can_act(seat)
         if self.reveal_due():
             if text.strip().lower() != REVEAL_WORD:
                 raise IllegalCommand(
@@ -978,6 +958,17 @@ class Game:
         self.signer, self.audit_secrets = signer, audit
 
     # ------------------------------------------------------------------ the engine's checks
+    def check_can_act(self, seat: int) -> None:
+        """``seat`` may act now: it is their turn, and the game waits for nobody's join or
+        share of the randomness."""
+        self.check_turn(seat)
+        if self.due():
+            raise IllegalCommand(
+                f"the game is {self.waiting_text()}: nothing else can happen first",
+                code="waiting",
+                rule=ENGINE_RULE,
+            )
+
     def check_talk(self, seat: int, command: str) -> None:
         """An engine-word command from ``seat``: a player of the game, and sayable now."""
         if not 0 <= seat < len(self.players):
