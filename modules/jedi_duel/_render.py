@@ -119,6 +119,24 @@ def _hand_text(cards) -> str:
     return " ".join(f"{i}:{c or 'face-down'}" for i, c in enumerate(cards, 1)) or "(empty)"
 
 
+def attack_words(attack: dict) -> str:
+    """The attack under way in words (its JSON form, ``to_json``'s ``attack``)."""
+    if attack["kind"] == "blow":
+        what = (
+            f"attacks with {attack['card']} to the {attack['area']} area, speed "
+            f"{attack['speed']} against a stance defence of {attack['defence']} "
+            f"({attack['damage_if_taken']} damage if taken)"
+        )
+    elif attack["kind"] == "joker":
+        what = f"plays the {attack['card']} Joker"
+    else:
+        what = "casts Force Lightning"
+    return (
+        f"{attack['attacker']} ({attack['stance']} stance) {what}; "
+        f"answering: {', '.join(attack['defenders'])}"
+    )
+
+
 def render(s: JediState, seat: int | None) -> str:
     d = to_json(s, seat)
     lines = [
@@ -149,20 +167,7 @@ def render(s: JediState, seat: int | None) -> str:
             lines.append(f"  {'':<{width}}  your hand: {_hand_text(p['hand'])}")
     attack = d["attack"]
     if attack:
-        if attack["kind"] == "blow":
-            what = (
-                f"attacks with {attack['card']} to the {attack['area']} area, speed "
-                f"{attack['speed']} against a stance defence of {attack['defence']} "
-                f"({attack['damage_if_taken']} damage if taken)"
-            )
-        elif attack["kind"] == "joker":
-            what = f"plays the {attack['card']} Joker"
-        else:
-            what = "casts Force Lightning"
-        lines.append(
-            f"Attack: {attack['attacker']} ({attack['stance']} stance) {what}; "
-            f"answering: {', '.join(attack['defenders'])}"
-        )
+        lines.append(f"Attack: {attack_words(attack)}")
     if "sensed" in d:
         lines.append(f"You sense {d['sensed']['player']}'s hand: {_hand_text(d['sensed']['hand'])}")
     if "returnable" in d:
