@@ -5,7 +5,9 @@ options, events, rules revision) beside Decider-style rules (see ``Rules``).  ``
 ``start`` emit events into a ``Table``, which folds them with the module's ``evolve`` as it goes.
 Secrets are ``Secret`` values in events; ``table.reveal`` turns one face up.  Choices made at
 once and sealed, or face down and turned over later, are engine features a module asks for with
-``Rules.choice`` (``Choice``).  See docs/writing-a-module.md.
+``Rules.choice`` (``Choice``).  A module's accessible SVG picture of its table can start from
+``picture`` and the small drawing helpers beside it (``label``, ``card_back``, ...).  See
+docs/writing-a-module.md.
 """
 
 from .._datafile import (
@@ -27,6 +29,7 @@ from .._events import event
 from .._module import HIDDEN, Choice, GameSpec, Module, Option, Outcome, Rules, Setup
 from .._secrets import UNKNOWN, Reveal, Secret, seats_mask
 from .._table import Table
+from ._drawing import card_back, element, empty_slot, label, picture, plural, words_and
 
 __all__ = [
     "AmbiguousCommand",
@@ -49,9 +52,16 @@ __all__ = [
     "Table",
     "UNKNOWN",
     "cached_by_value",
+    "card_back",
+    "element",
+    "empty_slot",
+    "label",
+    "picture",
+    "plural",
     "read_data_file",
     "event",
     "resolve_player",
     "seats_mask",
     "structure_toml",
+    "words_and",
 ]

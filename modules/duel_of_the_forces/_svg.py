@@ -20,40 +20,38 @@ import textwrap
 import xml.etree.ElementTree as ET
 from collections import Counter
 
+from boardstate.rules import (
+    card_back,
+    element,
+    empty_slot,
+    label,
+    picture,
+    plural,
+    words_and,
+)
+
 from . import _scoring
 from ._render import EDITION_NAMES, card_text, offer_text
 from ._report import report
 from ._rules import DuelRules
 from ._state import BID, NOT_BIDDING, OFFER, OVER, R2, R2_DECISION, DuelState
 
-SVG_NS = "http://www.w3.org/2000/svg"
 WIDTH = 940
 MARGIN = 20
 INK = "#000000"
 PAPER = "#ffffff"
 # Fills, apart in greyscale (relative luminance about 0.81, 0.32, 0.01, 0.11): the rebel side
 # light with black ink, the Empire's villains mid with black ink, Darth Vader black with white
-# ink; a card back is dark grey with a white frame and hatching, and says "back".
+# ink; a card back (the kit's ``card_back``) is dark grey with a white frame and hatching.
 REBEL_FILL = "#dceaf7"
 VILLAIN_FILL = "#b8955a"
 VADER_FILL = "#1f1f1f"
-BACK_FILL = "#5c5c5c"
 SIDE_FILLS = {"rebel": REBEL_FILL, "villain": VILLAIN_FILL, "vader": VADER_FILL}
 
 _RULES = DuelRules()  # (whose turn it is: ``to_act``, a pure function of the state)
 
 
 # ---------------------------------------------------------------------------------- words
-def _and(names: list[str]) -> str:
-    if len(names) <= 1:
-        return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
-
-
 def _hero(s: DuelState, seat: int) -> str:
     return s.heroes[seat].capitalize()
 
@@ -75,7 +73,7 @@ def _winner_text(s: DuelState) -> str:
     names = [s.players[w] for w in winners(s)]
     if not names:
         return "no winner"
-    return ("winner: " if len(names) == 1 else "winners: ") + _and(names)
+    return ("winner: " if len(names) == 1 else "winners: ") + words_and(names)
 
 
 def whose_turn(s: DuelState) -> str:
@@ -84,12 +82,12 @@ def whose_turn(s: DuelState) -> str:
         return f"game over, {_winner_text(s)}"
     acting = [s.players[i] for i in _RULES.to_act(s)]
     if s.phase == BID:
-        return f"{_and(acting)} to bid" if acting else "the next villain to turn up"
+        return f"{words_and(acting)} to bid" if acting else "the next villain to turn up"
     if s.phase == R2_DECISION:
         return f"{s.players[s.r2_seat]} to keep or give the card R2-D2 turned up"
     if s.phase == OFFER:
         return f"{s.players[s.asked]} to choose"
-    return _and(acting) + " to act"
+    return words_and(acting) + " to act"
 
 
 def _score(s: DuelState, seat: int) -> int:
@@ -129,12 +127,12 @@ def description(s: DuelState, seat: int | None) -> str:
         )
     if s.phase == OFFER:
         parts.append(f"Choice: {offer_text(s)}.")
-    parts.append(f"Stock: {_plural(len(s.stock), 'card')}.")
+    parts.append(f"Stock: {plural(len(s.stock), 'card')}.")
     if s.set_aside:
         parts.append(f"Set aside: {', '.join(card_text(s, c) for c in s.set_aside)}.")
     for i, name in enumerate(s.players):
         you = ", you" if i == seat else ""
-        hand = _plural(len(s.hands[i]), "card")
+        hand = plural(len(s.hands[i]), "card")
         if i == seat and s.hands[i]:
             hand += " (" + ", ".join(rebel_label(s, i, c) for c in s.hands[i]) + ")"
         captured = ", ".join(card_text(s, c) for c in s.captured[i]) or "nothing"
@@ -166,44 +164,26 @@ def _task(s: DuelState) -> str:
 
 
 # ---------------------------------------------------------------------------------- shapes
-def _el(parent: ET.Element, tag: str, attributes: dict, text: str | None = None) -> ET.Element:
-    element = ET.SubElement(parent, tag, {k: str(v) for k, v in attributes.items()})
-    if text is not None:
-        element.text = text
-    return element
-
-
-def _text(parent, x, y, text, *, size=13, bold=False, anchor="start", fill=INK, cls=""):
-    attributes = {"x": x, "y": y, "font-size": size, "fill": fill}
-    if anchor != "start":
-        attributes["text-anchor"] = anchor
-    if bold:
-        attributes["font-weight"] = "bold"
-    if cls:
-        attributes["class"] = cls
-    return _el(parent, "text", attributes, text)
-
-
 def _face(parent, x, y, w, h, *, side: str, title: str, lines, cls: str = "") -> ET.Element:
     """A card face up: a rounded rect in the side's fill, its label in lines of text (the
     first one large), and a ``<title>`` naming it."""
-    group = _el(parent, "g", {"class": f"card face {side}" + (f" {cls}" if cls else "")})
-    _el(group, "title", {}, title)
+    group = element(parent, "g", {"class": f"card face {side}" + (f" {cls}" if cls else "")})
+    element(group, "title", {}, title)
     fill = SIDE_FILLS[side]
     ink = PAPER if side == "vader" else INK
     rect = {"x": x, "y": y, "width": w, "height": h, "rx": 6, "fill": fill, "stroke": INK}
     rect["stroke-width"] = 1.5
-    _el(group, "rect", rect)
+    element(group, "rect", rect)
     if side == "vader":  # a shape apart from colour: an inner frame
         inner = {"x": x + 3, "y": y + 3, "width": w - 6, "height": h - 6, "rx": 4}
-        _el(group, "rect", inner | {"fill": "none", "stroke": PAPER, "stroke-width": 1})
+        element(group, "rect", inner | {"fill": "none", "stroke": PAPER, "stroke-width": 1})
     gap = 3 if h < 60 else 6
     total = sum(size for _, size in lines) + gap * (len(lines) - 1)
     baseline = y + (h - total) / 2
     for k, (line, size) in enumerate(lines):
         baseline += size - 2  # (a baseline sits a little above the line's full height)
         middle = x + w / 2
-        _text(
+        label(
             group,
             middle,
             round(baseline, 1),
@@ -217,35 +197,11 @@ def _face(parent, x, y, w, h, *, side: str, title: str, lines, cls: str = "") ->
     return group
 
 
-def _back(parent, x, y, w, h, *, label: bool = True) -> ET.Element:
-    """A card face down: hatched, framed, titled "card back" (and saying "back" when there is
-    room for it)."""
-    group = _el(parent, "g", {"class": "card back"})
-    _el(group, "title", {}, "card back")
-    rect = {"x": x, "y": y, "width": w, "height": h, "rx": 4, "fill": BACK_FILL, "stroke": INK}
-    _el(group, "rect", rect)
-    inner = {"x": x + 3, "y": y + 3, "width": w - 6, "height": h - 6, "rx": 2}
-    _el(group, "rect", inner | {"fill": "none", "stroke": PAPER, "stroke-width": 1})
-    _el(
-        group,
-        "path",
-        {
-            "d": f"M{x + 3} {y + 3}L{x + w - 3} {y + h - 3}M{x + w - 3} {y + 3}L{x + 3} {y + h - 3}",
-            "stroke": PAPER,
-            "stroke-width": 0.75,
-            "fill": "none",
-        },
-    )
-    if label:
-        _text(group, x + w / 2, y + h / 2 + 4, "back", size=10, anchor="middle", fill=PAPER)
-    return group
-
-
 def _empire(parent, x, y, w, h, s: DuelState, card: int, *, count: int = 1, big=False, cls=""):
     """An Empire card face up: a villain (name, points) or a Darth Vader (minus points)."""
     c = s.cards.deck[card]
     side = "vader" if c.vader else "villain"
-    points = f"{c.points:+d} points" if c.vader else _plural(c.points, "point")
+    points = f"{c.points:+d} points" if c.vader else plural(c.points, "point")
     size = 14 if big else 10
     words = textwrap.wrap(c.name, 12 if big else 20)
     lines = [(word, size) for word in words]
@@ -268,42 +224,24 @@ def _rebel(parent, x, y, s: DuelState, seat: int, card: int, *, small: bool = Fa
         icons = _icons(s, seat, card)
         lines = [(str(card), 16 if small else 22), (_hero(s, seat), 10)]
         if not small:
-            lines.append((_plural(icons, "icon"), 10))
-        title = f"{rebel_label(s, seat, card)} ({_plural(icons, 'icon')})"
+            lines.append((plural(icons, "icon"), 10))
+        title = f"{rebel_label(s, seat, card)} ({plural(icons, 'icon')})"
     return _face(parent, x, y, w, h, side="rebel", title=title, lines=lines)
-
-
-def _slot(parent, x, y, w, h, text: str) -> None:
-    """An empty place on the table: a dashed outline saying what is not there."""
-    group = _el(parent, "g", {"class": "slot"})
-    rect = {"x": x, "y": y, "width": w, "height": h, "rx": 6, "fill": "none", "stroke": INK}
-    _el(group, "rect", rect | {"stroke-dasharray": "5 4"})
-    _text(group, x + w / 2, y + h / 2 + 4, text, size=11, anchor="middle")
 
 
 # ---------------------------------------------------------------------------------- picture
 def svg(s: DuelState, seat: int | None) -> str:
     """The table as a standalone SVG document."""
     title = f"Duel of the Forces ({EDITION_NAMES[s.edition]}), round {s.rounds}: {whose_turn(s)}"
-    root = ET.Element(
-        "svg",
-        {
-            "xmlns": SVG_NS,
-            "role": "img",
-            "aria-labelledby": "title desc",
-            "font-family": "sans-serif",
-        },
-    )
-    _el(root, "title", {"id": "title"}, title)
-    _el(root, "desc", {"id": "desc"}, description(s, seat))
-    background = _el(root, "rect", {"x": 0, "y": 0, "fill": PAPER, "class": "background"})
+    root = picture(title, description(s, seat))
+    background = element(root, "rect", {"x": 0, "y": 0, "fill": PAPER, "class": "background"})
 
     x0 = MARGIN
     y = 30
     for k, words in enumerate(textwrap.wrap(title, 80)):
-        _text(root, x0, y, words, size=17, bold=True, cls="heading" if k == 0 else "")
+        label(root, x0, y, words, size=17, bold=True, cls="heading" if k == 0 else "")
         y += 22
-    status = _el(root, "g", {"class": "status"})
+    status = element(root, "g", {"class": "status"})
     notes = []
     if s.phase == OVER:
         notes.append(f"Game over: {s.end_reason}")
@@ -316,34 +254,34 @@ def svg(s: DuelState, seat: int | None) -> str:
         notes.append(f"Choice: {offer_text(s)}")
     for note in notes:
         for part in textwrap.wrap(note, 110):
-            _text(status, x0, y, part, size=13)
+            label(status, x0, y, part, size=13)
             y += 18
 
     # The middle of the table: the villain up, the stock, R2-D2's card, the set-aside pile.
     y += 6
-    table = _el(root, "g", {"class": "table"})
+    table = element(root, "g", {"class": "table"})
     top = y + 16
-    _text(table, x0, y + 4, "Up for grabs", size=13, bold=True)
+    label(table, x0, y + 4, "Up for grabs", size=13, bold=True)
     if s.villain is not None and s.phase != OVER:
         _empire(table, x0, top, 120, 150, s, s.villain, big=True, cls="up-for-grabs")
     else:
-        _slot(table, x0, top, 120, 150, "none up")
+        empty_slot(table, x0, top, 120, 150, ["none up"])
     sx = x0 + 150
-    _text(table, sx, y + 4, "Stock", size=13, bold=True)
-    stock = _el(table, "g", {"class": "stock"})
+    label(table, sx, y + 4, "Stock", size=13, bold=True)
+    stock = element(table, "g", {"class": "stock"})
     if s.stock:
         for k in range(min(3, len(s.stock)) - 1, -1, -1):  # a little pile: three backs at most
-            _back(stock, sx + 4 * k, top + 4 * k, 100, 140, label=k == 0)
+            card_back(stock, sx + 4 * k, top + 4 * k, 100, 140, labelled=k == 0)
     else:
-        _slot(stock, sx, top, 100, 140, "empty")
-    _text(stock, sx, top + 170, f"{_plural(len(s.stock), 'card')} face down", size=12)
+        empty_slot(stock, sx, top, 100, 140, ["empty"])
+    label(stock, sx, top + 170, f"{plural(len(s.stock), 'card')} face down", size=12)
     rx = sx + 140
     if s.phase == R2_DECISION and s.r2_card is not None:
-        _text(table, rx, y + 4, f"R2-D2 of {s.players[s.r2_seat]} turned up", size=13, bold=True)
+        label(table, rx, y + 4, f"R2-D2 of {s.players[s.r2_seat]} turned up", size=13, bold=True)
         _empire(table, rx, top, 120, 150, s, s.r2_card, big=True, cls="r2-card")
         rx += 220
     if s.set_aside:
-        _text(table, rx, y + 4, "Set aside (nobody won them)", size=13, bold=True)
+        label(table, rx, y + 4, "Set aside (nobody won them)", size=13, bold=True)
         for k, card in enumerate(s.set_aside):
             _empire(table, rx + (k % 3) * 118, top + (k // 3) * 50, 112, 44, s, card)
     y = top + 190
@@ -352,8 +290,8 @@ def svg(s: DuelState, seat: int | None) -> str:
     to_act = set(_RULES.to_act(s)) if s.phase != OVER else set()
     won = set(winners(s)) if s.phase == OVER else set()
     for i, name in enumerate(s.players):
-        group = _el(root, "g", {"class": "player", "id": f"player-{i}"})
-        _el(group, "rect", {"x": 8, "y": y - 4, "width": WIDTH - 16, "height": 2, "fill": INK})
+        group = element(root, "g", {"class": "player", "id": f"player-{i}"})
+        element(group, "rect", {"x": 8, "y": y - 4, "width": WIDTH - 16, "height": 2, "fill": INK})
         y += 18
         you = " (you)" if i == seat else ""
         head = f"{name}{you}, {_hero_name(s, i)}: score {_score(s, i)}"
@@ -361,17 +299,17 @@ def svg(s: DuelState, seat: int | None) -> str:
             head = "\u25b6 " + head + f" \u2014 {_task(s)}"
         if i in won:
             head = "\u2605 " + head + " \u2014 winner"
-        _text(group, x0, y, head, size=15, bold=True, cls="player-name")
+        label(group, x0, y, head, size=15, bold=True, cls="player-name")
         bid = _bid_text(s, i)
         if bid:
-            _text(group, WIDTH - MARGIN, y, f"last bid: {bid}", size=13, anchor="end", cls="bid")
+            label(group, WIDTH - MARGIN, y, f"last bid: {bid}", size=13, anchor="end", cls="bid")
         y += 10
         row = y
         # The hand: faces for its holder, backs for everyone else.
         hand = s.hands[i]
-        label = f"Hand: {_plural(len(hand), 'card')}"
-        hand_group = _el(group, "g", {"class": "hand"})
-        _text(hand_group, x0, y + 26, label, size=12)
+        hand_label = f"Hand: {plural(len(hand), 'card')}"
+        hand_group = element(group, "g", {"class": "hand"})
+        label(hand_group, x0, y + 26, hand_label, size=12)
         hx = x0 + 130
         if i == seat:
             for k, card in enumerate(hand):
@@ -379,7 +317,7 @@ def svg(s: DuelState, seat: int | None) -> str:
             y += 96
         elif hand:
             for k in range(len(hand)):
-                _back(hand_group, hx + k * 22, y + 4, 34, 48, label=False)
+                card_back(hand_group, hx + k * 22, y + 4, 34, 48, labelled=False)
             y += 60
         else:
             y += 40
@@ -388,9 +326,9 @@ def svg(s: DuelState, seat: int | None) -> str:
             _rebel(group, WIDTH - MARGIN - 56, row + 4, s, i, s.bids[i], small=True)
             y = max(y, row + 56)
         # The captured pile, one card per kind with its count.
-        captured = _el(group, "g", {"class": "captured"})
+        captured = element(group, "g", {"class": "captured"})
         groups = _captured_groups(s, i)
-        _text(captured, x0, y + 26, f"Captured: {_plural(len(s.captured[i]), 'card')}", size=12)
+        label(captured, x0, y + 26, f"Captured: {plural(len(s.captured[i]), 'card')}", size=12)
         per_row = 6
         for k, (card, count) in enumerate(groups):
             cx = x0 + 130 + (k % per_row) * 118
@@ -403,17 +341,17 @@ def svg(s: DuelState, seat: int | None) -> str:
     line = report(s)
     if line:
         y += 16
-        result = _el(root, "g", {"class": "report"})
-        _text(result, x0, y, "Last round", size=13, bold=True)
+        result = element(root, "g", {"class": "report"})
+        label(result, x0, y, "Last round", size=13, bold=True)
         y += 18
         for part in textwrap.wrap(line, 120):
-            _text(result, x0, y, part, size=12)
+            label(result, x0, y, part, size=12)
             y += 16
 
     # The legend: every fill with its words.
     y += 12
-    legend = _el(root, "g", {"class": "legend"})
-    _text(legend, x0, y, "Legend", size=13, bold=True)
+    legend = element(root, "g", {"class": "legend"})
+    label(legend, x0, y, "Legend", size=13, bold=True)
     y += 10
     entries = (
         ("rebel", "Rebel card (force, hero, icons for ties)"),
@@ -424,16 +362,16 @@ def svg(s: DuelState, seat: int | None) -> str:
     for k, (kind, words) in enumerate(entries):
         lx = x0 + (k % 2) * 440
         ly = y + (k // 2) * 30
-        swatch = _el(legend, "g", {"class": f"legend-{kind}"})
+        swatch = element(legend, "g", {"class": f"legend-{kind}"})
         if kind == "back":
-            _back(swatch, lx, ly, 24, 24, label=False)
+            card_back(swatch, lx, ly, 24, 24, labelled=False)
         else:
             rect = {"x": lx, "y": ly, "width": 24, "height": 24, "rx": 3}
-            _el(swatch, "rect", rect | {"fill": SIDE_FILLS[kind], "stroke": INK})
+            element(swatch, "rect", rect | {"fill": SIDE_FILLS[kind], "stroke": INK})
             if kind == "vader":
                 inner = {"x": lx + 3, "y": ly + 3, "width": 18, "height": 18, "rx": 2}
-                _el(swatch, "rect", inner | {"fill": "none", "stroke": PAPER})
-        _text(swatch, lx + 32, ly + 17, words, size=12)
+                element(swatch, "rect", inner | {"fill": "none", "stroke": PAPER})
+        label(swatch, lx + 32, ly + 17, words, size=12)
     y += 64
 
     height = int(y)

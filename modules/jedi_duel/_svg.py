@@ -20,6 +20,16 @@ from __future__ import annotations
 import textwrap
 import xml.etree.ElementTree as ET
 
+from boardstate.rules import (
+    card_back,
+    element,
+    empty_slot,
+    label,
+    picture,
+    plural,
+    words_and,
+)
+
 from ._cards import (
     AREA_NAMES,
     BLACK_JOKER,
@@ -36,11 +46,10 @@ from ._cards import (
     pretty,
 )
 from ._combat import START_FATIGUE, column
-from ._render import _ASKED, _COLUMNS, _attack_json
+from ._render import _ASKED, _COLUMNS, _attack_json, attack_words
 from ._rules import JediRules
 from ._state import NO_CARD, OVER, RETURN, JediState
 
-SVG_NS = "http://www.w3.org/2000/svg"
 WIDTH = 900
 MARGIN = 20
 INK = "#000000"
@@ -51,7 +60,6 @@ SUIT_WORDS = {CLUBS: "clubs", DIAMONDS: "diamonds", HEARTS: "hearts", SPADES: "s
 SUIT_FILLS = {DIAMONDS: "#ffe3a3", HEARTS: "#e8909a", SPADES: "#4f6f9f", CLUBS: "#16381f"}
 SUIT_INKS = {DIAMONDS: INK, HEARTS: INK, SPADES: PAPER, CLUBS: PAPER}
 JOKER_FILL = "#ffffff"  # told apart by its dashed frame and the word "Joker"
-BACK_FILL = "#5c5c5c"
 TRACK_FILL = "#eeeeee"  # the fatigue bar: what is lost, light
 FATIGUE_FILL = "#555555"  # ... and what is left, dark
 SUIT_ROLES = {
@@ -67,16 +75,6 @@ _OUTCOME = JediRules().outcome  # (the winners: a pure function of the state)
 
 
 # ---------------------------------------------------------------------------------- words
-def _and(names: list[str]) -> str:
-    if len(names) <= 1:
-        return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
-
-
 def card_words(c: int) -> str:
     """A card in words: ``Q of hearts``, ``red Joker``."""
     if c == RED_JOKER:
@@ -95,7 +93,7 @@ def _winner_text(s: JediState) -> str:
     names = [s.players[w] for w in winners(s)]
     if not names:
         return "no winner"
-    return ("winner: " if len(names) == 1 else "winners: ") + _and(names)
+    return ("winner: " if len(names) == 1 else "winners: ") + words_and(names)
 
 
 def whose_turn(s: JediState) -> str:
@@ -139,22 +137,7 @@ def _sensed(s: JediState, seat: int | None) -> tuple[int, list[int | None]] | No
 
 def _attack_words(s: JediState) -> str | None:
     attack = _attack_json(s)
-    if not attack:
-        return None
-    if attack["kind"] == "blow":
-        what = (
-            f"attacks with {attack['card']} to the {attack['area']} area, speed "
-            f"{attack['speed']} against a stance defence of {attack['defence']} "
-            f"({attack['damage_if_taken']} damage if taken)"
-        )
-    elif attack["kind"] == "joker":
-        what = f"plays the {attack['card']} Joker"
-    else:
-        what = "casts Force Lightning"
-    return (
-        f"{attack['attacker']} ({attack['stance']} stance) {what}; "
-        f"answering: {', '.join(attack['defenders'])}"
-    )
+    return attack_words(attack) if attack else None
 
 
 def description(s: JediState, seat: int | None) -> str:
@@ -162,16 +145,14 @@ def description(s: JediState, seat: int | None) -> str:
     parts = [f"Jedi Duel, {whose_turn(s)}."]
     if s.phase == OVER and s.end_reason:
         parts.append(f"Game over: {s.end_reason}.")
-    deck = (
-        f"Draw deck: {_plural(len(s.deck), 'card')}, run out {s.passes} of {len(s.players)} times"
-    )
+    deck = f"Draw deck: {plural(len(s.deck), 'card')}, run out {s.passes} of {len(s.players)} times"
     top = _deck_top(s, seat)
     if top is not None:
         deck += f", top {card_words(top)} (put back by you)"
     parts.append(deck + ".")
     if s.discard:
         parts.append(
-            f"Discard pile: {_plural(len(s.discard), 'card')}, top {card_words(s.discard[-1])}."
+            f"Discard pile: {plural(len(s.discard), 'card')}, top {card_words(s.discard[-1])}."
         )
     else:
         parts.append("Discard pile: empty.")
@@ -182,7 +163,7 @@ def description(s: JediState, seat: int | None) -> str:
             continue
         text = (
             f"{name}{you}: fatigue {s.fatigue[i]} of {START_FATIGUE}, "
-            f"{_stance_words(s, i)}, {_plural(len(s.hands[i]), 'card')} in hand"
+            f"{_stance_words(s, i)}, {plural(len(s.hands[i]), 'card')} in hand"
         )
         if i == seat and s.hands[i]:
             text += f" ({_hand_words(_known(s.hands[i]))})"
@@ -199,24 +180,6 @@ def description(s: JediState, seat: int | None) -> str:
 
 
 # ---------------------------------------------------------------------------------- shapes
-def _el(parent: ET.Element, tag: str, attributes: dict, text: str | None = None) -> ET.Element:
-    element = ET.SubElement(parent, tag, {k: str(v) for k, v in attributes.items()})
-    if text is not None:
-        element.text = text
-    return element
-
-
-def _text(parent, x, y, text, *, size=13, bold=False, anchor="start", fill=INK, cls=""):
-    attributes = {"x": x, "y": y, "font-size": size, "fill": fill}
-    if anchor != "start":
-        attributes["text-anchor"] = anchor
-    if bold:
-        attributes["font-weight"] = "bold"
-    if cls:
-        attributes["class"] = cls
-    return _el(parent, "text", attributes, text)
-
-
 def _face(parent, x, y, c: int, *, w: int = CARD_W, h: int = CARD_H, cls: str = "") -> ET.Element:
     """A card face up: its suit's fill, rank and suit symbol large, the suit in words (and the
     Force power of a royal) below, and a ``<title>`` naming it."""
@@ -229,20 +192,20 @@ def _face(parent, x, y, c: int, *, w: int = CARD_W, h: int = CARD_H, cls: str = 
         lines = [(pretty(c), 18), (SUIT_WORDS[suit], 10)]
         if RANK[c] in POWERS:
             lines.append((POWERS[RANK[c]], 10))
-    group = _el(parent, "g", {"class": f"card face {kind}" + (f" {cls}" if cls else "")})
-    _el(group, "title", {}, card_words(c))
+    group = element(parent, "g", {"class": f"card face {kind}" + (f" {cls}" if cls else "")})
+    element(group, "title", {}, card_words(c))
     rect = {"x": x, "y": y, "width": w, "height": h, "rx": 5, "fill": fill, "stroke": INK}
-    _el(group, "rect", rect | {"stroke-width": 1.5})
+    element(group, "rect", rect | {"stroke-width": 1.5})
     if IS_JOKER[c]:  # a shape apart from colour: a dashed inner frame
         inner = {"x": x + 4, "y": y + 4, "width": w - 8, "height": h - 8, "rx": 3}
-        _el(group, "rect", inner | {"fill": "none", "stroke": INK, "stroke-dasharray": "3 2"})
+        element(group, "rect", inner | {"fill": "none", "stroke": INK, "stroke-dasharray": "3 2"})
     gap = 4
     total = sum(size for _, size in lines) + gap * (len(lines) - 1)
     baseline = y + (h - total) / 2
     for k, (line, size) in enumerate(lines):
         baseline += size - 2
         middle = x + w / 2
-        _text(
+        label(
             group,
             middle,
             round(baseline, 1),
@@ -256,62 +219,36 @@ def _face(parent, x, y, c: int, *, w: int = CARD_W, h: int = CARD_H, cls: str = 
     return group
 
 
-def _back(parent, x, y, *, w: int = CARD_W, h: int = CARD_H, label: bool = True) -> ET.Element:
-    """A card face down: hatched, framed, titled "card back" (and saying "back")."""
-    group = _el(parent, "g", {"class": "card back"})
-    _el(group, "title", {}, "card back")
-    rect = {"x": x, "y": y, "width": w, "height": h, "rx": 4, "fill": BACK_FILL, "stroke": INK}
-    _el(group, "rect", rect)
-    inner = {"x": x + 3, "y": y + 3, "width": w - 6, "height": h - 6, "rx": 2}
-    _el(group, "rect", inner | {"fill": "none", "stroke": PAPER, "stroke-width": 1})
-    _el(
-        group,
-        "path",
-        {
-            "d": f"M{x + 3} {y + 3}L{x + w - 3} {y + h - 3}M{x + w - 3} {y + 3}L{x + 3} {y + h - 3}",
-            "stroke": PAPER,
-            "stroke-width": 0.75,
-            "fill": "none",
-        },
-    )
-    if label:
-        _text(group, x + w / 2, y + h / 2 + 4, "back", size=10, anchor="middle", fill=PAPER)
-    return group
-
-
-def _slot(parent, x, y, text: str, *, w: int = CARD_W, h: int = CARD_H) -> None:
-    """An empty place on the table: a dashed outline saying what is not there."""
-    group = _el(parent, "g", {"class": "slot"})
-    rect = {"x": x, "y": y, "width": w, "height": h, "rx": 5, "fill": "none", "stroke": INK}
-    _el(group, "rect", rect | {"stroke-dasharray": "5 4"})
-    for k, word in enumerate(text.split()):
-        _text(group, x + w / 2, y + h / 2 + k * 13, word, size=10, anchor="middle")
+def _slot(parent, x, y, text: str) -> None:
+    """An empty place on the table, the size of a card: a dashed outline saying what is not
+    there, one word a line."""
+    empty_slot(parent, x, y, CARD_W, CARD_H, text.split(), rx=5, size=10, baseline=0)
 
 
 def _fatigue_bar(parent, x, y, s: JediState, seat: int) -> None:
     """Fatigue: a bar of 21 points, what is left dark, ticks between the Playaid's columns,
     and the number in words beside it."""
-    group = _el(parent, "g", {"class": "fatigue"})
+    group = element(parent, "g", {"class": "fatigue"})
     fatigue = max(0, s.fatigue[seat])
-    _el(group, "title", {}, f"fatigue {fatigue} of {START_FATIGUE}")
+    element(group, "title", {}, f"fatigue {fatigue} of {START_FATIGUE}")
     unit = 10
     track = {"x": x, "y": y, "width": unit * START_FATIGUE, "height": 16, "fill": TRACK_FILL}
-    _el(group, "rect", track | {"stroke": INK})
+    element(group, "rect", track | {"stroke": INK})
     if fatigue:
-        _el(
+        element(
             group,
             "rect",
             {"x": x, "y": y, "width": unit * fatigue, "height": 16, "fill": FATIGUE_FILL},
         )
     for point in (7, 14):  # the columns 7-1, 14-8, 21-15
         tx = x + unit * point
-        _el(group, "path", {"d": f"M{tx} {y - 3}V{y + 19}", "stroke": INK, "stroke-width": 1})
+        element(group, "path", {"d": f"M{tx} {y - 3}V{y + 19}", "stroke": INK, "stroke-width": 1})
     words = (
         f"fatigue {fatigue} of {START_FATIGUE} (column {_COLUMNS[column(fatigue)]})"
         if fatigue
         else "fatigue 0: out of the duel"
     )
-    _text(group, x, y + 32, words, size=12, cls="fatigue-text")
+    label(group, x, y + 32, words, size=12, cls="fatigue-text")
 
 
 def _row_of_cards(parent, x, y, cards: list[int | None], marked: set[int]) -> int:
@@ -322,11 +259,11 @@ def _row_of_cards(parent, x, y, cards: list[int | None], marked: set[int]) -> in
         cx = x + (k % per_row) * (CARD_W + 6)
         cy = y + (k // per_row) * (CARD_H + 22)
         if c is None:
-            _back(parent, cx, cy)
+            card_back(parent, cx, cy, CARD_W, CARD_H)
         else:
             _face(parent, cx, cy, c)
         mark = f"{k + 1}" + (" back?" if k in marked else "")
-        _text(parent, cx + CARD_W / 2, cy + CARD_H + 14, mark, size=11, anchor="middle")
+        label(parent, cx + CARD_W / 2, cy + CARD_H + 14, mark, size=11, anchor="middle")
     rows = max(1, -(-len(cards) // per_row))
     return y + rows * (CARD_H + 22) + 4
 
@@ -335,25 +272,15 @@ def _row_of_cards(parent, x, y, cards: list[int | None], marked: set[int]) -> in
 def svg(s: JediState, seat: int | None) -> str:
     """The table as a standalone SVG document."""
     title = f"Jedi Duel, {whose_turn(s)}"
-    root = ET.Element(
-        "svg",
-        {
-            "xmlns": SVG_NS,
-            "role": "img",
-            "aria-labelledby": "title desc",
-            "font-family": "sans-serif",
-        },
-    )
-    _el(root, "title", {"id": "title"}, title)
-    _el(root, "desc", {"id": "desc"}, description(s, seat))
-    background = _el(root, "rect", {"x": 0, "y": 0, "fill": PAPER, "class": "background"})
+    root = picture(title, description(s, seat))
+    background = element(root, "rect", {"x": 0, "y": 0, "fill": PAPER, "class": "background"})
 
     x0 = MARGIN
     y = 30
     for k, part in enumerate(textwrap.wrap(title, 85)):
-        _text(root, x0, y, part, size=17, bold=True, cls="heading" if k == 0 else "")
+        label(root, x0, y, part, size=17, bold=True, cls="heading" if k == 0 else "")
         y += 22
-    status = _el(root, "g", {"class": "status"})
+    status = element(root, "g", {"class": "status"})
     notes = []
     if s.phase == OVER and s.end_reason:
         notes.append(f"Game over: {s.end_reason}")
@@ -362,47 +289,49 @@ def svg(s: JediState, seat: int | None) -> str:
         notes.append(f"Attack: {attack}")
     for note in notes:
         for part in textwrap.wrap(note, 110):
-            _text(status, x0, y, part, size=13)
+            label(status, x0, y, part, size=13)
             y += 18
 
     # The middle of the table: the draw deck, the discard pile, the card of the attack.
     y += 6
-    table = _el(root, "g", {"class": "table"})
+    table = element(root, "g", {"class": "table"})
     top = y + 16
-    _text(table, x0, y + 4, "Draw deck", size=13, bold=True)
-    deck = _el(table, "g", {"class": "deck"})
+    label(table, x0, y + 4, "Draw deck", size=13, bold=True)
+    deck = element(table, "g", {"class": "deck"})
     known_top = _deck_top(s, seat)
     if s.deck:
         for k in range(min(3, len(s.deck)) - 1, -1, -1):
             if k == 0 and known_top is not None:
                 _face(deck, x0, top, known_top, cls="deck-top")
             else:
-                _back(deck, x0 + 3 * k, top + 3 * k, label=k == 0)
+                card_back(deck, x0 + 3 * k, top + 3 * k, CARD_W, CARD_H, labelled=k == 0)
     else:
         _slot(deck, x0, top, "empty")
-    _text(deck, x0, top + CARD_H + 22, _plural(len(s.deck), "card"), size=12)
+    label(deck, x0, top + CARD_H + 22, plural(len(s.deck), "card"), size=12)
     runs = f"run out {s.passes} of {len(s.players)} times"
-    _text(deck, x0, top + CARD_H + 38, runs, size=12)
+    label(deck, x0, top + CARD_H + 38, runs, size=12)
     if known_top is not None:
-        _text(deck, x0, top + CARD_H + 54, "top put back by you", size=12)
+        label(deck, x0, top + CARD_H + 54, "top put back by you", size=12)
     dx = x0 + 180
-    _text(table, dx, y + 4, "Discard pile", size=13, bold=True)
-    pile = _el(table, "g", {"class": "discard"})
+    label(table, dx, y + 4, "Discard pile", size=13, bold=True)
+    pile = element(table, "g", {"class": "discard"})
     if s.discard:
         if len(s.discard) > 1:
-            _back(pile, dx + 4, top + 4, label=False)  # (the cards under it: only a count)
+            card_back(
+                pile, dx + 4, top + 4, CARD_W, CARD_H, labelled=False
+            )  # (the cards under it: only a count)
         _face(pile, dx, top, s.discard[-1], cls="discard-top")
-        _text(pile, dx, top + CARD_H + 22, _plural(len(s.discard), "card"), size=12)
+        label(pile, dx, top + CARD_H + 22, plural(len(s.discard), "card"), size=12)
         top_words = f"top: {card_words(s.discard[-1])}"
-        _text(pile, dx, top + CARD_H + 38, top_words, size=12)
+        label(pile, dx, top + CARD_H + 38, top_words, size=12)
     else:
         _slot(pile, dx, top, "empty")
-        _text(pile, dx, top + CARD_H + 22, "0 cards", size=12)
+        label(pile, dx, top + CARD_H + 22, "0 cards", size=12)
     info = _attack_json(s)
     if info and info.get("card"):
         ax = dx + 180
-        _text(table, ax, y + 4, f"Attack by {info['attacker']}", size=13, bold=True)
-        group = _el(table, "g", {"class": "attack"})
+        label(table, ax, y + 4, f"Attack by {info['attacker']}", size=13, bold=True)
+        group = element(table, "g", {"class": "attack"})
         _face(group, ax, top, s.attack[1], cls="attack-card")
         if info["kind"] == "blow":
             words = [
@@ -413,7 +342,7 @@ def svg(s: JediState, seat: int | None) -> str:
         else:
             words = ["a Joker"]
         for k, word in enumerate(words):
-            _text(group, ax + CARD_W + 10, top + 16 + 16 * k, word, size=12)
+            label(group, ax + CARD_W + 10, top + 16 + 16 * k, word, size=12)
     y = top + CARD_H + 66
 
     # The players.
@@ -421,8 +350,8 @@ def svg(s: JediState, seat: int | None) -> str:
     won = set(winners(s)) if s.phase == OVER else set()
     sensed = _sensed(s, seat)
     for i, name in enumerate(s.players):
-        group = _el(root, "g", {"class": "player", "id": f"player-{i}"})
-        _el(group, "rect", {"x": 8, "y": y - 4, "width": WIDTH - 16, "height": 2, "fill": INK})
+        group = element(root, "g", {"class": "player", "id": f"player-{i}"})
+        element(group, "rect", {"x": 8, "y": y - 4, "width": WIDTH - 16, "height": 2, "fill": INK})
         y += 18
         head = name + (" (you)" if i == seat else "")
         if i == s.turn and s.phase != OVER:
@@ -433,45 +362,45 @@ def svg(s: JediState, seat: int | None) -> str:
             head = "\u2605 " + head + " \u2014 winner"
         if not s.alive(i):
             head += " \u2014 out of the duel"
-        _text(group, x0, y, head, size=15, bold=True, cls="player-name")
+        label(group, x0, y, head, size=15, bold=True, cls="player-name")
         if s.immune[i]:
             immune = "immune to Force Push/Pull"
-            _text(group, WIDTH - MARGIN, y, immune, size=12, anchor="end", cls="immune")
+            label(group, WIDTH - MARGIN, y, immune, size=12, anchor="end", cls="immune")
         y += 10
         row = y
         # The stance.
-        stance = _el(group, "g", {"class": "stance"})
-        _text(stance, x0, row + 14, "Stance", size=12)
+        stance = element(group, "g", {"class": "stance"})
+        label(stance, x0, row + 14, "Stance", size=12)
         if s.stance_card[i] != NO_CARD:
             _face(stance, x0, row + 20, s.stance_card[i], cls="stance-card")
             area = f"{AREA_NAMES[s.stance_area[i]]} stance"
-            _text(stance, x0, row + 20 + CARD_H + 14, area, size=12, cls="stance-area")
+            label(stance, x0, row + 20 + CARD_H + 14, area, size=12, cls="stance-area")
         else:
             _slot(stance, x0, row + 20, "no stance")
         # The fatigue.
-        _text(group, x0 + 100, row + 14, "Fatigue", size=12)
+        label(group, x0 + 100, row + 14, "Fatigue", size=12)
         _fatigue_bar(group, x0 + 100, row + 24, s, i)
         # The hand: faces for the cards this copy holds, backs for the rest.
         hx = x0 + 350
-        hand = _el(group, "g", {"class": "hand"})
+        hand = element(group, "g", {"class": "hand"})
         cards = _known(s.hands[i]) if i == seat else [None] * len(s.hands[i])
-        _text(hand, hx, row + 14, f"Hand: {_plural(len(cards), 'card')}", size=12)
+        label(hand, hx, row + 14, f"Hand: {plural(len(cards), 'card')}", size=12)
         returnable = set(s.returnable) if s.phase == RETURN and i == seat == s.turn else set()
         y = _row_of_cards(hand, hx, row + 20, cards, returnable)
         if returnable:
             words = "Low stance: put one of the cards marked 'back?' back on the deck"
-            _text(hand, hx, y, words, size=12)
+            label(hand, hx, y, words, size=12)
             y += 16
         if sensed and sensed[0] == i:
-            seen = _el(group, "g", {"class": "sensed"})
-            _text(seen, hx, y + 10, f"You sense {name}'s hand (Force Sense):", size=12)
+            seen = element(group, "g", {"class": "sensed"})
+            label(seen, hx, y + 10, f"You sense {name}'s hand (Force Sense):", size=12)
             y = _row_of_cards(seen, hx, y + 18, sensed[1], set())
         y += 6
 
     # The legend: every fill with its words.
     y += 10
-    legend = _el(root, "g", {"class": "legend"})
-    _text(legend, x0, y, "Legend", size=13, bold=True)
+    legend = element(root, "g", {"class": "legend"})
+    label(legend, x0, y, "Legend", size=13, bold=True)
     y += 10
     entries = [
         (SUIT_FILLS[suit], f"{SUIT_SYMBOLS[suit]} {SUIT_WORDS[suit]}: {SUIT_ROLES[suit]}")
@@ -483,17 +412,17 @@ def svg(s: JediState, seat: int | None) -> str:
     for k, (fill, words) in enumerate(entries):
         lx = x0 + (k % 2) * 440
         ly = y + (k // 2) * 30
-        swatch = _el(legend, "g", {"class": "legend-entry"})
+        swatch = element(legend, "g", {"class": "legend-entry"})
         if fill is None:
-            _back(swatch, lx, ly, w=24, h=24, label=False)
+            card_back(swatch, lx, ly, 24, 24, labelled=False)
         else:
             rect = {"x": lx, "y": ly, "width": 24, "height": 24, "rx": 3}
-            _el(swatch, "rect", rect | {"fill": fill, "stroke": INK})
+            element(swatch, "rect", rect | {"fill": fill, "stroke": INK})
             if fill == JOKER_FILL:
                 inner = {"x": lx + 4, "y": ly + 4, "width": 16, "height": 16, "rx": 2}
                 dashed = {"fill": "none", "stroke": INK, "stroke-dasharray": "3 2"}
-                _el(swatch, "rect", inner | dashed)
-        _text(swatch, lx + 32, ly + 17, words, size=12)
+                element(swatch, "rect", inner | dashed)
+        label(swatch, lx + 32, ly + 17, words, size=12)
     y += 30 * ((len(entries) + 1) // 2) + 10
 
     height = int(y)
