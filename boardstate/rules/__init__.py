@@ -29,7 +29,7 @@ from .._events import event
 from .._module import HIDDEN, Choice, GameSpec, Module, Option, Outcome, Rules, Setup
 from .._secrets import UNKNOWN, Reveal, Secret, seats_mask
 from .._table import Table
-from ._drawing import card_back, element, empty_slot, label, picture, plural, words_and
+from ._drawing import card_back, card_lines, element, empty_slot, label, picture, plural, words_and
 
 __all__ = [
     "AmbiguousCommand",
@@ -53,6 +53,7 @@ __all__ = [
     "UNKNOWN",
     "cached_by_value",
     "card_back",
+    "card_lines",
     "element",
     "empty_slot",
     "label",

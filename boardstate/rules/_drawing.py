@@ -85,6 +85,26 @@ def card_back(
     return group
 
 
+def card_lines(parent, x, y, w, h, lines, *, gap, ink: str = INK) -> None:
+    """A card's label: ``lines`` of ``(text, size)`` centred on the card one under another,
+    ``gap`` apart, the first in bold."""
+    total = sum(size for _, size in lines) + gap * (len(lines) - 1)
+    baseline = y + (h - total) / 2
+    for k, (line, size) in enumerate(lines):
+        baseline += size - 2  # (a baseline sits a little above the line's full height)
+        label(
+            parent,
+            x + w / 2,
+            round(baseline, 1),
+            line,
+            size=size,
+            bold=k == 0,
+            anchor="middle",
+            fill=ink,
+        )
+        baseline += 2 + gap
+
+
 def empty_slot(
     parent, x, y, w, h, lines: list[str], *, rx=6, size=11, baseline=4, leading=13, ink: str = INK
 ) -> ET.Element:

@@ -22,6 +22,7 @@ from collections import Counter
 
 from boardstate.rules import (
     card_back,
+    card_lines,
     element,
     empty_slot,
     label,
@@ -178,22 +179,7 @@ def _face(parent, x, y, w, h, *, side: str, title: str, lines, cls: str = "") ->
         inner = {"x": x + 3, "y": y + 3, "width": w - 6, "height": h - 6, "rx": 4}
         element(group, "rect", inner | {"fill": "none", "stroke": PAPER, "stroke-width": 1})
     gap = 3 if h < 60 else 6
-    total = sum(size for _, size in lines) + gap * (len(lines) - 1)
-    baseline = y + (h - total) / 2
-    for k, (line, size) in enumerate(lines):
-        baseline += size - 2  # (a baseline sits a little above the line's full height)
-        middle = x + w / 2
-        label(
-            group,
-            middle,
-            round(baseline, 1),
-            line,
-            size=size,
-            bold=k == 0,
-            anchor="middle",
-            fill=ink,
-        )
-        baseline += 2 + gap
+    card_lines(group, x, y, w, h, lines, gap=gap, ink=ink)
     return group
 
 

@@ -22,6 +22,7 @@ import xml.etree.ElementTree as ET
 
 from boardstate.rules import (
     card_back,
+    card_lines,
     element,
     empty_slot,
     label,
@@ -200,22 +201,7 @@ def _face(parent, x, y, c: int, *, w: int = CARD_W, h: int = CARD_H, cls: str = 
         inner = {"x": x + 4, "y": y + 4, "width": w - 8, "height": h - 8, "rx": 3}
         element(group, "rect", inner | {"fill": "none", "stroke": INK, "stroke-dasharray": "3 2"})
     gap = 4
-    total = sum(size for _, size in lines) + gap * (len(lines) - 1)
-    baseline = y + (h - total) / 2
-    for k, (line, size) in enumerate(lines):
-        baseline += size - 2
-        middle = x + w / 2
-        label(
-            group,
-            middle,
-            round(baseline, 1),
-            line,
-            size=size,
-            bold=k == 0,
-            anchor="middle",
-            fill=ink,
-        )
-        baseline += 2 + gap
+    card_lines(group, x, y, w, h, lines, gap=gap, ink=ink)
     return group
 
 
