@@ -40,17 +40,17 @@ def read_data_file(path, what: str, code: str) -> str:
         fd = os.open(Path(path), os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except OSError as exc:
         raise OptionError(f"{path}: cannot read the {what} ({exc.strerror})", code=code) from None
-    with os.fdopen(fd, "rb") as f:
-        try:
-            mode = os.fstat(fd).st_mode
-            if not stat.S_ISREG(mode):
-                kind = "a directory" if stat.S_ISDIR(mode) else "not a regular file"
-                raise OptionError(f"{path}: the {what} is {kind}", code=code)
+    try:  # (judged on the descriptor, before any file object: Python refuses a directory there)
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            kind = "a directory" if stat.S_ISDIR(mode) else "not a regular file"
+            raise OptionError(f"{path}: the {what} is {kind}", code=code)
+        with os.fdopen(fd, "rb", closefd=False) as f:
             data = f.read(MAX_DATA_FILE_BYTES + 1)
-        except OSError as exc:
-            raise OptionError(
-                f"{path}: cannot read the {what} ({exc.strerror})", code=code
-            ) from None
+    except OSError as exc:
+        raise OptionError(f"{path}: cannot read the {what} ({exc.strerror})", code=code) from None
+    finally:
+        os.close(fd)
     if len(data) > MAX_DATA_FILE_BYTES:
         raise OptionError(
             f"{path}: the {what} is larger than the limit of {MAX_DATA_FILE_BYTES} bytes",

@@ -234,7 +234,15 @@ class Header:
                 code="too-large",
             )
         try:
-            read_header(_decode_header(data), "the new game", module)
+            decoded = _decode_header(data)
+        except ValueError as exc:  # (msgpack's limits: an array, a string or a bin too long)
+            raise OptionError(
+                f"the game's header would not read back: {exc} (options too large; "
+                "docs/file-format.md, Limits)",
+                code="too-large",
+            ) from None
+        try:
+            read_header(decoded, "the new game", module)
         except BoardstateError as exc:
             raise OptionError(exc.reason, code="bad-option") from None
         return header

@@ -61,7 +61,7 @@ def test_a_players_deck_file_with_printed_values_is_stored_in_the_game(tmp_path)
     taunting = 'name = "Taunting"\npictures = "dooku"\nkind = "power-combat"\nattack = '
     mine.write_text(text.replace(taunting + "7", taunting + "8"))
     options = checked_options(MODULE, {"decks": str(mine)})
-    assert "deck-texts" in options and "attack = 8" in options["deck-texts"]["dooku"]
+    assert "deck-texts" in options and "attack = 8" in dict(options["deck-texts"])["dooku"]
     mine.unlink()  # the game no longer needs the file
     s = start(MODULE, initial_state(MODULE))[1]
     setup = bs.rules.Setup(("ann", "ben"), options, MODULE.spec.revision)

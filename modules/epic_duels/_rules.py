@@ -59,8 +59,8 @@ class EpicRules:
             stored["variant"] = variant
         if options["destroyed"] != DESTROYED[0]:
             stored["destroyed"] = options["destroyed"]
-        if texts:
-            stored["deck-texts"] = texts
+        if texts:  # (a header holds no maps: [team, text] pairs, sorted by team)
+            stored["deck-texts"] = [[team, texts[team]] for team in sorted(texts)]
         alternatives = _split(options.get("alternatives"))
         if alternatives:
             offered = set()
