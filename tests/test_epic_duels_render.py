@@ -16,7 +16,7 @@ from boardstate.cli import cli
 from boardstate.geometry import Piece, render_svg, render_text
 from boardstate.modules.epic_duels import MODULE
 from boardstate.modules.epic_duels._notation import card_label
-from boardstate.modules.epic_duels._render import render, svg, to_json
+from boardstate.modules.epic_duels._render import piece_marks, render, svg, to_json
 from boardstate.modules.epic_duels._space import square_name
 from boardstate.modules.epic_duels._state import DEFEND, DIE_NAMES, MOVE, NOWHERE, OVER, put
 from boardstate.modules.epic_duels.boards import BOARDS
@@ -75,14 +75,79 @@ def test_text_has_title_board_with_chess_labels_and_every_character(midgame):
     assert [line[:4] for line in lines[2:9]] == [f"{n:>3} " for n in range(7, 0, -1)]
     assert lines[9] == lines[1]
     board = s.roster.board
+    marks = piece_marks(s)
     for i, c in enumerate(s.roster.chars):
         player = s.players[c.seat]
         if s.square[i] == NOWHERE:
-            assert f"  -  {c.id} ({player}): destroyed" in lines
+            assert f"  {marks[i]}  {c.id} ({player}): destroyed" in lines
         else:
             where = square_name(board, s.square[i])
-            assert f"{c.id} ({player}) at {where}: {c.hp - s.damage[i]}/{c.hp}" in text
+            assert (
+                f"  {marks[i]}  {c.id} ({player}) at {where}: {c.hp - s.damage[i]}/{c.hp}" in lines
+            )
     assert "  ~  water: blocks movement" in lines
+
+
+def _legend(text: str) -> list[str]:
+    """The legend under the map: its terrain kinds, then a line per piece."""
+    return text.split("\n\n")[1].splitlines()
+
+
+def test_the_legend_lists_the_pieces_by_number_not_the_start_squares(midgame):
+    """Issue 23, item 6: the legend lists the pieces, each under its number, every character
+    in the order of the roster (on the board or not); the twelve named start squares are
+    neither listed nor drawn."""
+    s = seen_by(midgame, 0)
+    text = render(s, 0)
+    legend = _legend(text)
+    terrain = list(dict.fromkeys(t.name for t in s.roster.board.terrain))
+    assert [line.split(":")[0][5:] for line in legend[: len(terrain)]] == terrain
+    pieces = legend[len(terrain) :]
+    marks = piece_marks(s)
+    assert len(pieces) == len(s.roster.chars) == len(set(marks))
+    for i, (line, c) in enumerate(zip(pieces, s.roster.chars)):
+        assert line.startswith(f"  {marks[i]}  {c.id} ({s.players[c.seat]})")
+    assert "".join(marks) == "123456789abcdefghijklmnop"[: len(marks)]
+    drawing = "\n".join(text.splitlines()[2:9])
+    for square in s.roster.board.named:
+        assert f"{square.name} at" not in text
+        assert square.symbol not in drawing
+    for i in range(len(s.roster.chars)):
+        if s.square[i] != NOWHERE:
+            col, row = s.roster.board.cells[s.square[i]]
+            assert text.splitlines()[2 + row][4 + 2 * col] == marks[i]
+
+
+@pytest.mark.parametrize(
+    "options,players",
+    [({"board": "geonosis", "variant": "master"}, 4), ({"variant": "team"}, 6), ({}, 2)],
+)
+def test_a_piece_keeps_its_number_from_one_render_to_the_next(options, players):
+    """However the pieces move (and the order they stand in on the board changes), or leave
+    the board, each keeps the number it had: the character's, fixed for the game."""
+    seen: dict[str, str] = {}
+    orders = set()
+
+    def check(game):
+        s = game.state
+        if s.roster is None:
+            return
+        text = render(seen_by(game, 0), 0)
+        standing = []
+        for line in _legend(text):
+            mark, rest = line[2], line[5:]
+            if " (" not in rest:
+                continue  # a terrain kind
+            who = rest.split(" (", 1)[0]
+            assert seen.setdefault(who, mark) == mark, (who, mark)
+            if " at " in rest:
+                standing.append(who)
+        cells = {c.id: s.square[i] for i, c in enumerate(s.roster.chars) if s.square[i] >= 0}
+        orders.add(tuple(sorted(standing, key=lambda who: cells[who])))
+
+    random_game(MODULE, 5, players, options=options, check_each=check, stop_after=120)
+    assert len(orders) > 3  # (the pieces did change places in reading order)
+    assert len(seen) == len(set(seen.values())) >= players * 2
 
 
 def test_text_names_only_your_own_hand(midgame):
@@ -474,6 +539,23 @@ def test_geometry_chess_labels_and_notes():
     with pytest.raises(bs.BoardstateError) as error:
         render_text(board, labels="roman")
     assert error.value.code == "bad-option"
+
+
+def test_geometry_text_with_the_callers_marks_and_without_the_named_squares():
+    board = BOARDS["geonosis"]
+    pieces = {(8, 3): Piece("obi-wan", "ann"), (3, 3): Piece("sbd1", "ben")}
+    text = render_text(board, pieces, labels="chess", marks={(8, 3): "1", (3, 3): "O"}, named=False)
+    lines = text.splitlines()
+    assert lines[5] == "  4 . . . O . . . . 1 ."  # (O: free once the named squares are not drawn)
+    assert text.endswith("  1  obi-wan (ann) at i4\n  O  sbd1 (ben) at d4\n")  # (in marks' order)
+    assert " at " not in "".join(lines[:-2]) and "L" not in text
+    assert "  O  obi-wan at i4" in render_text(board, pieces, labels="chess").splitlines()
+    for marks in ({(8, 3): "1"}, {(8, 3): "1", (3, 3): "1"}, {(8, 3): "#", (3, 3): "2"}):
+        with pytest.raises(bs.BoardstateError) as error:
+            render_text(board, pieces, marks=marks, named=False)
+        assert error.value.code == "bad-option"
+    with pytest.raises(bs.BoardstateError):
+        render_text(board, pieces, marks={(8, 3): "1", (3, 3): "O"})  # (O: obi-wan's square)
 
 
 def test_random_states_render_without_error():

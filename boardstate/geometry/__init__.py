@@ -8,7 +8,7 @@ from .._errors import BoardError, OffBoard
 from ._board import Board, Cells, NamedSquare, Terrain
 from ._grid import Cell, Grid, SquareGrid
 from ._loader import BoardCatalog, load_board, parse_board
-from ._render import Piece, render_svg, render_text
+from ._render import Piece, free_marks, render_svg, render_text
 
 __all__ = [
     "Board",
@@ -22,6 +22,7 @@ __all__ = [
     "Piece",
     "SquareGrid",
     "Terrain",
+    "free_marks",
     "load_board",
     "parse_board",
     "render_svg",

@@ -657,17 +657,28 @@ def render_svg(
 
 
 def render_text(
-    board: Board, pieces: Mapping[Cell, Piece] | None = None, *, labels: str = "numbers"
+    board: Board,
+    pieces: Mapping[Cell, Piece] | None = None,
+    *,
+    labels: str = "numbers",
+    marks: Mapping[Cell, str] | None = None,
+    named: bool = True,
 ) -> str:
     """The board as its ASCII map with row and column labels, pieces as marks, and a legend.
 
     ``labels``: ``"numbers"`` (row and column numbers, cells in the legend as ``(col, row)``) or
     ``"chess"`` (columns a-j along the top and bottom, rows numbered from the bottom, cells in
     the legend as ``e4``).  A column label longer than one character shows its last one.
+    ``marks``: the mark of each piece (cell -> one character), listed in that order, for a
+    caller whose pieces keep their marks from one drawing to the next; without it, pieces are
+    marked 1-9, a-z, A-Z in reading order.  ``named``: draw and list the board's named squares
+    (False: a game past its set-up, where they say nothing).
     """
     _check_labels(labels)
     pieces = pieces or {}
-    marks = _piece_marks(board, pieces)
+    marks = (
+        _piece_marks(board, pieces, named) if marks is None else _given(board, pieces, marks, named)
+    )
     column_labels, row_labels = _axis(board, labels)
     header = "    " + " ".join(label[-1] for label in column_labels)
     lines = [board.title, header]
@@ -675,10 +686,10 @@ def render_text(
         symbols = []
         for col in range(board.width):
             cell = (col, row)
-            named = board.named_square_at(cell)
+            square = board.named_square_at(cell) if named else None
             symbols.append(
                 marks.get(cell)
-                or (named.symbol if named and named.symbol else board.terrain_at(cell).symbol)
+                or (square.symbol if square and square.symbol else board.terrain_at(cell).symbol)
             )
         lines.append(f"{row_labels[row]:>3} " + " ".join(symbols))
     if labels == "chess":
@@ -689,7 +700,7 @@ def render_text(
         lines.append(
             f"  {terrain.symbol}  {terrain.name}: blocks {' and '.join(blocks) or 'nothing'}"
         )
-    for square in board.named:
+    for square in board.named if named else ():
         where = _square_label(board, square.cell, labels)
         lines.append(f"  {square.symbol or ' '}  {square.name} at {where}")
     for cell, mark in marks.items():
@@ -700,10 +711,42 @@ def render_text(
     return "\n".join(lines) + "\n"
 
 
-def _piece_marks(board: Board, pieces: Mapping[Cell, Piece]) -> dict[Cell, str]:
+def _taken(board: Board, named: bool) -> set[str]:
+    """The map's own symbols (terrain, and named squares when drawn): no piece's mark."""
+    return {t.symbol for t in board.terrain} | (
+        {square.symbol for square in board.named} if named else set()
+    )
+
+
+def free_marks(board: Board, named: bool = True) -> list[str]:
+    """The marks pieces may take on ``board``: 1-9, a-z, A-Z minus the map's own symbols."""
+    taken = _taken(board, named)
+    return [mark for mark in _PIECE_MARKS if mark not in taken]
+
+
+def _given(
+    board: Board, pieces: Mapping[Cell, Piece], marks: Mapping[Cell, str], named: bool
+) -> dict[Cell, str]:
+    """The caller's marks, checked: one per piece, one character each, none a map symbol, no
+    two alike."""
+    if set(marks) != set(pieces):
+        raise BoardstateError(
+            "piece marks must mark every piece and nothing else", code="bad-option"
+        )
+    taken = _taken(board, named)
+    values = list(marks.values())
+    for cell, mark in marks.items():
+        if len(mark) != 1 or mark in taken or values.count(mark) > 1:
+            raise BoardstateError(
+                f"piece mark {mark!r} at {cell}: one character, not a map symbol, used once",
+                code="bad-option",
+            )
+    return dict(marks)
+
+
+def _piece_marks(board: Board, pieces: Mapping[Cell, Piece], named: bool = True) -> dict[Cell, str]:
     """One character per piece, in reading order, from 1-9, a-z, A-Z minus the map's own symbols."""
-    taken = {t.symbol for t in board.terrain} | {square.symbol for square in board.named}
-    free = [mark for mark in _PIECE_MARKS if mark not in taken]
+    free = free_marks(board, named)
     if len(pieces) > len(free):
         reason = (
             f"text rendering can mark at most {len(free)} pieces on this board, not {len(pieces)}"

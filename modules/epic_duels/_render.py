@@ -12,7 +12,7 @@ from __future__ import annotations
 import textwrap
 import xml.etree.ElementTree as ET
 
-from boardstate.geometry import Piece, render_svg, render_text
+from boardstate.geometry import Piece, free_marks, render_svg, render_text
 from boardstate.geometry._render import (
     PATTERNS,
     SIDE_COLOURS,
@@ -223,6 +223,15 @@ def _passes(n: int) -> str:
 
 
 # ---------------------------------------------------------------------------------- text
+def piece_marks(s: EpicState) -> tuple[str, ...]:
+    """Per character, the mark of its piece on the text map and in the legend: 1-9, then a-z,
+    by the character's number (fixed for the whole game: the roster numbers characters group by
+    group), skipping the board's own map symbols.  A piece keeps its mark from one render to
+    the next, destroyed or moved.  The named start squares are not drawn: the main characters
+    stand on theirs from the first record, and past that the squares say nothing."""
+    return tuple(free_marks(s.roster.board, named=False)[: len(s.roster.chars)])
+
+
 def render(s: EpicState, seat) -> str:
     rs = s.roster
     board = rs.board
@@ -231,17 +240,22 @@ def render(s: EpicState, seat) -> str:
         title = f"{board.title}, turn {s.turns}: game over"
     elif _acting(s):
         title += f"; {_acting(s)}"
+    marks = piece_marks(s)
+    standing = [i for i in range(len(rs.chars)) if s.square[i] != NOWHERE]
     pieces = {
-        _cell(s, s.square[i]): Piece(c.id, _name(s, c.seat), _status(s, i))
-        for i, c in enumerate(rs.chars)
-        if s.square[i] != NOWHERE
+        _cell(s, s.square[i]): Piece(rs.chars[i].id, _name(s, rs.chars[i].seat), _status(s, i))
+        for i in standing
     }
-    drawing = render_text(board, pieces, labels="chess").rstrip("\n").split("\n", 1)[1]
-    lines = [title, drawing]
+    at = {_cell(s, s.square[i]): marks[i] for i in standing}
+    drawing = render_text(board, pieces, labels="chess", marks=at, named=False)
+    drawn = drawing.rstrip("\n").split("\n")[1:]  # (without the board's title)
+    cut = len(drawn) - len(standing)  # the map and the terrain, then a line per piece
+    legend = dict(zip(standing, drawn[cut:]))  # (in the order of ``at``)
     for i, c in enumerate(rs.chars):
-        if s.square[i] == NOWHERE:
+        if i not in legend:
             off = "destroyed" if not s.alive(i) else "not placed yet"
-            lines.append(f"  -  {c.id} ({_name(s, c.seat)}): {off}")
+            legend[i] = f"  {marks[i]}  {c.id} ({_name(s, c.seat)}): {off}"
+    lines = [title, *drawn[:cut], *(legend[i] for i in range(len(rs.chars)))]
     lines.append("")
     for p in s.seats:
         mains = " and ".join(rs.chars[m].name for m in rs.mains_of(p))
