@@ -73,6 +73,8 @@ def structure_toml(text: str, source: str, cls, converter: cattrs.Converter, cod
         raise OptionError(f"{where}: not valid TOML ({exc})", code=code) from None
     try:
         return converter.structure(raw, cls)
+    except MemoryError:
+        raise
     except Exception as exc:  # cattrs groups every field error; report the first
         path, reason = first_error(exc)
         raise located(text, source, path, reason, code) from None

@@ -157,6 +157,8 @@ class Decider:
             raise self._explain(state, seat, command)
         try:
             shown = repr(self.rules.notation(state, seat, command))
+        except MemoryError:
+            raise
         except Exception:  # (a command the rules cannot even write down)
             shown = repr(command)
         raise IllegalCommand(
@@ -189,7 +191,7 @@ def _drawn(draw, *args):
     not an internal error."""
     try:
         return draw(*args)
-    except BoardstateError:
+    except (BoardstateError, MemoryError):  # (out of memory is no fault of the file)
         raise
     except Exception as exc:
         from ._errors import CorruptFile

@@ -90,6 +90,15 @@ def atomic_write(path, data: bytes) -> None:
     (disk full, read-only or missing directory) is a one-line ``GameFileError`` and leaves
     neither a changed file nor a temporary one behind.
     """
+    with atomic_stream(path) as f:
+        f.write(data)
+
+
+@contextmanager
+def atomic_stream(path):
+    """``atomic_write`` step by step: a binary file to write an output too large to hold in
+    memory (the replay page) piece by piece.  It replaces ``path`` only when the ``with``
+    block ends without an error; otherwise nothing is changed and no temporary file stays."""
     from ._safety import write_target
 
     shown = path
@@ -106,7 +115,7 @@ def atomic_write(path, data: bytes) -> None:
     try:
         os.fchmod(fd, _mode_for(path))
         with os.fdopen(fd, "wb") as f:
-            f.write(data)
+            yield f
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)

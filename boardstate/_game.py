@@ -827,7 +827,7 @@ class Game:
         rules, state = self.rules, self.state
         try:
             return [rules.notation(state, seat, c) for c in rules.legal(state, seat)]
-        except BoardstateError:
+        except (BoardstateError, MemoryError):  # (out of memory is no fault of the file)
             raise
         except Exception as exc:  # (a state folded from a forged file, or a view's sealed cards)
             why = " ".join(f"{type(exc).__name__}: {exc}".split())[:120]

@@ -29,6 +29,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 from html import escape
+from xml.parsers import expat
 
 from ._decider import _drawn
 
@@ -41,21 +42,40 @@ _XML_NS = "http://www.w3.org/XML/1998/namespace"
 _DROPPED = frozenset({"script", "foreignObject", "iframe", "object", "embed", "a"})
 _REFERENCE = re.compile(r"url\(\s*(['\"]?)#([^)'\"\s]+)\1\s*\)")
 _EXTERNAL = re.compile(r"url\(\s*['\"]?\s*(?!#)|@import|javascript:|https?:|//", re.IGNORECASE)
+_NO_MEMORY = expat.errors.codes[expat.errors.XML_ERROR_NO_MEMORY]
 _DATA_IMAGE = re.compile(r"data:image/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/=\s]*\Z")
 
 
 def replay_html(game, seat: int | None = None) -> str:
     """The whole game as one HTML page, as ``seat`` saw it (None: a spectator)."""
-    steps = _steps(game, seat)
-    frames: list[tuple[list[int], str]] = []  # (steps, picture) per run of equal positions
-    last_picture = None
-    for i, (_, _, picture) in enumerate(steps):
-        if picture != last_picture:
-            frames.append(([], picture))
-            last_picture = picture
-        frames[-1][0].append(i)
-    frame_of = {i: k for k, (run, _) in enumerate(frames) for i in run}
-    last = len(steps) - 1
+    import io
+
+    out = io.StringIO()
+    write_replay_html(game, seat, out.write)
+    return out.getvalue()
+
+
+def save_replay_html(game, seat: int | None, path) -> None:
+    """The page, written to ``path`` step by step and atomically: what is held in memory at
+    once is one picture and a line per record, never the page (docs/reliability.md)."""
+    import codecs
+
+    from ._fileformat import atomic_stream
+
+    with atomic_stream(path) as f:
+        encode = codecs.getincrementalencoder("utf-8")().encode
+        write_replay_html(game, seat, lambda text: f.write(encode(text)))
+
+
+def write_replay_html(game, seat: int | None, write) -> None:
+    """The page as ``write(text)`` calls, in order: the positions are drawn, inlined and written
+    one run of equal pictures at a time, each picture drawn once per state (a record that
+    changes nothing, a note, draws nothing); only each record's line is kept, for the move
+    list after the positions."""
+    from ._game import describe
+
+    records = game.records
+    last = len(records) - 1
     spec = game.module.spec
     who = (
         f"as {game.players[seat]} saw it (only what {game.players[seat]} may see)"
@@ -64,7 +84,13 @@ def replay_html(game, seat: int | None = None) -> str:
     )
     title = f"{spec.name}: {', '.join(game.players)}"
     note = _revision_note(game)
-    out = [
+
+    def emit(*lines: str) -> None:
+        for line in lines:
+            if line:
+                write(line + "\n")
+
+    emit(
         "<!DOCTYPE html>",
         '<html lang="en">',
         "<head>",
@@ -96,67 +122,89 @@ def replay_html(game, seat: int | None = None) -> str:
         '<button type="submit">Go</button></form>',
         '<span class="hint">Keys: \u2190 back, \u2192 forward, Home first, End last</span>',
         "</nav>",
-        f'<p id="status" aria-live="polite">{escape(_status(0, last, steps[0][0]))}</p>',
+        f'<p id="status" aria-live="polite">'
+        f"{escape(_status(0, last, describe(game, records[0], seat)))}</p>",
         '<main class="table">',
         '<div id="position" data-step="0" role="region" aria-label="The position">',
-    ]
-    for k, (run, picture) in enumerate(frames):
+    )
+    lines: list[tuple[str, str, int]] = []  # per record: (in words, result line, frame)
+    run: list = []  # the run of equal pictures not yet written: [first, last, picture, words]
+    frames = 0
+
+    def flush() -> None:
+        first, final, picture, words = run
         when = (
-            f"After record {run[0]}: {steps[run[0]][0]}"
-            if len(run) == 1
-            else f"After records {run[0]} to {run[-1]}"
+            f"After record {first}: {words}"
+            if first == final
+            else f"After records {first} to {final}"
         )
-        out.append(
-            f'<figure class="frame" id="frame-{k}" data-frame="{k}">'
+        emit(
+            f'<figure class="frame" id="frame-{frames}" data-frame="{frames}">'
             f"<figcaption>{escape(when)}</figcaption>"
-            f'<div class="picture">{_picture_html(picture, k)}</div></figure>'
+            f'<div class="picture">{_picture_html(picture, frames)}</div></figure>'
         )
-    out.append("</div>")
-    out.append('<section class="moves" aria-labelledby="moves-title">')
-    out.append('<h2 id="moves-title">Moves</h2>')
-    out.append('<ol id="moves" start="0">')
-    for i, (text, settled, _) in enumerate(steps):
+
+    for i, text, settled, picture in _steps(game, seat):
+        if run and picture == run[2]:
+            run[1] = i
+        else:
+            if run:
+                flush()
+                frames += 1
+            run = [i, i, picture, text]
+        lines.append((text, settled, frames))
+    flush()
+    emit(
+        "</div>",
+        '<section class="moves" aria-labelledby="moves-title">',
+        '<h2 id="moves-title">Moves</h2>',
+        '<ol id="moves" start="0">',
+    )
+    for i, (text, settled, frame) in enumerate(lines):
         current = ' class="current" aria-current="step"' if i == 0 else ""
         line = f' <span class="settled">{escape(settled)}</span>' if settled else ""
-        out.append(
-            f'<li data-step="{i}" data-frame="{frame_of[i]}"{current}>'
-            f'<a class="move" href="#frame-{frame_of[i]}">{escape(text)}</a>{line}</li>'
+        emit(
+            f'<li data-step="{i}" data-frame="{frame}"{current}>'
+            f'<a class="move" href="#frame-{frame}">{escape(text)}</a>{line}</li>'
         )
-    out.append("</ol>")
-    out.append("</section>")
-    out.append("</main>")
-    out.append('<h2 class="result-title">Result</h2>')
-    out.append(f'<p id="result">{escape(_standing(game))}</p>')
-    out.append(f"<script>{_SCRIPT}</script>")
-    out.append("</body>")
-    out.append("</html>")
-    return "\n".join(line for line in out if line) + "\n"
+    emit(
+        "</ol>",
+        "</section>",
+        "</main>",
+        '<h2 class="result-title">Result</h2>',
+        f'<p id="result">{escape(_standing(game))}</p>',
+        f"<script>{_SCRIPT}</script>",
+        "</body>",
+        "</html>",
+    )
 
 
-def _steps(game, seat: int | None) -> list[tuple[str, str, tuple[str, str]]]:
-    """Per record: ``(the record in words, its result line or '', (kind, picture))`` as
-    ``seat`` sees it; ``kind`` is ``"svg"`` (the module's drawing) or ``"text"``."""
+def _steps(game, seat: int | None):
+    """Per record, one at a time: ``(i, the record in words, its result line or '', (kind,
+    picture))`` as ``seat`` sees it; ``kind`` is ``"svg"`` (the module's drawing) or
+    ``"text"``.  A record that leaves the state as it was (no events) is not drawn again."""
     from ._game import describe
 
     decider = game.decider
     header = game.header
     draw = getattr(game.module.rules, "svg", None)
     state = decider.initial(header.options, header.players, header.revision)
-    out = []
+    drawn = None  # the state last drawn, and its picture and report
     previous = None
     for i, rec in enumerate(game.records):
         for ev in rec.events:
             state = decider.evolve(state, ev)
-        view = decider.view(state, seat)
-        if draw is not None:
-            picture = ("svg", _drawn(draw, view, seat))
-        else:
-            picture = ("text", decider.render(view, seat))
-        report = decider.report(view) or ""
+        if drawn is None or drawn[0] is not state:
+            view = decider.view(state, seat)
+            if draw is not None:
+                picture = ("svg", _drawn(draw, view, seat))
+            else:
+                picture = ("text", decider.render(view, seat))
+            drawn = (state, picture, decider.report(view) or "")
+        _, picture, report = drawn
         settled = report if report and (i == 0 or report != previous) else ""
         previous = report
-        out.append((describe(game, rec, seat), settled, picture))
-    return out
+        yield i, describe(game, rec, seat), settled, picture
 
 
 def _status(i: int, last: int, text: str) -> str:
@@ -198,6 +246,8 @@ def _inline_svg(drawing: str, prefix: str) -> str:
     try:
         root = ET.fromstring(drawing)
     except ET.ParseError as exc:
+        if exc.code == _NO_MEMORY:  # (expat ran out of memory: no fault of the picture)
+            raise MemoryError(str(exc)) from None
         from ._errors import CorruptFile
 
         raise CorruptFile(f"the module drew a picture that is not SVG ({exc})") from None

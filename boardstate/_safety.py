@@ -47,6 +47,8 @@ def _is_game_file(path: Path) -> bool:
         unpacker = msgpack.Unpacker(raw=False, max_buffer_size=1 << 16, strict_map_key=False)
         unpacker.feed(head)
         header = unpacker.unpack()
+    except MemoryError:
+        raise
     except Exception:  # not msgpack, or not even readable: not a game file
         return False
     return (

@@ -46,6 +46,13 @@ def one_line_errors(func):
             fail("interrupted", 130)
         except BrokenPipeError:
             sys.exit(0)
+        except MemoryError:  # the input needs more memory than the process may take: no bug,
+            # and no damaged file (every reader lets MemoryError through, docs/reliability.md)
+            fail(
+                "error: out of memory: this needs more memory than the process may use "
+                "(docs/reliability.md, 'Bounded memory') [out-of-memory]",
+                BAD_INPUT,
+            )
         except Exception as exc:  # a bug: still one line, never a traceback
             fail(f"internal error: {type(exc).__name__}: {exc} (please report this)", INTERNAL)
 

@@ -817,7 +817,7 @@ def replay(file, to, player, step, html_out, force):
 def _write_html(game: bs.Game, seat: int | None, file: str, out, force: bool) -> None:
     """The replay page, written to ``out``: never over the game file read, nor over an
     existing file without ``--force``."""
-    from boardstate._html import replay_html
+    from boardstate._html import save_replay_html
 
     bs.check_output(out, force=force, reading=[file])
     if Path(out).exists() and not force:
@@ -825,8 +825,7 @@ def _write_html(game: bs.Game, seat: int | None, file: str, out, force: bool) ->
             f"error: {out} exists; not overwriting it (choose another name, or add --force)",
             BAD_INPUT,
         )
-    page = replay_html(game, seat)
-    bs.atomic_write(out, page.encode("utf-8"))
+    save_replay_html(game, seat, out)
     click.echo(f"wrote {out}", err=True)
 
 
