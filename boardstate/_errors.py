@@ -134,10 +134,12 @@ class VerificationFailed(BoardstateError):
         self.command = command
 
     def __str__(self) -> str:
-        who = f"record {self.seq}" + (f" by {self.actor}" if self.actor else "")
-        cmd = f" {self.command!r}" if self.command else ""
+        parts = [f"record {self.seq}"] if self.seq >= 0 else []  # (-1: no one record)
+        parts += [f"by {self.actor}"] if self.actor else []
+        parts += [repr(self.command)] if self.command else []
         rule = f" (rule: {self.rule})" if self.rule else ""
-        return f"{who}{cmd}: {self.reason} [{self.code}]{rule}"
+        where = " ".join(parts)
+        return f"{where + ': ' if where else ''}{self.reason} [{self.code}]{rule}"
 
 
 class SecretUnavailable(BoardstateError):

@@ -978,7 +978,8 @@ def verify(file, as_json, others):
             else ""
         )
         click.echo(
-            f"audit ok: {report.records} records re-derived with every copy given, "
+            f"audit ok: {report.records} records re-derived with "
+            f"{'the copies' if report.missing else 'every copy'} given, "
             f"{report.partly} checked in part{missing}"
         )
         return
