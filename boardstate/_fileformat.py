@@ -421,12 +421,23 @@ def _armored_text(path) -> bytes | None:
             head = f.read(4096)
             if not head or head[0] & 0xF0 == 0x80 or head[0] in (0xDE, 0xDF):
                 return None  # (a msgpack header map: the binary form)
-            if not is_armored(head):
-                rest = f.read(MAX_FILE_BYTES)
-                return head + rest if is_armored(head + rest) else None
-            return head + f.read(MAX_FILE_BYTES)
+            rest = _read_at_most(f, MAX_FILE_BYTES)
+            return head + rest if is_armored(head) or is_armored(head + rest) else None
     except OSError:
         return None  # (read_raw says why, in its own words)
+
+
+def _read_at_most(f, limit: int) -> bytes:
+    """Up to ``limit`` bytes, read as they come: ``f.read(limit)`` reserves the whole limit
+    first (512 MiB of address space for a 20-byte text file: past the memory bound)."""
+    chunks = []
+    while limit > 0:
+        chunk = f.read(min(_READ_SIZE, limit))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        limit -= len(chunk)
+    return b"".join(chunks)
 
 
 def parse_raw(data: bytes, name: str = "<bytes>") -> RawFile:

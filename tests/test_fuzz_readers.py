@@ -8,7 +8,8 @@ recomputed or not, records dropped, repeated or swapped.  Each input goes to eve
 (``parse_raw`` and its records, ``load_game``, ``verify``, ``apply_moves``) and to the commands
 ``show``, ``legal``, ``replay``, ``verify``, ``view``, ``export`` and ``apply``.  Every outcome is
 a success or a ``BoardstateError`` (a command: exit 0, or exit 1/2 with one line on stderr and
-no internal error).
+no internal error).  ``replay --html`` runs on a tenth of as many inputs with its allocations
+traced: they stay within the memory bound docs/reliability.md gives.
 
 CI runs a fixed, derandomized sample (``BOARDSTATE_FUZZ_EXAMPLES``, default 3000 per test:
 about half a minute).  The figures docs/reliability.md quotes come from running this file as a
@@ -450,6 +451,54 @@ def test_every_command_refuses_or_accepts_a_mutated_file(case, command):
     TALLY["command input", outcome] += 1
 
 
+# The replay page's memory (issue 24, item 4): what ``replay --html`` allocates on top of the
+# interpreter stays within the documented bound, 256 MiB + 64 x the file's size of address
+# space, of which the interpreter with its libraries takes 126 MiB (docs/reliability.md).
+# Measured with tracemalloc (Python's allocations), so that each input costs no subprocess.
+PAGE_EXAMPLES = max(EXAMPLES // 10, 20)
+PAGE_ALLOWANCE = (256 - 126) << 20
+PAGE_FACTOR = 64
+PAGES: list = []  # (peak bytes, file bytes, page bytes) of each page written
+
+
+@settings(FUZZ, max_examples=PAGE_EXAMPLES)
+@given(mutated())
+def test_the_replay_page_of_a_mutated_file_stays_within_the_memory_bound(case):
+    import tracemalloc
+
+    sample, data, _ = case
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "fuzz.msgpack")
+        Path(path).write_bytes(data)
+        page = os.path.join(tmp, "fuzz.html")
+        tracemalloc.start()
+        try:
+            code = run_command(["replay", path, "--html", page])
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+        outcome = {0: "accepted", 1: "refused", 2: "refused"}.get(code, "internal error")
+        TALLY["cli replay --html", outcome] += 1
+        assert peak <= PAGE_ALLOWANCE + PAGE_FACTOR * len(data), (peak, len(data))
+        if code == 0:
+            PAGES.append((peak, len(data), os.path.getsize(page)))
+
+
+def page_figures() -> str:
+    if not PAGES:
+        return "replay --html: no page written"
+    most = max(PAGES)
+    ratio = max(PAGES, key=lambda p: p[0] / p[1])
+    larger = max(PAGES, key=lambda p: p[2] / p[0])
+    return (
+        f"replay --html: {len(PAGES)} pages written; the largest peak {most[0] / 2**20:.1f} MiB "
+        f"(file {most[1]:,} B, page {most[2]:,} B); the largest peak per byte of file "
+        f"{ratio[0] / ratio[1]:.0f} (file {ratio[1]:,} B); the page at most "
+        f"{larger[2] / larger[0]:.1f} times the peak (bound: {PAGE_FACTOR} x the file + "
+        f"{PAGE_ALLOWANCE >> 20} MiB)"
+    )
+
+
 def test_every_sample_of_the_corpus_reads_back_unchanged():
     """(The corpus itself is valid: a mutation that changes nothing is accepted as it was.)"""
     for sample in CORPUS:
@@ -492,6 +541,8 @@ if __name__ == "__main__":  # a campaign, with the figures
     try:
         test_every_reader_refuses_or_accepts_a_mutated_file()
         test_every_command_refuses_or_accepts_a_mutated_file()
+        test_the_replay_page_of_a_mutated_file_stays_within_the_memory_bound()
     finally:
-        print(f"{EXAMPLES} examples per test:", file=sys.stderr)
+        print(f"{EXAMPLES} examples per test ({PAGE_EXAMPLES} pages):", file=sys.stderr)
         print(figures(), file=sys.stderr)
+        print(page_figures(), file=sys.stderr)

@@ -87,3 +87,14 @@ def test_running_out_of_memory_is_never_called_corruption(
     assert "out of memory" in lines[0] and "[out-of-memory]" in lines[0], lines[0]
     assert "corrupt" not in lines[0] and "internal error" not in lines[0]
     assert not (tmp_path / "p.html").exists()
+
+
+def test_a_small_text_file_is_read_within_the_bound(tmp_path):
+    """Found by the fuzz harness's page test: a file that starts as text is looked at as an
+    armored move, and ``f.read(512 MiB)`` reserved the whole limit first, so every command
+    on a 20-byte text file ran out of memory within the bound.  It reads as it comes now."""
+    text = tmp_path / "note.txt"
+    text.write_text("not a game at all\n")
+    for command in ("show", "replay", "verify"):
+        rc, _, err = limited(tmp_path, command, text, size=text.stat().st_size)
+        assert rc == 2 and "not a boardstate file" in err and "memory" not in err, err
