@@ -61,11 +61,13 @@ def card_back(
     fill: str = BACK_FILL,
     ink: str = INK,
     paper: str = PAPER,
+    note: str = "",
 ) -> ET.Element:
     """A card face down: hatched, framed, titled "card back" (and saying "back" when ``labelled``),
-    so a hidden card is told apart by shape and words, not by its fill only."""
+    so a hidden card is told apart by shape and words, not by its fill only.  ``note``: what
+    the back itself shows (the deck it belongs to), under "back" and in the title."""
     group = element(parent, "g", {"class": "card back"})
-    element(group, "title", {}, "card back")
+    element(group, "title", {}, f"card back: {note}" if note else "card back")
     rect = {"x": x, "y": y, "width": w, "height": h, "rx": 4, "fill": fill, "stroke": ink}
     element(group, "rect", rect)
     inner = {"x": x + 3, "y": y + 3, "width": w - 6, "height": h - 6, "rx": 2}
@@ -80,8 +82,16 @@ def card_back(
             "fill": "none",
         },
     )
+    if note:  # (the words on a plain band across the hatching)
+        band = {"x": x + 4, "y": y + h / 2 - (13 if labelled else 7), "width": w - 8}
+        element(group, "rect", band | {"height": 27 if labelled else 14, "fill": fill})
     if labelled:
-        label(group, x + w / 2, y + h / 2 + 4, "back", size=10, anchor="middle", fill=paper)
+        middle = y + h / 2 + (-2 if note else 4)
+        label(group, x + w / 2, middle, "back", size=10, anchor="middle", fill=paper)
+    if note:
+        size = min(9, round((w - 8) / (0.62 * len(note)), 1))  # (a long note: smaller)
+        at = y + h / 2 + (11 if labelled else 3)
+        label(group, x + w / 2, at, note, size=size, anchor="middle", fill=paper, cls="deck")
     return group
 
 

@@ -21,6 +21,7 @@ from boardstate.geometry._render import (
     terrain_styles,
 )
 
+from ._hand_svg import draw_hands, hand_words
 from ._notation import card_label, char_label
 from ._space import square_name
 from ._state import DEFEND, DIE, DIE_NAMES, LAY, NO_CARD, NOWHERE, OVER, PHASE_NAMES, EpicState
@@ -452,8 +453,9 @@ def _describe(s: EpicState, seat) -> str:
         groups = rs.groups_of(p)
         you = " (you)" if p == seat else ""
         out = ", out of the game" if s.out[p] else ""
+        hand = f" ({hand_words(s, seat, p)})" if s.hands[p] else ""
         text.append(
-            f"{s.players[p]}{you}: {_plural(len(s.hands[p]), 'card')} in hand, "
+            f"{s.players[p]}{you}: {_plural(len(s.hands[p]), 'card')} in hand{hand}, "
             f"{sum(len(s.piles[g]) for g in groups)} in the draw pile, "
             f"{sum(len(s.discards[g]) for g in groups)} discarded{out}."
         )
@@ -664,7 +666,7 @@ def svg(s: EpicState, seat) -> str:
         line(f"Asked: {_request(s)}", cls="request")
 
     width = board_width + PANEL
-    height = max(board_height, y)
+    height = draw_hands(panel, s, seat, max(board_height, y), width)
     root.set("width", str(width))
     root.set("height", str(height))
     root.set("viewBox", f"0 0 {width} {height}")
