@@ -161,6 +161,7 @@ class Header:
         spec = module.spec
         players = tuple(players)
         check_players(spec, players)
+        check_new_names(players)
         if seed is not None and (type(seed) is not bytes or len(seed) > MAX_SEED_BYTES):
             raise OptionError(f"the seed must be at most {MAX_SEED_BYTES} bytes", code="bad-seed")
         salt = os.urandom(SALT_BYTES) if seed_salt is None else seed_salt
@@ -314,6 +315,33 @@ def check_players(spec, players) -> None:
         raise OptionError(
             f"player names must be distinct ({_short(twice)} twice)", code="bad-player"
         )
+
+
+NAME_RULE = "letters, digits, '-', '_' and '.', not starting with '.', at most 64"
+
+
+def is_name(name: str) -> bool:
+    """The name grammar, stated once: a player's name and a key's name are one word of
+    ``NAME_RULE`` (so a name is one word of the notation, as in ``give NAME``, a file name, a
+    key's name, and the judge's ``NAME=ADDRESS``, and holds no quote, space or markup)."""
+    return (
+        type(name) is str
+        and 0 < len(name) <= MAX_NAME_CHARS
+        and name[0] != "."
+        and all(c.isalnum() or c in "-_." for c in name)
+    )
+
+
+def check_new_names(players) -> None:
+    """A new game's players follow the name grammar (``is_name``).  Files made before it was
+    stated may hold other names (no control character, no outer space): they still read."""
+    for p in players:
+        if not is_name(p):
+            raise OptionError(
+                f"player name {_short(p)}: use {NAME_RULE} characters (a name is one word "
+                "in commands such as 'give NAME')",
+                code="bad-player",
+            )
 
 
 # C0 and C1 controls, DEL, line and paragraph separators, and the bidirectional overrides and

@@ -29,16 +29,10 @@ def keys_dir() -> Path:
 
 
 def _check_name(name: str) -> str:
-    if (
-        not name
-        or len(name) > 64
-        or not all(c.isalnum() or c in "-_." for c in name)
-        or name[0] == "."
-    ):
-        raise OptionError(
-            f"key name {name!r}: use letters, digits, '-', '_' and '.' (at most 64)",
-            code="bad-key-name",
-        )
+    from ._header import NAME_RULE, is_name  # (one grammar for players' and keys' names)
+
+    if not is_name(name):
+        raise OptionError(f"key name {name!r}: use {NAME_RULE} characters", code="bad-key-name")
     return name
 
 
