@@ -27,7 +27,7 @@ from ._errors import (
 )
 from ._events import EventCodes
 from ._game import Game
-from ._header import HEADER_LIMITS, MAX_HEADER_BYTES, Header, read_header
+from ._header import HEADER_LIMITS, MAX_HEADER_BYTES, Header, check_records, read_header
 from ._records import HASH_SIZE, NO_ACTOR, BodyDecoder, Kind, Record
 from ._secrets import Reveal, Secret
 
@@ -52,6 +52,10 @@ _ITEM_LENGTH = {"open": 3, "peer": 5, "hosted": 6}
 # ---------------------------------------------------------------------------------- writing
 def encode_file(header: Header, records, *, openings_for="all", reader=None) -> bytes:
     """Header then records.  ``openings_for``: "all", a seat (a view), or None (no openings)."""
+    records = list(records)
+    if header.shared is not None and header.shared >= len(records):  # (a log cut short: its
+        # last record is the last another copy can hold of it; a reader checks the bound)
+        header = attrs.evolve(header, shared=max(len(records) - 1, 0))
     packer = msgpack.Packer(use_bin_type=True)
     parts = [packer.pack(header.compact_map() if header.compact else header.to_map())]
     for rec in records:
@@ -307,6 +311,7 @@ class RawFile:
                         raise TruncatedFile(
                             f"{name}: truncated: no records after the header (not even the setup)"
                         ) from None
+                    check_records(self.header, count, name)
                     return
                 except msgpack.BufferFull:
                     raise CorruptFile(

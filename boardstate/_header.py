@@ -625,7 +625,21 @@ def _trust(m: dict) -> str:
             "trust: not a trust mode other than open (absent means open), peer in a v2 file, "
             "hosted in a v3 file"
         )
+    if m.get("version") != _TRUST_VERSION[trust]:  # (each mode writes its own version)
+        raise _Bad(
+            f"version: v{m.get('version')} is not an {trust} game's (open v1, peer v2, hosted v3)"
+        )
     return trust
+
+
+def check_records(header: Header, count: int, name: str) -> None:
+    """What a header says of its file's records, once they are counted: ``shared`` names one
+    of them (the last record another copy holds)."""
+    if header.shared is not None and header.shared >= count:
+        raise CorruptFile(
+            f"{name}: corrupt header (shared: record {header.shared}, but the last record is "
+            f"{count - 1})"
+        )
 
 
 def _revision(m: dict) -> int:
