@@ -44,15 +44,17 @@ def table(
     die=0,
     actions=2,
     options=None,
+    revision=None,
 ):
     """A table in play: ``at`` maps character ids to squares (every other character is off the
     board), ``hands`` lists card labels per seat, ``piles``/``discards`` per group (a pile's
     cards are secrets of the group's player, as ``Rng.arrange`` makes them; a draw takes one at
     a random position; a group is a main character with its minors and deck, one per seat but
-    in Master Play).  One player per comma-separated entry of ``characters``."""
+    in Master Play).  One player per comma-separated entry of ``characters``; the newest rules
+    revision unless ``revision`` is given."""
     raw = {"characters": characters, "board": board, **(options or {})}
     names = PLAYERS[: characters.count(",") + 1]
-    s = start(MODULE, initial_state(MODULE, names, raw))[1]
+    s = start(MODULE, initial_state(MODULE, names, raw, revision=revision))[1]
     seats = range(len(names))
     groups = range(len(s.roster.teams))
     rng = Rng(b"table", b"setup")

@@ -40,3 +40,23 @@ def test_boardstate_check_reports_each_check(tmp_path):
     assert result.exit_code == 0, result.output
     assert result.output.count("\nok ") + result.output.startswith("ok ") == len(CHECKS)
     assert "passes all" in result.output
+
+
+def test_the_suite_finds_an_event_after_the_end():
+    """A module that goes on after its outcome is decided (a round played after the match was
+    won, as Epic Duels revision 2 went on after a card destroyed the first main character) is
+    caught by ``check_nothing_after_the_end``."""
+    from boardstate_example_rps import MODULE, RoundPlayed
+
+    from boardstate.testing import check_nothing_after_the_end
+
+    class GoesOn(type(MODULE.rules)):
+        def decide(self, table, moves):
+            super().decide(table, moves)
+            if self.outcome(table.state) is not None:
+                table.emit(RoundPlayed((0, 0), -1))  # one more round, after the end
+
+    broken = bs.Module(MODULE.spec, GoesOn())
+    with pytest.raises(AssertionError, match="event.s. after the end of the game"):
+        check_nothing_after_the_end(broken, range(3))
+    assert check_nothing_after_the_end(MODULE, range(3)) > 0

@@ -17,7 +17,8 @@ from test_duel_of_the_forces import act, bid, names, table
 import boardstate as bs
 from boardstate.modules.duel_of_the_forces import KEEP, MODULE, SPEC, give
 from boardstate.modules.duel_of_the_forces._state import EVENTS, OVER, R2, R2_DECISION, R2TurnedUp
-from boardstate.testing import Kind, check_module, initial_state
+from boardstate.testing import check_module, initial_state
+from conftest import replayed
 
 FIXTURES = sorted(
     (Path(__file__).parent / "fixtures" / "duel-of-the-forces-revision-1").glob("*.msgpack")
@@ -38,22 +39,6 @@ REVISION_1_EVENTS = (
     "dotf.final-take",
     "dotf.game-ended",
 )
-
-
-def replayed(sample: bs.Game, upto: int | None = None) -> bs.Game:
-    """A new game with ``sample``'s header (revision, seed, cards), given the sample's commands
-    again: each sealed bid with its own salt, each open move as written.  The reveals follow by
-    themselves, as they did when the sample was played."""
-    game = bs.Game(MODULE, sample.header)
-    events, state = game.decider.start(game.state, game.rng(0))
-    game.append(game.make(Kind.SETUP, -1, "", None, events), state)
-    for rec in sample.records[1:upto]:
-        if rec.kind == Kind.COMMIT:
-            salt = rec.sealed.salt
-            game.play(rec.actor, rec.sealed.value, entropy=lambda n, salt=salt: salt)
-        elif rec.kind == Kind.MOVE:
-            game.play(rec.actor, rec.command)
-    return game
 
 
 def test_there_is_a_revision_1_sample_for_every_edition_and_player_count():

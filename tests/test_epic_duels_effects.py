@@ -419,6 +419,5 @@ def test_a_main_destroyed_by_a_card_ends_the_game():
     s = ben_plays(
         "obi-wan,vader", {"obi-wan": "a1", "vader": "e4"}, ["Throw Debris"], damage={"obi-wan": 15}
     )
-    s = play(s, "ben", "play throw debris")
-    s = play(s, "ben", "target obi-wan")
+    s = play(s, "ben", "play throw debris")  # (its one target: an enemy character)
     assert s.phase == OVER and s.winners == (1,)

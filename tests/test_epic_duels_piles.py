@@ -112,8 +112,8 @@ def test_every_pile_is_arranged_for_its_player_at_setup(players, options):
 
 
 def test_the_pile_drawn_at_setup_is_the_arranged_pile_less_the_hand():
-    state = initial_state(MODULE, ("ann", "ben"), {"characters": "obi-wan,dooku"})
-    rng = NoDealer(b"setup")
+    state = initial_state(MODULE, ("ann", "ben"), {"characters": "obi-wan,dooku"}, revision=2)
+    rng = NoDealer(b"setup")  # (revision 3 deals once the minors are placed)
     table_ = Table(state, RULES.evolve, rng)
     RULES.start(table_)
     arranged = table_.events[1].piles  # PilesShuffled, after the cast
@@ -254,6 +254,7 @@ def test_a_random_discard_of_the_players_own_hand_is_turned_over_by_their_next_a
         at={"emperor": "e4", "royal-guard-1": "e5", "obi-wan": "a1"},
         hands=[[], ["Force Lightning", "emperor 4/2", "emperor 1/5"]],
         turn=1,
+        options={"own-damage": "allowed"},  # (forbidden by default since rules revision 3)
     )
     s = play(s, "ben", "play force lightning")
     s = play(s, "ben", "target royal-guard-1")
@@ -315,9 +316,9 @@ def test_the_contract_holds_with_the_draw_pile_searches(options):
 
 
 # ---------------------------------------------------------------------------------- revisions
-def test_the_spec_is_revision_2_and_refuses_revision_1_files(tmp_path):
+def test_the_spec_is_revision_3_and_refuses_revision_1_files(tmp_path):
     spec = MODULE.spec
-    assert (spec.revision, spec.oldest_revision, spec.major) == (2, 2, 2)
+    assert (spec.revision, spec.oldest_revision, spec.major) == (3, 2, 2)
     assert "random position" in spec.changes_since(1)[0]
     old = bs.Module(
         attrs.evolve(spec, revision=1, oldest_revision=1, version="1.0", changes=()), RULES

@@ -141,25 +141,57 @@ def check_fast_check_equals_legal(module, seeds) -> int:
     return checked
 
 
-def check_decide_state_is_the_fold(module, seeds) -> int:
-    """The state every decision hands the engine is the fold of its events (``evolve`` is the
-    one fold; the table only applies it as it goes)."""
-    checked = [0]
+def _each_decision(module, seeds, look) -> int:
+    """Play random games and hand every decision to ``look(game, folds, state)``: ``folds`` the
+    state after each of its events in turn (``evolve`` applied by hand), ``state`` what the
+    decision handed the engine.  How many decisions were looked at."""
+    looked = [0]
 
-    class FoldChecked(Game):
+    class Watched(Game):
         def decide(self, moves, openings=None):
             events, state = super().decide(moves, openings)
-            folded = self.state
+            folds, folded = [], self.state
             for ev in events:
                 folded = self.decider.evolve(folded, ev)
-            _require(state == folded, f"record {self.seq}: the decided state is not the fold")
-            checked[0] += 1
+                folds.append(folded)
+            look(self, events, folds, state)
+            looked[0] += 1
             return events, state
 
     for seed in seeds:
-        random_game(module, seed, game_class=FoldChecked)
-    _require(checked[0] > 0, "no decision to check")
-    return checked[0]
+        random_game(module, seed, game_class=Watched)
+    _require(looked[0] > 0, "no decision to check")
+    return looked[0]
+
+
+def check_decide_state_is_the_fold(module, seeds) -> int:
+    """The state every decision hands the engine is the fold of its events (``evolve`` is the
+    one fold; the table only applies it as it goes)."""
+
+    def look(game, events, folds, state):
+        folded = folds[-1] if folds else game.state
+        _require(state == folded, f"record {game.seq}: the decided state is not the fold")
+
+    return _each_decision(module, seeds, look)
+
+
+def check_nothing_after_the_end(module, seeds) -> int:
+    """No event follows the one that ends the game: once ``outcome`` names a result, the
+    decision has nothing left to say (a card that would destroy two main characters decides
+    the game at the first)."""
+
+    def look(game, events, folds, state):
+        for i, folded in enumerate(folds):
+            if game.decider.outcome(folded) is not None:
+                after = events[i + 1 :]
+                _require(
+                    not after,
+                    f"record {game.seq}: {len(after)} event(s) after the end of the game, "
+                    f"the first {type(after[0]).__name__ if after else ''}",
+                )
+                return
+
+    return _each_decision(module, seeds, look)
 
 
 def check_every_option_choice(module, seeds) -> int:
@@ -455,6 +487,7 @@ CHECKS = (
     check_legal_and_rules_agree,
     check_fast_check_equals_legal,
     check_decide_state_is_the_fold,
+    check_nothing_after_the_end,
     check_save_load_fold,
     check_views_leak_nothing,
     check_choices_hidden_until_due,

@@ -9,7 +9,7 @@ from boardstate.rules import GameSpec, Module, Option
 from . import _render
 from ._data import data_digest
 from ._notation import HELP
-from ._roster import VARIANTS
+from ._roster import OWN_DAMAGE, VARIANTS
 from ._rules import DECK_END, DESTROYED, EpicRules
 from ._state import EVENTS, EpicState
 from .boards import SCENES
@@ -24,7 +24,7 @@ class _Rules(EpicRules):
 SPEC = GameSpec(
     id="epic-duels",
     name="Star Wars Epic Duels",
-    version="2.0",
+    version="2.1",  # rules revision 3
     min_players=2,
     max_players=6,
     options=(
@@ -71,13 +71,21 @@ SPEC = GameSpec(
             "hit points, as the public reimplementations count)",
             DESTROYED,
         ),
+        Option(
+            "own-damage",
+            OWN_DAMAGE[0],
+            "whether Throw Debris and Force Lightning ('any one character takes N damage') may "
+            "hit a character of your own side: forbidden (as both public reimplementations "
+            "play) or allowed (the cards' words read literally)",
+            OWN_DAMAGE,
+        ),
     ),
     events=EVENTS,
     notation=HELP,
     data_digest=data_digest(),
     summary="Grid duels with line of sight, 12 characters and 372 cards (2-6 players: duel, "
     "teams, free-for-all, Master Play)",
-    revision=2,
+    revision=3,
     changes=(
         (
             2,
@@ -87,6 +95,14 @@ SPEC = GameSpec(
             "its player's own look through it; a card that discards every card of a kind, or "
             "all but one (Anger), is answered by the hand's owner naming the cards turned face "
             "up, never the cards kept, so that every player's copy decides it alike",
+        ),
+        (
+            3,
+            "team-mates are friends (a move passes through their characters; they cannot be "
+            "attacked, nor hit by cards that hit an enemy character); the first main character "
+            "destroyed by a card ends the game and nothing happens after the end; the opening "
+            "hands are drawn after the minors are placed; Throw Debris and Force Lightning hit "
+            "no character of the card player's own side unless own-damage=allowed",
         ),
     ),
     oldest_revision=2,  # (revision 1 dealt the piles as cards nobody owns: no longer played)

@@ -67,11 +67,24 @@ def start(t: Table) -> None:
         col, row = board.square(rs.chars[main].kind)
         t.emit(Placed(main, row * board.width + col))
     t.emit(_roll_for_order(t))
+    if t.state.revision < HANDS_AFTER_PLACING:
+        _deal(t)
+    t.emit(Awaiting(PLACE, (t.state.order[0],)))
+
+
+HANDS_AFTER_PLACING = 3
+"""The rules revision from which the opening hands are drawn once every minor is placed (the
+rulebook's set-up: place the minors, then "draw the top four cards"); revision 2 dealt them
+before the placing, so the first player placed knowing their hand."""
+
+
+def _deal(t: Table) -> None:
+    """The opening hands, in playing order: four cards (Master Play: two from each deck)."""
+    rs = t.state.roster
     for seat in t.state.order:
         groups = rs.groups_of(seat)
-        for g in groups:  # Master Play: two cards from each deck, else four
+        for g in groups:
             draw(t, seat, START_HAND // len(groups), g)
-    t.emit(Awaiting(PLACE, (t.state.order[0],)))
 
 
 def _draw_cast(t: Table) -> CastChosen:
@@ -137,8 +150,10 @@ def _place(t: Table, seat: int, command) -> None:
     i = s.order.index(seat) + 1
     if i < len(s.order):
         t.emit(Awaiting(PLACE, (s.order[i],)))
-    else:
-        begin_turn(t, s.order[0])
+        return
+    if s.revision >= HANDS_AFTER_PLACING:
+        _deal(t)
+    begin_turn(t, s.order[0])
 
 
 def _move(t: Table, seat: int, command) -> None:

@@ -118,11 +118,13 @@ def candidates(s: EpicState, f: Frame, e) -> tuple[int, ...]:
     else:  # a character id of the card's team
         group = rs.card_group[f.card]
         found = [i for i in rs.chars_of_group(group) if rs.chars[i].kind == who and i in on]
-    if tg.side == "enemy" or (tg.side == "one-opponent" and f.player >= 0):
+    side = tg.side
+    if side == "any" and e.verb == "damage" and who == "any" and not rs.own_damage:
+        side = "enemy"  # (option own-damage: "any one character" means an enemy one)
+    if side == "enemy" or (side == "one-opponent" and f.player >= 0):
         seat_of = rs.seat_of
-        if tg.side == "enemy":
-            mine = rs.side_of[f.seat]
-            found = [i for i in found if rs.side_of[seat_of[i]] != mine]
+        if side == "enemy":
+            found = [i for i in found if not rs.same_side(seat_of[i], f.seat)]
         else:
             found = [i for i in found if seat_of[i] == f.player]
     if e.verb == "move":
@@ -134,8 +136,8 @@ def opponents(s: EpicState, seat: int) -> tuple[int, ...]:
     """The players of the other sides still in the game, in playing order."""
     from ._flow import in_play
 
-    side = s.roster.side_of
-    return tuple(p for p in s.order if side[p] != side[seat] and in_play(s, p))
+    rs = s.roster
+    return tuple(p for p in s.order if not rs.same_side(p, seat) and in_play(s, p))
 
 
 def _needs_opponent(s: EpicState, f: Frame, e) -> bool:

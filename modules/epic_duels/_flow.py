@@ -95,7 +95,7 @@ def arranged(t: Table, group: int, cards: tuple) -> tuple:
 def hurt(t: Table, char: int, amount: int) -> None:
     """Damage ``char`` (already destroyed, or ``amount`` 0: nothing); destroy it past its hp."""
     s = t.state
-    if amount <= 0 or not s.alive(char):
+    if amount <= 0 or not s.alive(char) or ended(s):
         return
     t.emit(Damaged(char, amount))
     if not t.state.alive(char):
@@ -104,10 +104,17 @@ def hurt(t: Table, char: int, amount: int) -> None:
             main_fell(t, char)
 
 
+def ended(s: EpicState) -> bool:
+    """Whether nothing more may happen: the game is over (rules revision 3: the first main
+    character destroyed by a card decides the game, even if the card would destroy another;
+    revision 2 went on with the card's other targets, so a second end could follow)."""
+    return s.over and s.revision >= 3
+
+
 def heal(t: Table, char: int, amount: int) -> None:
     """Heal up to ``amount``: never above the starting hp, never a destroyed character."""
     s = t.state
-    if s.alive(char) and s.on_board(char):
+    if s.alive(char) and s.on_board(char) and not ended(s):
         amount = min(amount, s.damage[char])
         if amount > 0:
             t.emit(Healed(char, amount))
@@ -140,8 +147,7 @@ def main_fell(t: Table, char: int) -> None:
         s = t.state
     standing = {rs.side_of[p] for p in s.seats if not beaten(s, p)}
     if rs.variant == "master" or len(standing) <= 1:
-        losing = rs.side_of[seat]
-        winners = tuple(p for p in s.seats if rs.side_of[p] != losing and not s.out[p])
+        winners = tuple(p for p in s.seats if not rs.same_side(p, seat) and not s.out[p])
         fallen = " and ".join(rs.chars[m].name for m in rs.mains_of(seat))
         t.emit(GameEnded(f"{fallen} destroyed", winners))
 

@@ -61,6 +61,8 @@ class Roster:
     decks: tuple[tuple[int, ...], ...]  # per group: its 31 physical cards
     deck_end: str = "next-draw"  # a pile is gone through at the next draw, or its last card
     destroyed: str = "beyond-track"  # damage above the wound points destroys, or equal to them
+    teams_are_friends: bool = True  # rules revision 3: team-mates' characters are friends
+    own_damage: bool = False  # a card's "any one character" damage may hit one's own side
 
     def __attrs_post_init__(self) -> None:
         setattr_ = object.__setattr__
@@ -91,15 +93,15 @@ class Roster:
             ),
         )
         setattr_(self, "_mains", tuple(self._of_group[g][0] for g in range(len(self.teams))))
-        sides = self.side_of
         setattr_(
             self,
             "_enemies",
             tuple(
-                tuple(j for j, d in enumerate(self.chars) if sides[d.seat] != sides[c.seat])
-                for c in self.chars
+                tuple(j for j in range(len(self.chars)) if not self.friends(i, j))
+                for i in range(len(self.chars))
             ),
         )
+        setattr_(self, "_enemy_bits", tuple(sum(1 << j for j in e) for e in self._enemies))
 
     @property
     def board(self):
@@ -136,9 +138,27 @@ class Roster:
     def mains_of(self, seat: int) -> tuple[int, ...]:
         return tuple(self._mains[g] for g in self._groups_of[seat])
 
+    def same_side(self, seat: int, other: int) -> bool:
+        """Whether two seats play on one side: the printed rules' "friendly characters (those
+        on your team)"; an "enemy character" is one of another side."""
+        return self.side_of[seat] == self.side_of[other]
+
+    def friends(self, a: int, b: int) -> bool:
+        """Whether characters ``a`` and ``b`` are friends: a move passes through, an attack
+        may not be made.  Rules revision 2 and older compared seats here, so a team-mate's
+        character blocked and could be attacked (kept so that those games verify as played)."""
+        seat_of = self._seat_of
+        if self.teams_are_friends:
+            return self.same_side(seat_of[a], seat_of[b])
+        return seat_of[a] == seat_of[b]
+
     def enemies(self, char: int) -> tuple[int, ...]:
-        """The characters of every other side."""
+        """The characters that are not ``char``'s friends (``friends``)."""
         return self._enemies[char]
+
+    def enemy_bits(self, char: int) -> int:
+        """``enemies`` as a bitmask of character indexes (for the hot loops)."""
+        return self._enemy_bits[char]
 
     def group_of_card(self, card: int) -> int:
         return self.card_group[card]
@@ -217,8 +237,10 @@ def _deck(team: str, texts: dict, alternatives: tuple[str, ...]) -> Deck:
 
 
 @cached_by_value
-def build(scene, variant, cast_, texts, alternatives, deck_end, destroyed) -> Roster:
-    """``cast_``: per seat, the tuple of its teams."""
+def build(
+    scene, variant, cast_, texts, alternatives, deck_end, destroyed, revision=3, own_damage=False
+) -> Roster:
+    """``cast_``: per seat, the tuple of its teams; ``revision``: the game's rules revision."""
     texts = dict(texts)
     teams = tuple(t for seat_teams in cast_ for t in seat_teams)
     group_seat = tuple(seat for seat, seat_teams in enumerate(cast_) for _ in seat_teams)
@@ -248,11 +270,14 @@ def build(scene, variant, cast_, texts, alternatives, deck_end, destroyed) -> Ro
         tuple(decks),
         deck_end,
         destroyed,
+        teams_are_friends=revision >= 3,
+        own_damage=own_damage or revision < 3,
     )
 
 
-def roster_of(options, cast_) -> Roster:
-    """The Roster of a header's (prepared) options and the cast chosen or drawn at the start."""
+def roster_of(options, cast_, revision: int) -> Roster:
+    """The Roster of a header's (prepared) options and the cast chosen or drawn at the start,
+    under the game's rules revision."""
     return build(
         options["board"],
         options.get("variant", DUEL),
@@ -261,10 +286,17 @@ def roster_of(options, cast_) -> Roster:
         tuple(options.get("alternatives", ())),
         options.get("deck-end", "next-draw"),
         options.get("destroyed", "beyond-track"),
+        revision,
+        options.get("own-damage", OWN_DAMAGE[0]) == "allowed",
     )
 
 
 # ---------------------------------------------------------------------------------- options
+OWN_DAMAGE = ("forbidden", "allowed")
+"""Option own-damage: may "any one character" damage (Throw Debris, Force Lightning) hit a
+character of the card player's own side?  Rules revision 3 follows both public
+reimplementations (forbidden); ``allowed`` reads the cards' words literally (revision 2)."""
+
 DEFAULT_CHARACTERS = ("obi-wan", "dooku")  # the rulebook's first game
 
 

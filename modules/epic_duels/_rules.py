@@ -6,7 +6,7 @@ from boardstate.rules import Choice, IllegalCommand, OptionError, Outcome, Setup
 
 from . import _decide, _legal, _notation, _why
 from ._data import cast, deck_for, parse_deck, read_player_deck
-from ._roster import DUEL, FREE_FOR_ALL, PLAYERS, VARIANTS, parse_characters
+from ._roster import DUEL, FREE_FOR_ALL, OWN_DAMAGE, PLAYERS, VARIANTS, parse_characters
 from ._state import LAY, OVER, TURN, EpicState, evolve
 from .boards import BOARDS
 
@@ -59,6 +59,8 @@ class EpicRules:
             stored["variant"] = variant
         if options["destroyed"] != DESTROYED[0]:
             stored["destroyed"] = options["destroyed"]
+        if options["own-damage"] != OWN_DAMAGE[0]:
+            stored["own-damage"] = options["own-damage"]
         if texts:  # (a header holds no maps: [team, text] pairs, sorted by team)
             stored["deck-texts"] = [[team, texts[team]] for team in sorted(texts)]
         alternatives = _split(options.get("alternatives"))

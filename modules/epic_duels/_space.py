@@ -51,29 +51,16 @@ def square_name(board, square: int) -> str:
     return f"{chr(ord('a') + col)}{board.height - row}"
 
 
-def enemies_of(s: EpicState, char: int) -> tuple[int, ...]:
-    """Characters of every other seat (two players: the opponent's)."""
-    seat_of = s.roster.seat_of
-    me = seat_of[char]
-    return tuple(i for i in range(len(seat_of)) if seat_of[i] != me)
-
-
-def is_enemy(s: EpicState, a: int, b: int) -> bool:
-    seat_of = s.roster.seat_of
-    return seat_of[a] != seat_of[b]
-
-
 def masks(s: EpicState, char: int) -> tuple[int, int]:
-    """(friends, enemies) of ``char`` as square bitmasks."""
-    seat_of = s.roster.seat_of
-    me = seat_of[char]
+    """(friends, enemies) of ``char`` as square bitmasks (``Roster.friends``)."""
+    enemy = s.roster.enemy_bits(char)
     friends = enemies = 0
     for i, sq in enumerate(s.square):
         if sq != NOWHERE and i != char:
-            if seat_of[i] == me:
-                friends |= 1 << sq
-            else:
+            if enemy >> i & 1:
                 enemies |= 1 << sq
+            else:
+                friends |= 1 << sq
     return friends, enemies
 
 
@@ -197,7 +184,7 @@ def attackable(s: EpicState, a: int) -> tuple[int, ...]:
     """Enemy characters ``a`` could attack now."""
     if s.square[a] == NOWHERE:
         return ()
-    return tuple(b for b in enemies_of(s, a) if s.square[b] != NOWHERE and can_attack(s, a, b))
+    return tuple(b for b in s.roster.enemies(a) if s.square[b] != NOWHERE and can_attack(s, a, b))
 
 
 def empty_squares(s: EpicState) -> tuple[int, ...]:

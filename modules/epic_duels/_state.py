@@ -457,7 +457,7 @@ def _to_discard(s: EpicState, cards) -> EpicState:
 def _cast(s: EpicState, e: CastChosen) -> EpicState:
     from ._roster import roster_of
 
-    rs = roster_of(dict(s.options), e.cast)
+    rs = roster_of(dict(s.options), e.cast, s.revision)
     chars, groups, seats = len(rs.chars), len(rs.teams), len(s.players)
     return s._replace(
         roster=rs,

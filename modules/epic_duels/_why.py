@@ -152,8 +152,8 @@ def _action_reason(s: EpicState, seat: int, command) -> tuple[str, str]:
     a, d = char_label(s, attacker), char_label(s, defender)
     if rs.seat_of[attacker] != seat:
         return f"{a} is not your character", "not-yours"
-    if rs.side_of[rs.seat_of[defender]] == rs.side_of[seat]:
-        return f"{d} is on your side", "friendly"
+    if rs.friends(attacker, defender):
+        return f"{d} is on your side: attacks are on an enemy character", "friendly"
     if s.square[attacker] == -1 or s.square[defender] == -1:
         return f"{a if s.square[attacker] == -1 else d} is not on the board", "destroyed"
     if s.held[attacker]:
