@@ -83,20 +83,25 @@ def test_revision_2_listed_an_attack_on_a_team_mate():
     assert targets == {char(s, "vader"), char(s, "han")}
 
 
+CARD_GAMES = {
+    "team": ("{me},vader,luke,boba", TEAM),
+    "master-4": ("{me}+obi-wan,vader+dooku,luke+yoda,boba+maul", {"variant": "master"}),
+}
+
+
+@pytest.mark.parametrize("game", CARD_GAMES)
 @pytest.mark.parametrize(
-    ("characters", "card", "damage"),
-    [
-        ("han,vader,luke,boba", "Never Tell Me the Odds", 2),
-        ("mace,vader,luke,boba", "Whirlwind Attack", 4),
-    ],
+    ("me", "card", "damage"),
+    [("han", "Never Tell Me the Odds", 2), ("mace", "Whirlwind Attack", 4)],
     ids=["never-tell-me-the-odds", "whirlwind-attack"],
 )
-def test_every_enemy_character_x_could_attack_leaves_team_mates_alone(characters, card, damage):
+def test_every_enemy_character_x_could_attack_leaves_team_mates_alone(game, me, card, damage):
     """'Every enemy character Han could attack takes 2 damage' (and Mace's Whirlwind Attack,
     4): the team-mate beside the card's player is not an enemy character."""
-    me = characters.split(",")[0]
-    s = team_table(
-        characters=characters,
+    characters, options = CARD_GAMES[game]
+    s = table(
+        characters=characters.format(me=me),
+        options=options,
         at={me: "b2", "luke": "a2", "vader": "c2"},
         hands=[[card], [], [], []],
     )
@@ -104,16 +109,23 @@ def test_every_enemy_character_x_could_attack_leaves_team_mates_alone(characters
     assert wounds(s, "vader") == damage and wounds(s, "luke") == 0
 
 
-def test_thermal_detonator_and_wrist_cable_target_enemies_only():
+@pytest.mark.parametrize("game", CARD_GAMES)
+@pytest.mark.parametrize(("card", "hurt"), [("Thermal Detonator", 4), ("Wrist Cable", 2)])
+def test_thermal_detonator_and_wrist_cable_target_enemies_only(game, card, hurt):
     """'A character Boba could attack, and every character adjacent to it, takes 4 damage':
     Boba (dan) could attack Luke and his team-mate Vader; only Luke is a target, so the card
     needs no choice.  Wrist Cable likewise."""
-    at = {"boba": "b2", "vader": "a2", "luke": "c2"}
-    for card, hurt in (("Thermal Detonator", 4), ("Wrist Cable", 2)):
-        s = team_table(at=at, hands=[[], [], [], [card]], turn=DAN)
-        s = play(s, "dan", f"play {card}")
-        assert wounds(s, "luke") == hurt and wounds(s, "vader") == 0
-        assert not s.stack  # resolved: no target to choose
+    characters, options = CARD_GAMES[game]
+    s = table(
+        characters=characters.format(me="han"),
+        options=options,
+        at={"boba": "b2", "vader": "a2", "luke": "c2"},
+        hands=[[], [], [], [card]],
+        turn=DAN,
+    )
+    s = play(s, "dan", f"play {card}")
+    assert wounds(s, "luke") == hurt and wounds(s, "vader") == 0
+    assert not s.stack  # resolved: no target to choose
 
 
 # ---------------------------------------------------------------------------------- one winner
