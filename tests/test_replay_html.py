@@ -534,7 +534,7 @@ def test_player_names_are_escaped(module_id, monkeypatch):
     evil = "<img/src=x/onerror=alert(1)>&amp;</script><b"
     # (a name from a file made before the name grammar: new games refuse it, files still read)
     monkeypatch.setattr("boardstate._header.check_new_names", lambda players: None)
-    game = play(module_id, [evil, "ben"], 10, stop=lambda g: g.seq > 12)
+    game = play(module_id, [evil, "ben"], 10, stop=lambda g: g.seq > 12 and 0 in g.to_act())
     page = replay_html(game, 0)
     parsed = Page(page)
     assert not parsed.problems
