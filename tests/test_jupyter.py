@@ -403,29 +403,59 @@ def test_ipython_picks_the_reprs():
 
 
 # ---------------------------------------------------------------------------------- the docs
+def _shown(value) -> list:
+    """What a notebook shows for a cell's last value: the value, or for ``interact``'s
+    function (ipywidgets) the slider and the position it draws, at either end of the slider."""
+    widget = getattr(value, "widget", None)
+    if widget is None:
+        return [value]
+    slider = widget.children[0]
+    drawn = []
+    for index in (slider.min, slider.max):
+        slider.value = index  # (the widget calls the function again, as a reader's drag would)
+        assert widget.result.index == index, (widget.result, index)
+        drawn.append(widget.result)
+    return drawn
+
+
 def test_the_docs_example_runs(tmp_path, monkeypatch):
     """docs/jupyter.md's cells, run in order as a notebook would (from a folder holding the
-    sample game): every cell's last expression displays as HTML or SVG."""
+    sample game): every cell's last expression, and every object a cell hands IPython's
+    ``display``, displays as HTML or SVG.  The cells that need IPython or ipywidgets run when
+    they are installed (ipywidgets' slider: each end of it draws the position it names)."""
     (tmp_path / "replays").mkdir()
     shutil.copy(KAMINO, tmp_path / "replays" / KAMINO.name)
     monkeypatch.chdir(tmp_path)
+    displayed: list = []
+    if importlib.util.find_spec("IPython") is not None:
+        import IPython.display
+
+        monkeypatch.setattr(IPython.display, "display", lambda *values: displayed.extend(values))
     cells = re.findall(r"```python\n(.*?)```", DOC.read_text(), re.S)
     assert len(cells) >= 4
     names: dict = {}
     shown_objects = []
+    ran = 0
     for cell in cells:
         needs = re.findall(r"^from (IPython|ipywidgets)\b", cell, re.M)
         if any(importlib.util.find_spec(name) is None for name in needs):
             continue  # (stepping through with IPython's display or a slider: when installed)
+        ran += 1
         tree = ast.parse(cell)
         last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
         exec(compile(tree, "<cell>", "exec"), names)
         if last is not None:
             value = eval(compile(ast.Expression(last.value), "<cell>", "eval"), names)
             if value is not None:
-                shown_objects.append(value)
+                shown_objects += _shown(value)
     assert len(shown_objects) >= 4
-    for value in shown_objects:
+    # (the slider itself, when ipywidgets hands it to display, is checked by what it draws)
+    displayed = [v for v in displayed if not type(v).__module__.startswith("ipywidgets.")]
+    if importlib.util.find_spec("IPython") is not None:
+        assert len(displayed) >= 2  # (the loop over the positions)
+    if importlib.util.find_spec("ipywidgets") is not None:
+        assert ran == len(cells)
+    for value in shown_objects + displayed:
         svg = getattr(value, "_repr_svg_", lambda: None)()
         page = getattr(value, "_repr_html_", lambda: None)()
         assert svg is not None or page is not None, value
