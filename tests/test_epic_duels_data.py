@@ -5,10 +5,12 @@ the loader's located errors and player deck files."""
 from __future__ import annotations
 
 import re
+import shutil
 from pathlib import Path
 
 import pytest
 
+from boardstate import _datafile as datafile
 from boardstate.modules.epic_duels import _data as data
 from boardstate.rules import OptionError
 
@@ -560,6 +562,38 @@ def test_a_players_deck_for_the_wrong_team_or_missing_is_one_line(tmp_path):
         data.deck_for("lando")
 
 
-def test_the_data_digest_names_the_files():
-    assert re.fullmatch(r"[0-9a-f]{16}", data.data_digest())
-    assert data.data_digest() == data.data_digest()
+def test_the_data_digest_names_every_data_file(tmp_path, monkeypatch):
+    """A change to any built-in data file (the characters, the templates, a team's deck) is a
+    new digest, and the file put back is the old one again: the digest names the files' content.
+    The files are a copy, read through the package reader, so the installed ones stay as
+    they are (other tests, in other processes, read them meanwhile)."""
+    real_digest = data.data_digest()
+    assert re.fullmatch(r"[0-9a-f]{16}", real_digest)
+    copy = tmp_path / "epic_duels"
+    shutil.copytree(DECKS.parent, copy, ignore=shutil.ignore_patterns("*.py", "__pycache__"))
+    package_text = datafile._package_text
+
+    def read(package: str, name: str) -> str:
+        if package != data.__package__:
+            return package_text(package, name)
+        return (copy / name).read_text(encoding="utf-8")
+
+    monkeypatch.setattr(datafile, "_package_text", read)
+    assert data.data_digest() == real_digest
+    names = ["characters.toml", "decks/templates.toml"]
+    names += [f"decks/{team.id}.toml" for team in data.cast().teams]
+    assert len(names) == 14
+    seen = {real_digest}
+    for name in names:
+        path = copy / name
+        text = path.read_text(encoding="utf-8")
+        # The first number outside a comment, one more (a wound point, an attack value).
+        changed = re.sub(r"(?m)^([^#\n]*?)(\d+)", lambda m: f"{m[1]}{int(m[2]) + 1}", text, count=1)
+        assert changed != text, name
+        path.write_text(changed, encoding="utf-8")
+        digest = data.data_digest()
+        assert re.fullmatch(r"[0-9a-f]{16}", digest)
+        assert digest not in seen, f"changing {name} left the digest as it was"
+        seen.add(digest)
+        path.write_text(text, encoding="utf-8")
+        assert data.data_digest() == real_digest
