@@ -351,10 +351,10 @@ def test_the_judge_mails_everyone_the_log_and_seed_at_the_end(tmp_path):
         parse_raw(logs[0], "log"), [parse_raw(encode_game(c), "copy") for c in copies]
     )
     assert report.ok, report.failure
-    # A mail that is not a request changes nothing and is answered with a reason.
+    # A player's mail that is not a request changes nothing and is answered with a reason.
     before = judge.game(game_id).seq
-    assert judge.handle(Mail("junk", b"j" * 32, "x@x", "", "", (b"junk",))) == "refused"
-    assert judge.handle(Mail("junk", b"j" * 32, "x@x", "", "", (b"junk",))) == "duplicate"
+    assert judge.handle(Mail("junk", b"j" * 32, "ann@x", "", "", (b"junk",))) == "refused"
+    assert judge.handle(Mail("junk", b"j" * 32, "ann@x", "", "", (b"junk",))) == "duplicate"
     refusal = [m for _, m in judge.store.outbox()]
     assert len(refusal) == 1 and refusal[0].text.startswith("refused: ")
     assert judge.game(game_id).seq == before

@@ -85,10 +85,12 @@ class Judge:
         self._keep(game_id, game)
         return game_id
 
-    def game(self, game_id: bytes) -> Game:
-        """The judge's copy of a game (re-derived from the store once, then kept)."""
+    def game(self, game_id: bytes, *, fresh: bool = False) -> Game:
+        """The judge's copy of a game (re-derived from the store once, then kept).  ``fresh``:
+        the kept copy is used only if it has as many records as the store has now (another
+        judge on the store may have added some), else the game is read again."""
         game = self._games.get(game_id)
-        if game is not None:
+        if game is not None and (not fresh or game.seq == self.store.head(game_id)):
             self._games.move_to_end(game_id)
             return game
         header, rows = self.store.load(game_id)
@@ -99,7 +101,7 @@ class Judge:
 
     def published(self, game_id: bytes) -> bytes:
         """The full log (seed, judge's secret, every opening) for the audit: at the end only."""
-        game = self.game(game_id)
+        game = self.game(game_id, fresh=True)
         if game.outcome() is None:
             raise GameFileError(
                 "the game is not over: its log and seed are published at the end",
@@ -113,36 +115,69 @@ class Judge:
             self._games.popitem(last=False)
 
     # ------------------------------------------------------------------ mail
-    def handle(self, mail: Mail) -> str:
-        """Judge one message: ``"accepted"``, ``"refused"`` or ``"duplicate"`` (already
-        answered: nothing is done again)."""
+    def handle(self, mail: Mail, busy: set | None = None) -> str:
+        """Judge one message: ``"accepted"``, ``"refused"``, ``"duplicate"`` (already
+        answered: nothing is done again) or ``"busy"`` (another judge on this store holds its
+        game now: nothing was done, the message is for a later pass).
+
+        Several judges may share the store and the inbox.  A judge claims the game a message
+        names (``Store.claim``) before it judges it, and reads the game's head from the store
+        under that claim, so it never judges on a copy older than the store; the message's
+        digest is checked again under the claim, so a message is answered once.  A game found
+        claimed goes into ``busy``: the caller's later messages of that game wait with it, and
+        each game's messages are judged in the inbox's order, as by one judge."""
         if self.store.answered(mail.digest):
             return "duplicate"
         try:
-            game_id, new, mails = self._judge(mail)
+            game_id, requests = self._requests(mail)
         except _Refused as refusal:
-            self.store.answer(mail.digest, refusal.mails(mail.sender))
-            return "refused"
+            return self._refuse(mail, refusal)
         except StoreError:  # (the store is down: the message stays in the inbox for later)
             raise
         except Exception as exc:  # a bug: this message is answered, the judge goes on
-            self._games.clear()  # (a cached game may hold a part of what failed)
-            why = " ".join(f"{type(exc).__name__}: {exc}".split())[:200]
-            refusal = _Refused(
-                f"the judge failed on this mail (internal error, {why}; please report it)"
-            )
-            self.store.answer(mail.digest, refusal.mails(mail.sender))
-            return "refused"
+            return self._refuse(mail, _internal(exc))
+        if busy is not None and game_id in busy:
+            return "busy"
+        claim = b"game " + game_id
+        if not self.store.claim(claim):
+            if busy is not None:
+                busy.add(game_id)
+            return "busy"
         try:
-            self.store.accept(game_id, new[0], new[1], mail.digest, mails)
-        except StoreConflict:  # (another judge process took that record first: start again)
-            self._games.pop(game_id, None)
-            if self.store.answered(mail.digest):
+            if self.store.answered(mail.digest):  # (another judge answered it meanwhile)
                 return "duplicate"
-            return self.handle(mail)
-        return "accepted"
+            try:
+                new, mails = self._judge(game_id, requests)
+            except _Refused as refusal:
+                return self._refuse(mail, refusal)
+            except StoreError:
+                raise
+            except Exception as exc:
+                self._games.clear()  # (a cached game may hold a part of what failed)
+                return self._refuse(mail, _internal(exc))
+            try:
+                self.store.accept(game_id, new[0], new[1], mail.digest, mails)
+            except StoreConflict:  # (a writer that claims nothing: judge it again later)
+                self._games.pop(game_id, None)
+                return "duplicate" if self.store.answered(mail.digest) else "busy"
+            return "accepted"
+        finally:
+            self.store.release(claim)
 
-    def _judge(self, mail: Mail):
+    def _refuse(self, mail: Mail, refusal: _Refused) -> str:
+        """Answer a refused message once; its reason goes back only to a player's address (a
+        stranger's mail, or one with a forged sender, gets no answer from the judge)."""
+        to = mail.sender if mail.sender and self.store.is_player(mail.sender) else ""
+        try:
+            self.store.answer(mail.digest, refusal.mails(to))
+        except StoreConflict:  # (another judge answered it first)
+            return "duplicate"
+        return "refused"
+
+    def _requests(self, mail: Mail):
+        """The game a message names and its requests, checked on their own (no game needed)."""
+        if mail.refused:
+            raise _Refused(mail.refused)
         if not mail.moves:
             raise _Refused("the mail holds no request (attach one, or paste its armored text)")
         requests = []
@@ -161,8 +196,15 @@ class Judge:
         game_id = requests[0].game_id
         if any(r.game_id != game_id for r in requests):
             raise _Refused("one game per mail (the requests name several)")
+        return game_id, requests
+
+    def _judge(self, game_id: bytes, requests):
         try:
-            game = self.game(game_id)
+            game = self.game(game_id, fresh=True)
+        except StoreError as exc:
+            if exc.code != "unknown-game":
+                raise
+            raise _Refused(f"no game {game_id.hex()[:12]} here") from None
         except BoardstateError:
             raise _Refused(f"no game {game_id.hex()[:12]} here") from None
         start = game.seq
@@ -210,7 +252,7 @@ class Judge:
                     ((f"moves-{base + 1:04d}-{last:04d}.msgpack", data),) + log,
                 )
             )
-        return game_id, (first, rows), mails
+        return (first, rows), mails
 
 
 class _Refused(Exception):
@@ -235,6 +277,11 @@ class _Refused(Exception):
                 "apply it, then ask again.\n\n" + _view(self.game, seat)
             )
         return [Outgoing(sender, f"{_TAG} refused: {self.reason[:60]}", text, attachments)]
+
+
+def _internal(exc: Exception) -> _Refused:
+    why = " ".join(f"{type(exc).__name__}: {exc}".split())[:200]
+    return _Refused(f"the judge failed on this mail (internal error, {why}; please report it)")
 
 
 def _dearmored(data: bytes, name: str) -> bytes:
@@ -276,22 +323,40 @@ def _load(header: bytes, rows, game_id: bytes) -> Game:
 
 
 def send_queued(store, outbox) -> int:
-    """Send the mail the store has queued (mail queued before a crash goes out now)."""
+    """Send the mail the store has queued (mail queued before a crash goes out now).
+
+    Each mail is claimed in the store while it is sent and noted sent before its claim is
+    released, so judges sharing a store send it once; a judge that finds it claimed leaves it
+    to the claimer.  (A judge killed after sending and before noting it sent: the mail goes out
+    again from the next judge, at least once.)"""
     count = 0
     for mail_id, mail in store.outbox():
-        outbox.send(mail)
-        store.sent(mail_id)
-        count += 1
+        claim = b"outbox %d" % mail_id
+        if not store.claim(claim):
+            continue
+        try:
+            if store.unsent(mail_id):  # (not sent by another judge since the list was read)
+                outbox.send(mail)
+                store.sent(mail_id)
+                count += 1
+        finally:
+            store.release(claim)
     return count
 
 
 def serve_once(judge: Judge, inbox, outbox) -> dict:
     """One pass: queued mail out, every new message judged (then marked done), replies out.
-    Returns how many messages were accepted, refused and duplicates."""
+    Returns how many messages were accepted, refused and duplicates, and how many were left
+    for a later pass (``busy``: another judge on the store held their game), if any.
+
+    The inbox is read one message at a time (``inbox.mails()``)."""
     counts = {"accepted": 0, "refused": 0, "duplicate": 0}
+    busy: set[bytes] = set()
     send_queued(judge.store, outbox)
-    for mail in inbox.fetch():
-        counts[judge.handle(mail)] += 1
-        inbox.done(mail)
+    for mail in inbox.mails():
+        said = judge.handle(mail, busy)
+        counts[said] = counts.get(said, 0) + 1
+        if said != "busy":
+            inbox.done(mail)
         send_queued(judge.store, outbox)
     return counts

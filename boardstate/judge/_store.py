@@ -5,7 +5,11 @@ queues the answers in ONE transaction.  A crash at any moment (SIGKILL, power cu
 that or none of it, so no mail is lost and none is answered twice.
 
 Two backends, one schema and one set of statements: SQLite (the default: a file, no set-up) and
-PostgreSQL (several judge processes sharing a server).  Only connecting, the transaction
+PostgreSQL.  Several judge processes may share one store (SQLite: on one machine; PostgreSQL:
+anywhere): ``claim`` takes a named lock that only one process holds at a time and that its
+process's death releases (SQLite: a byte-range lock in a file beside the store; PostgreSQL: a
+session advisory lock), and the judge claims a game while it judges it and a queued mail while
+it sends it.  Only connecting, the transaction
 bracket, two column types and the parameter mark differ.  Every rule (no gaps in a game's
 records, a message answered once) is checked in the shared code, inside the write transaction;
 primary keys enforce the same rules again for writers that race past the check.
@@ -15,8 +19,12 @@ Rows, headers and message digests are opaque bytes: the store knows nothing of g
 
 from __future__ import annotations
 
+import errno
+import hashlib
+import os
 import re
 import sqlite3
+import struct
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -46,6 +54,8 @@ _SCHEMA = (
     " id {serial}, mail {blob} NOT NULL, sent INTEGER NOT NULL DEFAULT 0)",
     # Sent mail stays (a record of what went out); the queue reads only what is left to send.
     "CREATE INDEX IF NOT EXISTS outbox_unsent ON outbox (id) WHERE sent = 0",
+    # Whether a sender is a player somewhere (a refusal is mailed to players only).
+    "CREATE INDEX IF NOT EXISTS players_address ON players (lower(address))",
 )
 
 
@@ -146,6 +156,26 @@ class Store:
                 raise self._unknown(game_id)
             return [(name, address) for name, address in found]
 
+    def head(self, game_id: bytes) -> int:
+        """How many records the game has in the store now (its next record's seq)."""
+        with self._tx(write=False) as tx:
+            found = tx.one(
+                "SELECT (SELECT coalesce(max(seq) + 1, 0) FROM records WHERE game_id = ?)"
+                " FROM games WHERE game_id = ?",
+                (game_id, game_id),
+            )
+            if found is None:
+                raise self._unknown(game_id)
+            return int(found[0])
+
+    def is_player(self, address: str) -> bool:
+        """Whether ``address`` (any case) is a player's in some game of the store."""
+        with self._tx(write=False) as tx:
+            found = tx.one(
+                "SELECT 1 FROM players WHERE lower(address) = ? LIMIT 1", (address.lower(),)
+            )
+            return found is not None
+
     def set_address(self, game_id: bytes, seat: int, address: str) -> None:
         """Send a seat's mail somewhere else from now on."""
         with self._tx() as tx:
@@ -199,11 +229,27 @@ class Store:
             found = tx.all("SELECT id, mail FROM outbox WHERE sent = 0 ORDER BY id")
             return [(mail_id, _unpack(mail)) for mail_id, mail in found]
 
+    def unsent(self, mail_id: int) -> bool:
+        """Whether the mail is still to send (another judge may have sent it meanwhile)."""
+        with self._tx(write=False) as tx:
+            found = tx.one("SELECT sent FROM outbox WHERE id = ?", (mail_id,))
+            return found is not None and found[0] == 0
+
     def sent(self, mail_id: int) -> None:
         """Take a mail off the queue.  Again is harmless: a sender may crash before noting it."""
         with self._tx() as tx:
             if tx.run("UPDATE outbox SET sent = 1 WHERE id = ?", (mail_id,)).rowcount == 0:
                 raise StoreError(f"no mail {mail_id} in the outbox", code="unknown-mail")
+
+    # -- several judges -------------------------------------------------------------------
+
+    def claim(self, name: bytes) -> bool:
+        """Take the lock ``name`` for this store object, without waiting: False if another
+        holds it.  Held until ``release`` (or until this process ends, however it ends)."""
+        raise NotImplementedError
+
+    def release(self, name: bytes) -> None:
+        raise NotImplementedError
 
     # -- connection -----------------------------------------------------------------------
 
@@ -276,6 +322,23 @@ class _Sqlite(Store):
             conn.close()
             raise StoreError(f"cannot open store {path}: {_one_line(exc)}") from None
         super().__init__(path, conn)
+        self._locks = _LockFile(None if _in_memory(path) else f"{path}-locks")
+
+    def claim(self, name: bytes) -> bool:
+        try:
+            return self._locks.claim(name)
+        except OSError as exc:
+            raise StoreError(f"{self._where}: cannot lock: {_one_line(exc)}") from None
+
+    def release(self, name: bytes) -> None:
+        try:
+            self._locks.release(name)
+        except OSError as exc:
+            raise StoreError(f"{self._where}: cannot unlock: {_one_line(exc)}") from None
+
+    def close(self) -> None:
+        self._locks.close()
+        super().close()
 
     @contextmanager
     def _transaction(self, write: bool) -> Iterator[sqlite3.Cursor]:
@@ -318,6 +381,78 @@ class _Postgres(Store):
     def _transaction(self, write: bool) -> Iterator[Any]:
         with self._conn.transaction(), self._conn.cursor() as cursor:
             yield cursor
+
+    def claim(self, name: bytes) -> bool:
+        with self._tx(write=False) as tx:
+            return bool(tx.one("SELECT pg_try_advisory_lock(?)", (_lock_key(name),))[0])
+
+    def release(self, name: bytes) -> None:
+        with self._tx(write=False) as tx:
+            tx.one("SELECT pg_advisory_unlock(?)", (_lock_key(name),))
+
+
+class _LockFile:
+    """Named locks for the processes of one machine: one byte each of a lock file, at an
+    offset hashed from the name, locked with ``fcntl``.  Open file description locks where the
+    system has them (Linux): two store objects in one process exclude each other too, and
+    closing one never drops another's locks; else POSIX record locks (per process).  A process
+    that dies, however, holds none.  ``path`` None (an in-memory store, which no other process
+    can open): locks within this object only."""
+
+    def __init__(self, path: str | None) -> None:
+        self._path, self._fd, self._held = path, None, set()
+
+    def _file(self) -> int:
+        if self._fd is None:
+            self._fd = os.open(self._path, os.O_RDWR | os.O_CREAT, 0o600)
+        return self._fd
+
+    def claim(self, name: bytes) -> bool:
+        if name in self._held:
+            return False
+        if self._path is not None and not self._lock(name, True):
+            return False
+        self._held.add(name)
+        return True
+
+    def release(self, name: bytes) -> None:
+        if name in self._held:
+            self._held.discard(name)
+            if self._path is not None:
+                self._lock(name, False)
+
+    def _lock(self, name: bytes, take: bool) -> bool:
+        import fcntl
+
+        offset = int.from_bytes(hashlib.sha256(name).digest()[:6], "big")
+        kind = fcntl.F_WRLCK if take else fcntl.F_UNLCK
+        try:
+            if hasattr(fcntl, "F_OFD_SETLK"):  # struct flock; l_pid must be 0
+                request = struct.pack("hhqqi4x", kind, os.SEEK_SET, offset, 1, 0)
+                fcntl.fcntl(self._file(), fcntl.F_OFD_SETLK, request)
+            else:
+                how = (fcntl.LOCK_EX | fcntl.LOCK_NB) if take else fcntl.LOCK_UN
+                fcntl.lockf(self._file(), how, 1, offset, os.SEEK_SET)
+        except OSError as exc:
+            if take and exc.errno in (errno.EACCES, errno.EAGAIN):
+                return False
+            raise
+        return True
+
+    def close(self) -> None:
+        fd, self._fd = self._fd, None
+        self._held.clear()
+        if fd is not None:
+            os.close(fd)
+
+
+def _in_memory(path: str) -> bool:
+    return path in ("", ":memory:") or path.startswith("file::memory:")
+
+
+def _lock_key(name: bytes) -> int:
+    """A PostgreSQL advisory lock key (a signed 64-bit integer) for a lock's name."""
+    return int.from_bytes(hashlib.sha256(name).digest()[:8], "big", signed=True)
 
 
 class _Tx:

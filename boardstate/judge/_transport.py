@@ -15,19 +15,27 @@ import email.policy
 import email.utils
 import hashlib
 import imaplib
+import itertools
 import os
 import re
 import smtplib
 import ssl as _ssl
+from collections.abc import Iterator
 from email.message import EmailMessage, Message
 from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlsplit
+
+import attrs
 
 from .._armor import BEGIN, END
 from .._errors import BoardstateError
 from ._types import Mail, Outgoing
 
 MOVE_TYPE = "application/vnd.boardstate+msgpack"
+MAX_MAIL_BYTES = 1 << 20  # a mail's size: a request is at most 64 KiB (armored: 90 KB)
+MAX_PARTS = 64  # MIME parts (leaves and containers) in one mail
+HEADER_BYTES = 1 << 16  # what is read of a mail refused for its size: its sender is in there
+MAX_HEADER_CHARS = 4096  # a header longer than this is not parsed (taken as absent)
 _MOVE_TYPES = {"application/octet-stream", "application/x-msgpack", MOVE_TYPE}
 
 
@@ -86,8 +94,13 @@ def _header(msg: Message, name: str) -> str:
     """A header as one line of text, '' if absent or unparseable (a garbage header is no reason
     to lose the moves of the mail)."""
     try:
-        value = msg.get(name)
-        return "" if value is None else " ".join(str(value).split())
+        for key, raw in msg.raw_items():  # (unparsed: a huge header is not parsed at all)
+            if key.lower() == name.lower():
+                if len(raw) > MAX_HEADER_CHARS:
+                    return ""
+                value = msg.policy.header_fetch_parse(key, raw)
+                return " ".join(str(value).split())
+        return ""
     except Exception:
         return ""
 
@@ -122,22 +135,75 @@ def parse_mail(raw: bytes, key: str) -> Mail:
     Moves are the attachments (as bytes) and the armored blocks of the plain-text body (as the
     block's text encoded in UTF-8, for ``dearmor``), in the order found.  It never raises: the
     judge reads whatever strangers send, and a mail it cannot make sense of is a mail with no
-    moves (the judge may still answer its sender), not a reason to stop.
+    moves (the judge may still answer its sender), not a reason to stop.  A mail over the
+    limits (``MAX_MAIL_BYTES``, ``MAX_PARTS``) is refused before it is parsed: the count of
+    lines that may open a MIME part (``--``) is an upper bound of its parts, taken first.
     """
     digest = hashlib.sha256(raw).digest()
+    if len(raw) > MAX_MAIL_BYTES:
+        return oversized(raw[:HEADER_BYTES], key, digest, len(raw))
+    if raw.startswith(b"--") + raw.count(b"\n--") > 4 * MAX_PARTS:  # (a boundary per part)
+        return _headers_only(raw, key, digest, _too_many_parts())
     texts: list[str] = []
     moves: list[bytes] = []
     try:
         msg = email.message_from_bytes(raw, policy=email.policy.default)
     except Exception:
         return Mail(key, digest, "", "", "", ())
+    parts: list[Message] = []
     try:
-        for part in msg.walk():
-            _read_part(part, texts, moves)
+        for part in itertools.islice(msg.walk(), MAX_PARTS + 1):
+            parts.append(part)
     except Exception:
         pass  # a structure broken past this point: keep what was read before it
+    if len(parts) > MAX_PARTS:
+        return _headers_only(raw, key, digest, _too_many_parts(), msg)
+    for part in parts:
+        _read_part(part, texts, moves)
     sender = email.utils.parseaddr(_header(msg, "Reply-To") or _header(msg, "From"))[1]
     return Mail(key, digest, sender, _header(msg, "Subject"), "\n".join(texts), tuple(moves))
+
+
+def oversized(head: bytes, key: str, digest: bytes, size: int) -> Mail:
+    """A mail of ``size`` bytes, over the limit, from its first bytes ``head`` (its headers)."""
+    why = (
+        f"the mail is {size:,} bytes; the judge reads mails of at most {MAX_MAIL_BYTES:,} bytes"
+        " (send the request alone, as an attachment or its armored text)"
+    )
+    return _headers_only(head, key, digest, why)
+
+
+def read_bounded(path: Path) -> tuple[bytes, bytes, int]:
+    """``(data, digest, size)`` of a file: all of it when it holds at most ``MAX_MAIL_BYTES``,
+    else its first ``HEADER_BYTES`` (the rest is hashed in pieces, never held)."""
+    with open(path, "rb") as f:
+        data = f.read(MAX_MAIL_BYTES + 1)
+        digest = hashlib.sha256(data)
+        size = len(data)
+        if size <= MAX_MAIL_BYTES:
+            return data, digest.digest(), size
+        data = data[:HEADER_BYTES]
+        while piece := f.read(1 << 20):
+            digest.update(piece)
+            size += len(piece)
+    return data, digest.digest(), size
+
+
+def _too_many_parts() -> str:
+    return f"the mail has more than {MAX_PARTS} MIME parts (send the request alone)"
+
+
+def _headers_only(raw: bytes, key: str, digest: bytes, why: str, msg=None) -> Mail:
+    """A refused mail: its sender and subject (from its headers alone), no moves."""
+    try:
+        if msg is None:
+            head = raw.split(b"\n\n", 1)[0].split(b"\r\n\r\n", 1)[0]
+            msg = email.message_from_bytes(head + b"\n\n", policy=email.policy.default)
+        sender = email.utils.parseaddr(_header(msg, "Reply-To") or _header(msg, "From"))[1]
+        subject = _header(msg, "Subject")
+    except Exception:
+        sender = subject = ""
+    return Mail(key, digest, sender, subject, "", (), why)
 
 
 def _read_part(part: Message, texts: list[str], moves: list[bytes]) -> None:
@@ -219,20 +285,33 @@ class MaildirInbox:
         return files
 
     def fetch(self) -> list[Mail]:
-        # A file gone between listing and reading was marked or moved by someone else
-        # meanwhile (a mail program): if it is still unseen, the next fetch finds it.
-        waiting, mails = [], []
+        return list(self.mails())
+
+    def mails(self) -> Iterator[Mail]:
+        """Every unseen mail, oldest first, read when it is reached.  A file gone between
+        listing and reading was marked or moved by someone else meanwhile (a mail program,
+        another judge): if it is still unseen, the next pass finds it."""
+        waiting = []
         try:
             for key, path in self._files():
                 if "S" not in _maildir_flags(path.name):
                     with contextlib.suppress(FileNotFoundError):
                         waiting.append((path.stat().st_mtime_ns, key, path))
-            for _, key, path in sorted(waiting):
-                with contextlib.suppress(FileNotFoundError):
-                    mails.append(parse_mail(path.read_bytes(), key))
-            return mails
         except OSError as exc:
             raise TransportError(f"maildir {self.path}: cannot read: {_one_line(exc)}") from None
+        for _, key, path in sorted(waiting):
+            try:
+                data, digest, size = read_bounded(path)
+            except FileNotFoundError:
+                continue
+            except OSError as exc:
+                raise TransportError(
+                    f"maildir {self.path}: cannot read: {_one_line(exc)}"
+                ) from None
+            if size > MAX_MAIL_BYTES:
+                yield oversized(data, key, digest, size)
+            else:
+                yield parse_mail(data, key)
 
     def done(self, mail: Mail) -> None:
         try:
@@ -241,7 +320,8 @@ class MaildirInbox:
                     flags = _maildir_flags(path.name)
                     if path.parent.name != "cur" or "S" not in flags:
                         flags = "".join(sorted(set(flags) | {"S"}))
-                        os.replace(path, self.path / "cur" / f"{key}:2,{flags}")
+                        with contextlib.suppress(FileNotFoundError):  # (marked meanwhile)
+                            os.replace(path, self.path / "cur" / f"{key}:2,{flags}")
                     return
         except OSError as exc:
             raise TransportError(
@@ -319,20 +399,46 @@ class ImapInbox:
         return conn
 
     def fetch(self) -> list[Mail]:
+        return list(self.mails())
+
+    def mails(self) -> Iterator[Mail]:
+        """Every unseen mail, oldest first, fetched when it is reached: its size first, and
+        only the header of one over ``MAX_MAIL_BYTES``."""
         conn = self._connection()
-        mails = []
         try:
             typ, data = conn.uid("SEARCH", None, "UNSEEN")
             if typ != "OK":
                 raise imaplib.IMAP4.error(_imap_text(data))
-            for uid in sorted(int(n) for n in (data[0] or b"").split()):
-                typ, data = conn.uid("FETCH", str(uid), "(BODY.PEEK[])")
-                raw = next((item[1] for item in data if isinstance(item, tuple)), None)
-                if typ == "OK" and raw is not None:  # None: expunged meanwhile
-                    mails.append(parse_mail(raw, f"{self._validity}/{uid}"))
+            uids = sorted(int(n) for n in (data[0] or b"").split())
         except (imaplib.IMAP4.error, OSError) as exc:
             raise self._fail("fetch", exc) from None
-        return mails
+        for uid in uids:
+            try:
+                mail = self._mail(self._connection(), uid)
+            except (imaplib.IMAP4.error, OSError) as exc:
+                raise self._fail("fetch", exc) from None
+            if mail is not None:  # None: expunged meanwhile
+                yield mail
+
+    def _mail(self, conn: imaplib.IMAP4, uid: int) -> Mail | None:
+        key = f"{self._validity}/{uid}"
+        typ, data = conn.uid("FETCH", str(uid), "(RFC822.SIZE)")
+        found = re.search(
+            rb"RFC822\.SIZE (\d+)", b" ".join(d for d in data if isinstance(d, bytes))
+        )
+        if typ != "OK" or found is None:
+            return None
+        size = int(found[1])
+        part = "BODY.PEEK[]" if size <= MAX_MAIL_BYTES else "BODY.PEEK[HEADER]"
+        typ, data = conn.uid("FETCH", str(uid), f"({part})")
+        raw = next((item[1] for item in data if isinstance(item, tuple)), None)
+        if typ != "OK" or raw is None:
+            return None
+        if size <= MAX_MAIL_BYTES:
+            return parse_mail(raw, key)
+        head = raw[:HEADER_BYTES]
+        digest = hashlib.sha256(b"%d %s" % (size, head)).digest()  # (names it: not its body)
+        return oversized(head, key, digest, size)
 
     def done(self, mail: Mail) -> None:
         validity, _, uid = mail.key.rpartition("/")
@@ -449,7 +555,12 @@ class DirectoryInbox:
         self.path.mkdir(parents=True, exist_ok=True)
 
     def fetch(self) -> list[Mail]:
-        found, mails = [], []
+        return list(self.mails())
+
+    def mails(self) -> Iterator[Mail]:
+        """Every dropped file, oldest first, read when it is reached (a file taken away
+        meanwhile, by another judge, is skipped)."""
+        found = []
         try:
             with os.scandir(self.path) as entries:
                 for entry in entries:
@@ -457,19 +568,28 @@ class DirectoryInbox:
                         with contextlib.suppress(FileNotFoundError):  # taken away meanwhile
                             if entry.is_file():
                                 found.append((entry.stat().st_mtime_ns, entry.name))
-            for _, name in sorted(found):
-                with contextlib.suppress(FileNotFoundError):
-                    mails.append(self._mail(name, (self.path / name).read_bytes()))
-            return mails
         except OSError as exc:
             raise TransportError(f"folder {self.path}: cannot read: {_one_line(exc)}") from None
+        for _, name in sorted(found):
+            try:
+                data, digest, size = read_bounded(self.path / name)
+            except FileNotFoundError:
+                continue
+            except OSError as exc:
+                raise TransportError(f"folder {self.path}: cannot read: {_one_line(exc)}") from None
+            yield self._mail(name, data, digest, size)
 
     @staticmethod
-    def _mail(name: str, data: bytes) -> Mail:
+    def _mail(name: str, data: bytes, digest: bytes | None = None, size: int = 0) -> Mail:
+        if digest is None:
+            digest, size = hashlib.sha256(data).digest(), len(data)
+        if name.endswith(".eml") and size > MAX_MAIL_BYTES:
+            return oversized(data, name, digest, size)
         if name.endswith(".eml"):
             return parse_mail(data, name)
-        digest = hashlib.sha256(data).digest()
         sender = name.split("--", 1)[0] if "--" in name else ""
+        if size > MAX_MAIL_BYTES:
+            return attrs.evolve(oversized(b"", name, digest, size), sender=sender)
         if name.endswith(".msgpack"):
             return Mail(name, digest, sender, "", "", (data,))
         text = data.decode("utf-8", "replace").replace("\r\n", "\n")
@@ -487,6 +607,8 @@ class DirectoryInbox:
         try:
             done.mkdir(exist_ok=True)
             os.replace(source, target)
+        except FileNotFoundError:  # (another judge on this inbox moved it first)
+            return
         except OSError as exc:
             raise TransportError(
                 f"folder {self.path}: cannot move {mail.key} to done/: {_one_line(exc)}"
@@ -499,7 +621,9 @@ class DirectoryOutbox:
 
     Every file is written under a hidden temporary name, synced, then renamed, so a reader
     never sees part of one; the attachments go first and the ``.eml`` last, so a message
-    that is visible is complete.  Numbers increase per address (one writer assumed).
+    that is visible is complete.  Numbers increase per address; a writer numbers and writes
+    a message holding ``flock`` on ``PATH/.lock``, so several judges on one machine may
+    share the folder.
     """
 
     def __init__(self, path: str | os.PathLike, sender: str = "judge@localhost") -> None:
@@ -508,15 +632,21 @@ class DirectoryOutbox:
         self.path.mkdir(parents=True, exist_ok=True)
 
     def send(self, out: Outgoing) -> None:
+        import fcntl
+
         message = compose(out, self.sender).as_bytes()
         folder = self.path / _safe(out.to.lower())
         try:
-            folder.mkdir(exist_ok=True)
-            numbers = [int(m.group(1)) for m in map(_NUMBERED.match, os.listdir(folder)) if m]
-            prefix = f"{max(numbers, default=0) + 1:04d}"
-            for filename, data in out.attachments:
-                _write_atomic(folder / f"{prefix}-{_safe(os.path.basename(filename))}", data)
-            _write_atomic(folder / f"{prefix}-{_safe(out.subject)[:60]}.eml", message)
+            with open(self.path / ".lock", "ab") as lock:
+                fcntl.flock(lock, fcntl.LOCK_EX)  # (released when closed)
+                folder.mkdir(exist_ok=True)
+                names = os.listdir(folder)
+                numbers = [int(m.group(1)) for m in map(_NUMBERED.match, names) if m]
+                prefix = f"{max(numbers, default=0) + 1:04d}"
+                for filename, data in out.attachments:
+                    name = f"{prefix}-{_safe(os.path.basename(filename))}"
+                    _write_atomic(folder / name, data)
+                _write_atomic(folder / f"{prefix}-{_safe(out.subject)[:60]}.eml", message)
         except OSError as exc:
             raise TransportError(f"{folder}: cannot write the mail: {_one_line(exc)}") from None
 

@@ -18,6 +18,8 @@ class Mail:
     message) names it across re-deliveries.  ``sender`` is where answers go: it authenticates
     nothing (a move is accepted only if its player's signature verifies).  ``moves`` holds the
     move files found in it: attachments, and armored text in the body, in the order found.
+    ``refused`` is why the transport would not read it (too large, too many parts): then it
+    holds no moves, and the judge answers that reason.
     """
 
     key: str
@@ -26,6 +28,7 @@ class Mail:
     subject: str
     text: str
     moves: tuple[bytes, ...]
+    refused: str = ""
 
 
 @attrs.frozen
