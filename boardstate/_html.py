@@ -32,6 +32,7 @@ from html import escape
 from xml.parsers import expat
 
 from ._decider import _drawn
+from ._words import standing
 
 CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:"
 
@@ -172,7 +173,7 @@ def write_replay_html(game, seat: int | None, write) -> None:
         "</section>",
         "</main>",
         '<h2 class="result-title">Result</h2>',
-        f'<p id="result">{escape(_standing(game))}</p>',
+        f'<p id="result">{escape(standing(game))}</p>',
         f"<script>{_SCRIPT}</script>",
         "</body>",
         "</html>",
@@ -213,17 +214,6 @@ def _status(i: int, last: int, text: str) -> str:
 
 def _count(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
-
-
-def _standing(game) -> str:
-    """How the game ended, or where it stands after the last record."""
-    outcome = game.outcome()
-    if outcome is not None:
-        scores = ", ".join(f"{p} {s}" for p, s in zip(game.players, outcome.scores))
-        winners = " and ".join(game.players[w] for w in outcome.winners)
-        return f"Game over ({outcome.reason}). Scores: {scores}. Winner: {winners}"
-    acting = ", ".join(game.players[s] for s in game.to_act())
-    return f"The game goes on (after record {game.seq - 1}); to act: {acting}"
 
 
 def _revision_note(game) -> str:

@@ -18,6 +18,7 @@ import attrs
 
 from ._decider import _drawn
 from ._game import Game, describe
+from ._words import status_lines
 
 LAST_MOVES = 5
 """How many of the last records a game's HTML lists, in words."""
@@ -143,7 +144,7 @@ def game_html(game: Game) -> str:
         f"{count} record{'s' if count != 1 else ''}; {_e(_seen_by(game, viewer))}"
     )
     parts = ['<div class="boardstate-game">', _p(about)]
-    parts.extend(_p(_e(line)) for line in _status(game, viewer))
+    parts.extend(_p(_e(line)) for line in status_lines(game, viewer))
     report = position.report()
     if report:
         parts.append(_p(_e(report)))
@@ -158,33 +159,6 @@ def game_html(game: Game) -> str:
         parts.append("</ol>")
     parts.append("</div>")
     return "\n".join(parts)
-
-
-def _status(game: Game, viewer: int | None) -> list[str]:
-    """Where the game stands, in words (only what ``viewer`` may know)."""
-    players = game.players
-    outcome = game.outcome()
-    if outcome is not None:
-        scores = ", ".join(f"{p} {s}" for p, s in zip(players, outcome.scores))
-        winners = " and ".join(players[w] for w in outcome.winners) or "nobody"
-        return [f"Game over ({outcome.reason}). Scores: {scores}. Winner: {winners}"]
-    lines = []
-    phase = game.phase()
-    if phase is not None:
-        done = [players[s] for s in phase.commits]
-        lines.append(
-            "Sealed choices: "
-            + (", ".join(done) + " committed" if done else "nobody has committed yet")
-        )
-        mine = game.pending_choice(viewer) if viewer is not None else None
-        if mine:
-            lines.append(f"Your sealed choice: {mine}")
-    waiting = game.waiting_text()
-    if waiting:
-        lines.append(waiting[0].upper() + waiting[1:])
-    acting = ", ".join(players[s] for s in game.to_act()) or "nobody"
-    lines.append(f"To act: {acting}")
-    return lines
 
 
 # ---------------------------------------------------------------------------------- helpers

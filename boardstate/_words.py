@@ -1,0 +1,67 @@
+"""The game in words, in one place: the outcome line, where a game stands, whom it waits for,
+and the rules-revision note.  The CLI, the notebook, the replay page and the judge all say
+these things, so each is written here once."""
+
+from __future__ import annotations
+
+
+def winners_words(players, outcome) -> str:
+    """``ann and cat`` (``nobody``: a game with no winner)."""
+    return " and ".join(players[w] for w in outcome.winners) or "nobody"
+
+
+def outcome_line(players, outcome) -> str:
+    """``Game over (reason). Scores: ann 3, ben 1. Winner: ann``."""
+    scores = ", ".join(f"{p} {s}" for p, s in zip(players, outcome.scores))
+    return (
+        f"Game over ({outcome.reason}). Scores: {scores}. Winner: {winners_words(players, outcome)}"
+    )
+
+
+def acting_words(game) -> str:
+    return ", ".join(game.players[s] for s in game.to_act()) or "nobody"
+
+
+def status_lines(game, viewer: int | None) -> list[str]:
+    """Where the game stands, as ``viewer`` may know it: the outcome line; or the sealed round
+    (who has committed, the viewer's own choice), whom a peer or hosted game waits for, and
+    who is to act."""
+    outcome = game.outcome()
+    if outcome is not None:
+        return [outcome_line(game.players, outcome)]
+    lines = []
+    phase = game.phase()
+    if phase is not None:
+        done = [game.players[s] for s in phase.commits]
+        lines.append(
+            "Sealed choices: "
+            + (", ".join(done) + " committed" if done else "nobody has committed yet")
+        )
+        mine = game.pending_choice(viewer) if viewer is not None else None
+        if mine:
+            lines.append(f"Your sealed choice: {mine}")
+    waiting = game.waiting_text()
+    if waiting:
+        lines.append(waiting[0].upper() + waiting[1:])
+    lines.append(f"To act: {acting_words(game)}")
+    return lines
+
+
+def standing(game) -> str:
+    """How the game ended, or where it stands after its last record (one line)."""
+    outcome = game.outcome()
+    if outcome is not None:
+        return outcome_line(game.players, outcome)
+    return f"The game goes on (after record {game.seq - 1}); to act: {acting_words(game)}"
+
+
+def revision_note(spec, revision: int) -> str:
+    """Which rules revision an older game is played under and what changed since ("played
+    under ... rules revision N (newest: M; changed since: ...)"); empty for the newest."""
+    if revision == spec.revision:
+        return ""
+    changes = "; ".join(spec.changes_since(revision))
+    return (
+        f"played under {spec.id} rules revision {revision} (newest: {spec.revision}; "
+        f"changed since: {changes})"
+    )
