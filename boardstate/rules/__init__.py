@@ -5,9 +5,10 @@ options, events, rules revision) beside Decider-style rules (see ``Rules``).  ``
 ``start`` emit events into a ``Table``, which folds them with the module's ``evolve`` as it goes.
 Secrets are ``Secret`` values in events; ``table.reveal`` turns one face up.  Choices made at
 once and sealed, or face down and turned over later, are engine features a module asks for with
-``Rules.choice`` (``Choice``).  A module's accessible SVG picture of its table can start from
-``picture`` and the small drawing helpers beside it (``label``, ``card_back``, ...).  See
-docs/writing-a-module.md.
+``Rules.choice`` (``Choice``).  ``Fold`` makes ``evolve`` from one handler per event type;
+``rules_class`` makes the rules' class from the functions of the module's parts.  A module's
+accessible SVG picture of its table can start from ``picture`` and the small drawing helpers
+beside it (``label``, ``card_back``, ...).  See docs/writing-a-module.md.
 """
 
 from .._datafile import (
@@ -30,12 +31,15 @@ from .._module import HIDDEN, Choice, GameSpec, Module, Option, Outcome, Rules, 
 from .._secrets import UNKNOWN, Reveal, Secret, seats_mask
 from .._table import Table
 from ._drawing import card_back, card_lines, element, empty_slot, label, picture, plural, words_and
+from ._fold import Fold
+from ._parts import rules_class
 
 __all__ = [
     "AmbiguousCommand",
     "Choice",
     "DataFile",
     "FieldError",
+    "Fold",
     "GameSpec",
     "HIDDEN",
     "IllegalCommand",
@@ -62,6 +66,7 @@ __all__ = [
     "read_data_file",
     "event",
     "resolve_player",
+    "rules_class",
     "seats_mask",
     "structure_toml",
     "words_and",

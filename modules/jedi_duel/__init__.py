@@ -3,31 +3,33 @@
 See docs/games/jedi-duel.md for the rules as implemented and the choices on ambiguous points.
 """
 
-from boardstate.rules import GameSpec, Module, Option
+from boardstate.rules import GameSpec, Module, Option, rules_class
 
-from . import _render, _svg
+from . import _decide, _evolve, _legal, _notation, _render, _rules, _svg, _why
 from ._notation import HELP
 from ._playaid import data_digest
-from ._rules import FUMBLE_STANCE, QUEEN_VS_LIGHTNING, JediRules
+from ._rules import FUMBLE_STANCE, QUEEN_VS_LIGHTNING
 from ._state import EVENTS, OWNERS_ANSWER, JediState
 
-
-class _Rules(JediRules):
-    render = staticmethod(_render.render)
-    to_json = staticmethod(_render.to_json)
-    svg = staticmethod(_svg.svg)
-
-    @staticmethod
-    def refuse_trust(setup, mode: str) -> str | None:
-        """One shared deck is dealt into private hands: someone must know the deck to deal
-        from it, so it needs a dealer (the hosted mode's judge, or the open mode's seed)."""
-        if mode == "peer":
-            return (
-                "it deals one shared deck into private hands, which needs a dealer nobody "
-                "plays against: use the hosted mode (a judge) or the open mode"
-            )
-        return None
-
+JediRules = rules_class(
+    "JediRules",
+    prepare=_rules.prepare,
+    initial=_rules.initial,
+    refuse_trust=_rules.refuse_trust,
+    start=_decide.start,
+    to_act=_rules.to_act,
+    legal=_legal.legal,
+    explain=_why.refuse,
+    parse=_notation.parse,
+    notation=_notation.notation,
+    decide=_decide.decide,
+    evolve=_evolve.evolve,
+    outcome=_rules.outcome,
+    view=_rules.view,
+    render=_render.render,
+    to_json=_render.to_json,
+    svg=_svg.svg,
+)
 
 SPEC = GameSpec(
     id="jedi-duel",
@@ -70,6 +72,6 @@ SPEC = GameSpec(
     ),
 )
 
-MODULE = Module(SPEC, _Rules())
+MODULE = Module(SPEC, JediRules())
 
 __all__ = ["MODULE", "SPEC", "JediState"]

@@ -1,7 +1,7 @@
 """The table of Jedi Duel as an SVG picture (``boardstate show --svg``), as one seat (or a
 spectator, None) sees it.
 
-The state given is already the seat's view (``JediRules.view``): every card the seat does not
+The state given is already the seat's view (``_rules.view``): every card the seat does not
 own is sealed.  A card is named only when this copy holds its value; anything else is drawn as
 a card back.  The picture shows what ``render`` shows: whose turn and what is asked, the draw
 deck as a count, the discard pile's top card and size, each player's stance card, fatigue (a
@@ -48,7 +48,7 @@ from ._cards import (
 )
 from ._combat import START_FATIGUE, column
 from ._render import _ASKED, _COLUMNS, _attack_json, attack_words
-from ._rules import JediRules
+from ._rules import outcome
 from ._state import NO_CARD, OVER, RETURN, JediState
 
 WIDTH = 900
@@ -72,8 +72,6 @@ SUIT_ROLES = {
 POWERS = {11: "Heal", 12: "Push", 13: "Sense"}  # the Force power a royal calls
 CARD_W, CARD_H = 54, 76
 
-_OUTCOME = JediRules().outcome  # (the winners: a pure function of the state)
-
 
 # ---------------------------------------------------------------------------------- words
 def card_words(c: int) -> str:
@@ -86,8 +84,8 @@ def card_words(c: int) -> str:
 
 
 def winners(s: JediState) -> tuple[int, ...]:
-    outcome = _OUTCOME(s)
-    return outcome.winners if outcome is not None else ()
+    result = outcome(s)
+    return result.winners if result is not None else ()
 
 
 def _winner_text(s: JediState) -> str:

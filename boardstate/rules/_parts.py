@@ -1,0 +1,85 @@
+"""``rules_class``: a module's Decider class made from the functions of its parts.
+
+Every module keeps each part of its rules in the file that owns it (``_legal.legal``,
+``_notation.parse``, ``_decide.decide``, ``_evolve.evolve``, ...), and its ``__init__`` names
+them once::
+
+    JediRules = rules_class(
+        "JediRules",
+        initial=_rules.initial,
+        legal=_legal.legal,
+        ...
+    )
+    MODULE = Module(SPEC, JediRules())
+
+The parts are plain functions, held as static methods: the engine calls them with no layer in
+between.  A part a module does not give stays absent, so the engine's default applies (an
+``explain`` not given: a generic refusal; no ``svg``: no pictures).  A misspelt or missing part
+is refused when the module is imported, not when a game first needs it.  The class may be
+subclassed to vary one part (a test's broken module); its instances hold nothing.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+
+# The parts the engine asks of every module (the ``Rules`` protocol, boardstate._module)...
+REQUIRED = (
+    "initial",
+    "start",
+    "to_act",
+    "legal",
+    "parse",
+    "notation",
+    "decide",
+    "evolve",
+    "outcome",
+    "view",
+)
+# ...and those it supplies a default for when a module has none.
+OPTIONAL = (
+    "prepare",
+    "choice",
+    "is_legal",
+    "explain",
+    "render",
+    "to_json",
+    "svg",
+    "report",
+    "refuse_trust",
+)
+
+
+def rules_class(name: str, /, **parts: Callable) -> type:
+    """A class named ``name`` whose methods are ``parts``, each a plain function (no ``self``)
+    held as a static method.  The required parts must all be given; an unknown one is refused
+    (``TypeError``)."""
+    unknown = sorted(set(parts) - set(REQUIRED) - set(OPTIONAL))
+    if unknown:
+        raise TypeError(
+            f"{name}: no rules part {', '.join(unknown)} (parts: {', '.join(REQUIRED + OPTIONAL)})"
+        )
+    missing = [p for p in REQUIRED if p not in parts]
+    if missing:
+        raise TypeError(f"{name}: the rules need {', '.join(missing)}")
+    for part, fn in parts.items():
+        if not callable(fn):
+            raise TypeError(f"{name}.{part}: {fn!r} is not callable")
+    where = "\n".join(
+        f"- ``{p}``: ``{_origin(parts[p])}``" for p in REQUIRED + OPTIONAL if p in parts
+    )
+    namespace = {p: staticmethod(fn) for p, fn in parts.items()}
+    namespace["__slots__"] = ()
+    namespace["__doc__"] = f"The rules of the module, from its parts:\n\n{where}\n"
+    namespace["__module__"] = _caller_module()
+    namespace["__repr__"] = lambda self: f"<{type(self).__name__}>"
+    return type(name, (), namespace)
+
+
+def _origin(fn) -> str:
+    return f"{getattr(fn, '__module__', '?')}.{getattr(fn, '__qualname__', repr(fn))}"
+
+
+def _caller_module() -> str:
+    return sys._getframe(2).f_globals.get("__name__", __name__)
