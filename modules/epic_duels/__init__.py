@@ -4,22 +4,37 @@ See docs/games/epic-duels.md for the rules as implemented and the choices on amb
 and docs/games/epic-duels-data.md for the characters, decks and the effect vocabulary.
 """
 
-from boardstate.rules import GameSpec, Module, Option
+from boardstate.rules import GameSpec, Module, Option, rules_class
 
-from . import _render
+from . import _decide, _evolve, _legal, _notation, _render, _rules, _why
 from ._data import data_digest
 from ._notation import HELP
 from ._roster import OWN_DAMAGE, VARIANTS
-from ._rules import DECK_END, DESTROYED, EpicRules
+from ._rules import DECK_END, DESTROYED
 from ._state import EVENTS, EpicState
 from .boards import SCENES
 
-
-class _Rules(EpicRules):
-    render = staticmethod(_render.render)
-    to_json = staticmethod(_render.to_json)
-    svg = staticmethod(_render.svg)
-
+EpicRules = rules_class(
+    "EpicRules",
+    prepare=_rules.prepare,
+    initial=_rules.initial,
+    refuse_trust=_rules.refuse_trust,
+    start=_decide.start,
+    to_act=_rules.to_act,
+    choice=_rules.choice,
+    legal=_legal.legal,
+    explain=_why.refuse,
+    parse=_notation.parse,
+    notation=_notation.notation,
+    decide=_decide.decide,
+    evolve=_evolve.evolve,
+    outcome=_rules.outcome,
+    report=_rules.report,
+    view=_rules.view,
+    render=_render.render,
+    to_json=_render.to_json,
+    svg=_render.svg,
+)
 
 SPEC = GameSpec(
     id="epic-duels",
@@ -108,6 +123,6 @@ SPEC = GameSpec(
     oldest_revision=2,  # (revision 1 dealt the piles as cards nobody owns: no longer played)
 )
 
-MODULE = Module(SPEC, _Rules())
+MODULE = Module(SPEC, EpicRules())
 
 __all__ = ["MODULE", "SPEC", "EpicState"]

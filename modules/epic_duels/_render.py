@@ -1,7 +1,7 @@
 """The table as a seat sees it: as text (``render``), as an SVG picture (``svg``), as data
 (``to_json``).
 
-The state given is already the seat's view (``EpicRules.view``): other hands and every draw pile
+The state given is already the seat's view (``_rules.view``): other hands and every draw pile
 are sealed.  Still, nothing here reads a card it should not: a hand's cards are named only for
 the seat that holds them, and only when their values are known; anyone else sees a count.
 Squares are named as in the notation (``a1`` bottom left).
