@@ -184,6 +184,11 @@ class Game:
         self.last_acted: dict[int, int] = {}
         self._request = None  # the judge: the request the record being made answers
         self.reveal_requests: dict[bytes, tuple] = {}  # commitment -> (base, reveal signature)
+        # The records from ``region_start`` on commute (joins, deals, a sealed round's commits
+        # and reveals) and are not settled yet: a peer copy keeps them in canonical order
+        # (``_referee.canonical_region``), and its move files carry them from there.
+        self.region_start = 0
+        self.keep_canonical = False  # a peer copy adding records: each step put in canonical order
 
     # ------------------------------------------------------------------ creation
     @classmethod
@@ -947,15 +952,20 @@ class Game:
             from ._fileformat import encode_file, parse_raw
             from ._referee import load_peer
 
-            raw = parse_raw(encode_file(self.header, self.records[:count]), "this copy")
+            shared = self.header.shared  # (a rebuild makes the records again: kept as it was)
+            header = self.header
+            if shared is not None and shared >= count:
+                header = attrs.evolve(header, shared=count - 1 if count else None)
+            raw = parse_raw(encode_file(header, self.records[:count]), "this copy")
             fresh = load_peer(raw, signed=False)  # (checked when they came in)
+            fresh.header = attrs.evolve(fresh.header, shared=shared)
         else:
             fresh = Game(self.module, self.header, codes=self.codes)
             for record in self.records[:count]:
                 fresh.append(record)
-        signer, audit = self.signer, self.audit_secrets
+        signer, audit, keep = self.signer, self.audit_secrets, self.keep_canonical
         self.__dict__.update(fresh.__dict__)
-        self.signer, self.audit_secrets = signer, audit
+        self.signer, self.audit_secrets, self.keep_canonical = signer, audit, keep
 
     # ------------------------------------------------------------------ the engine's checks
     def check_can_act(self, seat: int) -> None:
@@ -1179,6 +1189,19 @@ class Game:
             )
         return record
 
+    def remade(self, kind, actor, sealed, events, signature: bytes, letters=()) -> Record:
+        """A commit, reveal, join or deal made again at the next place by a merge of sealed
+        choices (``merge_sealed``): what its actor signed holds no record number, so it keeps
+        ``signature``; this copy's own records get their letters written for their new
+        number (letters need the copy's private secret, not its player's key)."""
+        record = self._make(kind, actor, "", sealed, events)
+        record = record._replace(signature=signature, letters=tuple(letters))
+        header = self.header
+        if header.peer and header.peer_secret is not None and header.viewer == actor:
+            letters = write_letters(header.peer_secret, self.exchange, header.game_id, record)
+            record = record._replace(letters=tuple(tuple(letter) for letter in letters))
+        return record
+
     def _judged(self, record: Record) -> Record:
         """The judge's copy signs what it makes and writes each owner's letters (every owner:
         a player's copy holds no seed, so even the mover learns their cards from a letter)."""
@@ -1241,6 +1264,9 @@ class Game:
         """Add ``record`` to the log.  ``state``: the state after its events, when the caller has
         it from ``decide`` (else the events are folded here)."""
         kind = record.kind
+        commuting = kind in (Kind.JOIN, Kind.DEAL) or (
+            kind in (Kind.COMMIT, Kind.REVEAL) and self.round is not None
+        )
         if record.request:  # (the hosted mode: each request is used once, and never stale)
             self.requests.add(record.request[1])
             self.last_acted[record.actor] = record.seq
@@ -1256,6 +1282,7 @@ class Game:
                 self.records.append(record)
             self._count += 1
             self.head_hash = record.hash
+            self.region_start = self._count  # (the engine's words do not commute)
             return
         if kind != Kind.SETUP and record.actor >= 0:
             self.talk.moved(record.actor)
@@ -1302,14 +1329,23 @@ class Game:
             self.records.append(record)
         self._count += 1
         self.head_hash = record.hash
-        if (
-            self.round is None
-            and self.pending is None
-            and not (self.header.signed and len(self.keys) < len(self.players))
-        ):  # a new sealed round opens when the rules ask for one
+        joined = not (self.header.signed and len(self.keys) < len(self.players))
+        if self.round is None and self.pending is None and joined:
+            # a new sealed round opens when the rules ask for one
             outcome, acting, choice = self.facts()
             if choice == Choice.SEALED and len(acting) >= 2:
                 self.round = SealedRound(acting, self._count)
+        if not commuting:
+            self.region_start = self._count
+        elif self.pending is None and joined and (self.round is None or not self.round.commits):
+            # A step is complete (every join, every share of the randomness asked for, every
+            # choice of a round): its records go in canonical order before anything is built
+            # on them, so every copy that holds them holds the same log from here on.
+            start, self.region_start = self.region_start, self._count
+            if self.keep_canonical and len({r.actor for r in self.records[start:]}) > 1:
+                from ._referee import canonical_region
+
+                canonical_region(self, start)
 
 
 class _JoinsFirst(Rng):

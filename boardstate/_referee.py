@@ -552,52 +552,18 @@ def merge_sealed(game: Game, move: RawFile, at: int, theirs, *, fast: bool = Tru
     """Two copies parted at record ``at``: merge them if what each added commutes.
 
     Choices made at once and sealed commute: commitments of one round, from different seats,
-    and, once every choice is committed, their reveals.  The merged log holds every one of them
-    in one canonical order (commitments in seat order; reveals as the round lists them: the last
-    to commit first, then seat order), each record made again and chained here; every copy that
-    merges the same records computes the same log, whatever order the mail came in.  Anything
-    else that forks (two moves of a sequential phase, one seat's two different choices) is
-    refused, saying how to recover.  ``(records from `at` on, records checked only in part)``.
+    and, once every choice is committed, their reveals; so do the peer mode's joins and deals.
+    The records from the copy's unsettled region on (``Game.region_start``: the first record
+    not yet in the order every copy holds) and the move file's are put in one canonical order
+    (``_rebuild``), each record made again and chained here; every copy that merges the same
+    records computes the same log, whatever order the mail came in.  Anything else that forks
+    (two moves of a sequential phase, one seat's two different choices) is refused, saying how
+    to recover.  ``(records from the region on, records checked only in part)``.
     """
-    mine = game.records[at:]
     decoder = BodyDecoder(game.codes.decoders, LIMITS)
     prev = game.records[at - 1].hash if at else game.header.game_id
-    chosen: dict = {}  # (kind, seat) -> the commitment or opening, ours preferred
-
-    def conflict(why: str) -> MoveRefused:
-        return MoveRefused(
-            f"fork at record {at}: {why}; this copy and {move.path} cannot both stand. To "
-            f"recover, drop {move.path} and take back this copy's unsent move ('boardstate undo "
-            f"FILE --as PLAYER'), or keep the copy the others have received and re-export from it "
-            f"('boardstate export FILE --after {at - 1} -o NEW')",
-            code="fork",
-        )
-
-    queued: dict = {}  # (kind, seat) -> [(sealed, signature), ...] joins and deals, in order
-    seen: set = set()
-
-    def add(kind, seat, sealed, signature, where: str) -> None:
-        if kind in (Kind.JOIN, Kind.DEAL):  # (the peer mode's supplies commute as well)
-            content = pack([kind, seat, sealed])
-            if content not in seen:
-                seen.add(content)
-                queued.setdefault((kind, seat), []).append((sealed, signature))
-            return
-        if kind not in (Kind.COMMIT, Kind.REVEAL):
-            raise conflict(
-                f"{where} holds {Kind(kind).name.lower()} record, which does not commute"
-            )
-        key = (kind, seat)
-        held = chosen.get(key)
-        if held is None:
-            chosen[key] = (sealed, signature)
-        elif held[0].commitment != sealed.commitment:
-            raise conflict(f"{game.players[seat]} made two different sealed choices")
-        elif kind == Kind.COMMIT and not held[0].known and sealed.known:
-            chosen[key] = (sealed, held[1])  # (our own copy holds the opening)
-
-    for record in mine:
-        add(record.kind, record.actor, record.sealed, record.signature, "this copy")
+    conflict = _conflict(game, move.path, at)
+    incoming = []
     for item in theirs:
         body, hash_, openings = item[:3]
         if chain(prev, body) != hash_:
@@ -611,27 +577,112 @@ def merge_sealed(game: Game, move: RawFile, at: int, theirs, *, fast: bool = Tru
             ) from None
         if not 0 <= actor < len(game.players) or sealed is None:
             raise conflict(f"{move.path} holds a record that is no sealed choice")
-        add(kind, actor, sealed, item[3] if len(item) > 3 else b"", move.path)
-    before = dict(game.__dict__)  # (truncate replaces these: a refusal puts them back)
-    game.truncate(at)
-
-    def take(kind, seat, check):
-        sealed, signature = (
-            queued[(kind, seat)].pop(0)
-            if kind in (Kind.JOIN, Kind.DEAL)
-            else chosen.pop((kind, seat))
+        incoming.append(
+            (
+                kind,
+                actor,
+                sealed,
+                item[3] if len(item) > 3 else b"",
+                item[4] if len(item) > 4 else (),
+            )
         )
-        if not queued.get((kind, seat), True):
-            del queued[(kind, seat)]
+    start = game.region_start
+    if at < start:  # (this copy has settled what the file is still collecting: all held?)
+        held = {_content(r.kind, r.actor, r.sealed) for r in game.records[at:]}
+        if all(_content(k, a, s_) in held for k, a, s_, _sig, _l in incoming):
+            raise MoveRefused(
+                f"stale: every record {move.path} holds is already in this game", code="stale"
+            )
+        raise conflict(f"{move.path} holds a choice other than the one this copy settled")
+    mine = [(r.kind, r.actor, r.sealed, r.signature, r.letters) for r in game.records[start:]]
+    before = [r.hash for r in game.records]
+    keep, game.keep_canonical = game.keep_canonical, False  # (a rebuild is canonical)
+    try:
+        _rebuild(game, start, mine + incoming, conflict, where=move.path)
+    finally:
+        game.keep_canonical = keep
+    if [r.hash for r in game.records] == before:
+        raise MoveRefused(
+            f"stale: every sealed choice {move.path} holds is already in this game", code="stale"
+        )
+    game.mark_shared(game.seq - 1)  # (whose record came first, the merged ones are not undone)
+    return game.records[start:], []
+
+
+def canonical_region(game: Game, start: int | None = None) -> None:
+    """A peer copy keeps the records it has not settled with the others (from ``start``,
+    default ``Game.region_start``) in canonical order (``_rebuild``), so that every copy that
+    holds the same records holds the same log and hashes, whatever order they were made and
+    mailed in.  Records of one player alone are in that player's order already."""
+    start = game.region_start if start is None else start
+    records = game.records[start:]
+    if not game.header.peer or len({r.actor for r in records}) < 2:
+        return
+    pool = [(r.kind, r.actor, r.sealed, r.signature, r.letters) for r in records]
+    keep, game.keep_canonical = game.keep_canonical, False
+    try:
+        _rebuild(game, start, pool, _conflict(game, "this copy", start), where="this copy")
+    except MoveRefused:  # (this copy's own records, already checked: left in their order)
+        pass
+    finally:
+        game.keep_canonical = keep
+
+
+def _content(kind, seat, sealed) -> bytes:
+    return pack([kind, seat, sealed])
+
+
+def _conflict(game: Game, path: str, at: int):
+    def conflict(why: str) -> MoveRefused:
+        return MoveRefused(
+            f"fork at record {at}: {why}; this copy and {path} cannot both stand. To "
+            f"recover, drop {path} and take back this copy's unsent move ('boardstate undo "
+            f"FILE --as PLAYER'), or keep the copy the others have received and re-export from "
+            f"it ('boardstate export FILE --after {max(at - 1, 0)} -o NEW')",
+            code="fork",
+        )
+
+    return conflict
+
+
+def _rebuild(game: Game, start: int, pool, conflict, *, where: str) -> None:
+    """Make the log again from record ``start`` with the commuting records of ``pool``
+    (``(kind, seat, sealed, signature, letters)``, this copy's first: their openings are held
+    here), in the canonical order: whenever joins or deals are due, the lowest seat's first;
+    in a sealed round, commitments in seat order, then reveals as the round lists them (the
+    last to commit first, then seat order).  A record held twice counts once; one seat's two
+    different choices of a round are a conflict.  Refused (``MoveRefused``), the copy is left
+    as it was."""
+    queues: dict = {}  # (kind, seat) -> [(sealed, signature, letters), ...] in order, distinct
+    seen: set = set()
+    for kind, seat, sealed, signature, letters in pool:
+        if kind not in (Kind.JOIN, Kind.DEAL, Kind.COMMIT, Kind.REVEAL):
+            raise conflict(
+                f"{where} holds a {Kind(kind).name.lower()} record, which does not commute"
+            )
+        content = _content(kind, seat, sealed)
+        if content in seen:
+            continue
+        seen.add(content)
+        queue = queues.setdefault((kind, seat), [])
+        if kind in (Kind.COMMIT, Kind.REVEAL) and queue:
+            raise conflict(f"{game.players[seat]} made two different sealed choices")
+        queue.append((sealed, signature, letters))
+    before = dict(game.__dict__)  # (truncate replaces these: a refusal puts them back)
+    game.truncate(start)
+
+    def take(kind, seat, check) -> None:
+        queue = queues[(kind, seat)]
+        sealed, signature, letters = queue.pop(0)
+        if not queue:
+            del queues[(kind, seat)]
         events, state = check(seat, sealed)
-        record = game.make(kind, seat, "", sealed, events)
-        if seat != game.header.viewer:
-            record = record._replace(signature=signature)
+        record = game.remade(kind, seat, sealed, events, signature, letters)
         game.check_signature(record)
         game.append(record, state)
 
     try:
-        while chosen or queued:
+        while queues:
             due = game.due()
             if due:
                 kind = Kind.JOIN if due == "join" else Kind.DEAL
@@ -640,8 +691,8 @@ def merge_sealed(game: Game, move: RawFile, at: int, theirs, *, fast: bool = Tru
                     (
                         s
                         for s in game.waiting_for()
-                        if queued.get((kind, s))
-                        and (due == "join" or queued[(kind, s)][0][0][0] == due)
+                        if queues.get((kind, s))
+                        and (due == "join" or queues[(kind, s)][0][0][0] == due)
                     ),
                     None,
                 )
@@ -654,11 +705,20 @@ def merge_sealed(game: Game, move: RawFile, at: int, theirs, *, fast: bool = Tru
             phase = game.phase()
             if phase is None:
                 raise conflict("the copies parted outside a round of sealed choices")
-            commits = [s for s in phase.seats if (Kind.COMMIT, s) in chosen]
-            if commits and not phase.all_committed:
-                take(Kind.COMMIT, commits[0], game.commit_events)
+            if not phase.all_committed:
+                seat = next(
+                    (
+                        s
+                        for s in phase.seats
+                        if s not in phase.commits and (Kind.COMMIT, s) in queues
+                    ),
+                    None,
+                )
+                if seat is None:
+                    raise conflict("a reveal before every choice is committed")
+                take(Kind.COMMIT, seat, game.commit_events)
                 continue
-            seat = next((s for s in game.to_act() if (Kind.REVEAL, s) in chosen), None)
+            seat = next((s for s in game.to_act() if (Kind.REVEAL, s) in queues), None)
             if seat is None:
                 raise conflict("a reveal that is not due once every choice is in")
             take(Kind.REVEAL, seat, game.check_reveal)
@@ -668,13 +728,6 @@ def merge_sealed(game: Game, move: RawFile, at: int, theirs, *, fast: bool = Tru
     except BoardstateError as exc:
         game.__dict__.update(before)
         raise conflict(f"the merged choices do not stand ({exc.reason})") from None
-    if [r.hash for r in game.records] == [r.hash for r in before["records"]]:
-        game.__dict__.update(before)
-        raise MoveRefused(
-            f"stale: every sealed choice {move.path} holds is already in this game", code="stale"
-        )
-    game.mark_shared(game.seq - 1)  # (whose record came first, the merged ones are not undone)
-    return game.records[at:], []
 
 
 def apply_moves(game: Game, move: RawFile, *, fast: bool = True) -> list:
@@ -711,6 +764,13 @@ def referee_moves(game: Game, move: RawFile, *, fast: bool = True) -> tuple[list
             code="gap",
         )
     local_base_hash = game.header.game_id if base < 0 else game.records[base].hash
+    if header.base_hash != local_base_hash and game.header.peer and base >= game.region_start:
+        raise MoveRefused(
+            f"{move.path} follows records this copy does not hold all of yet (choices, joins "
+            f"or shares of the randomness made at once, of which this copy has only some): "
+            f"apply the other move files first",
+            code="gap",
+        )
     if header.base_hash != local_base_hash:
         raise MoveRefused(
             f"{move.path} was made on a different record {base} than this game's: "
@@ -731,8 +791,12 @@ def referee_moves(game: Game, move: RawFile, *, fast: bool = True) -> tuple[list
         )
     start = game.seq
     referee = Referee(game, fast=fast)
+    first = game.region_start
     referee.run(fresh)
     game.mark_shared(game.seq - 1)  # (they came from another copy)
+    if game.header.peer and game.keep_canonical:  # (in the order every copy keeps)
+        canonical_region(game)
+        return game.records[min(first, start) :], referee.partly_checked
     return game.records[start:], referee.partly_checked
 
 

@@ -207,9 +207,19 @@ def _public(key) -> bytes:
     return key.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
 
 
+def canonical_region(game: bs.Game) -> None:
+    """A peer copy adding records keeps each step it has not settled with the others in
+    canonical order (``boardstate._referee.canonical_region``)."""
+    from boardstate._referee import canonical_region as in_order
+
+    game.keep_canonical = game.header.peer
+    in_order(game)
+
+
 def _sign_as(game: bs.Game, key: str | None) -> None:
     """A peer game's copy signs its player's records: with ``key``, or the key in the keys
     folder whose public half is the one this player joined with (loaded when first used)."""
+    game.keep_canonical = game.header.peer  # (each step it completes in canonical order)
     if not game.header.signed or game.header.viewer is None:
         return
     seat = game.header.viewer
@@ -292,7 +302,10 @@ def join(invite, player, out, key, reply, text):
         bs.save_game(game, out)
         click.echo(f"created {out}: your copy of a hosted game ({game.header.module})")
         return
+    base = _unsettled(game, base)
+    game.keep_canonical = True
     records = game.join(seat, _public(signing))
+    canonical_region(game)
     _write_reply(game, base, out, reply, always=True, reading=[invite], player=player, text=text)
     bs.save_game(game, out)
     for rec in records:
@@ -440,6 +453,13 @@ def legal(file, player, as_json):
 
 
 # --------------------------------------------------------------------------------- move / apply
+def _unsettled(game: bs.Game, base: int) -> int:
+    """The base of a peer copy's next move file: before the records it has not settled with
+    the others (joins, deals, a sealed round's choices: they commute, and a merge may have put
+    them in another order than the one they were mailed in), so the file carries them all."""
+    return min(base, game.region_start - 1) if game.header.peer else base
+
+
 def _write_reply(
     game: bs.Game,
     base_seq: int,
@@ -549,7 +569,7 @@ def move(file, command, player, out, force, text, key):
             path = out or str(Path(file).with_name(f"{Path(file).stem}-{game.seq:04d}.request"))
             _write_request(request, path, reading=[file], text=text, force=force)
             return
-        base = game.seq - 1
+        base = _unsettled(game, game.seq - 1)
         records = []
         for given in commands:
             try:
@@ -558,6 +578,7 @@ def move(file, command, player, out, force, text, key):
                 if len(commands) > 1:
                     exc.reason = f"{given!r} (command {commands.index(given) + 1} of {len(commands)}, so none was made): {exc.reason}"
                 raise
+        canonical_region(game)
         _write_reply(game, base, file, out, always=True, reading=[file], player=player, text=text)
         bs.save_game(game, file)
     echo = click.echo if out != "-" else lambda line: click.echo(line, err=True)
@@ -644,15 +665,19 @@ def apply(file, movefile, out, force, text, key):
         if out is not None and out != "-":
             bs.check_output(out, force=force, reading=[file, movefile])
         move_raw = bs.read_raw(movefile)
+        _sign_as(game, key)  # (the reveals and deals due from this copy's player are signed)
+        unsettled = _unsettled(game, game.seq - 1)
         records, partly = bs.referee_moves(game, move_raw)
         base = game.seq - 1
-        _sign_as(game, key)  # (the reveals and deals due from this copy's player are signed)
         mine = []
         while True:  # our reveals and deals, due now (a deal may let a reveal fall due)
             added = game.reveal_held() + game.deal_held()
             if not added:
                 break
             mine += added
+        if mine:  # (in canonical order; the reply carries what this copy has not settled)
+            canonical_region(game)
+            base = min(base, unsettled)
         _write_reply(game, base, file, out, always=True, reading=[file, movefile], text=text)
         bs.save_game(game, file)
     echo = click.echo if out != "-" else lambda line: click.echo(line, err=True)
