@@ -4,43 +4,37 @@ Three editions (option ``edition``): ``ravensburger-2015`` (the printed text, de
 ``parlett-english`` and ``parlett-original``.  See docs/games/duel-of-the-forces.md.
 """
 
-from boardstate.rules import GameSpec, Module, Option
+from boardstate.rules import GameSpec, Module, Option, rules_class
 
-from . import _render, _svg
+from . import _decide, _evolve, _legal, _notation, _render, _report, _rules, _svg, _why
 from ._cards import DECK_FILE
-from ._rules import (
-    DISCARD,
-    EDITIONS,
-    FULL_TIE,
-    KEEP,
-    LOOK_CMD,
-    OUT_OF_CARDS,
-    PASS,
-    R2_ONLY_END,
-    TAKE_CMD,
-    DuelRules,
-    give,
-    play,
-)
+from ._legal import DISCARD, KEEP, LOOK_CMD, PASS, TAKE_CMD, give, play
+from ._notation import HELP
+from ._rules import EDITIONS, FULL_TIE, OUT_OF_CARDS, R2_ONLY_END
 from ._state import EVENTS, PEER_READY, DuelState
 
-NOTATION = """\
-play HERO FORCE   bid a rebel card face down, e.g. 'play luke 5' (or just 'play 5')
-play r2           bid your R2-D2 (not when Darth Vader is up)
-look / pass       after a lone R2-D2: turn up (look at) the next stock card, or not
-keep              keep the card your R2-D2 turned up; or, after winning Darth Vader,
-                  keep the rebel card you won him with
-give PLAYER       give the card your R2-D2 turned up to PLAYER
-discard           after winning Darth Vader: discard the rebel card you won him with
-take / pass       Ravensburger, the last player holding cards: take one stock card per
-                  card in hand, or not"""
-
-
-class _Rules(DuelRules):
-    render = staticmethod(_render.render)
-    to_json = staticmethod(_render.to_json)
-    svg = staticmethod(_svg.svg)
-
+DuelRules = rules_class(
+    "DuelRules",
+    prepare=_rules.prepare,
+    initial=_rules.initial,
+    refuse_trust=_rules.refuse_trust,
+    start=_decide.start,
+    to_act=_rules.to_act,
+    choice=_rules.choice,
+    legal=_legal.legal,
+    is_legal=_legal.is_legal,
+    explain=_why.refuse,
+    parse=_notation.parse,
+    notation=_notation.notation,
+    decide=_decide.decide,
+    evolve=_evolve.evolve,
+    outcome=_rules.outcome,
+    report=_report.report,
+    view=_rules.view,
+    render=_render.render,
+    to_json=_render.to_json,
+    svg=_svg.svg,
+)
 
 SPEC = GameSpec(
     id="duel-of-the-forces",
@@ -85,7 +79,7 @@ SPEC = GameSpec(
         ),
     ),
     events=EVENTS,
-    notation=NOTATION,
+    notation=HELP,
     data_digest=DECK_FILE.digest,
     summary="Sealed bids for Empire villains; R2-D2 peeks, Darth Vader costs points (2-4 players)",
     revision=PEER_READY,
@@ -105,7 +99,7 @@ SPEC = GameSpec(
     ),
 )
 
-MODULE = Module(SPEC, _Rules())
+MODULE = Module(SPEC, DuelRules())
 
 __all__ = [
     "MODULE",

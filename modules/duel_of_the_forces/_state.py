@@ -1,4 +1,4 @@
-"""The table of Duel of the Forces as an immutable value, the events, and ``evolve``.
+"""The table of Duel of the Forces as an immutable value and its events (``_evolve`` folds them).
 
 Hands are public knowledge in this game (every hero's eight cards are known and discards are face
 up), so a hand is a sorted tuple of card numbers: force 1-8, and 0 for R2-D2.  What is hidden is
@@ -20,6 +20,11 @@ from ._cards import Cards
 
 R2 = 0
 NOT_BIDDING = -1
+
+# editions (option ``edition``)
+RAVENSBURGER = "ravensburger-2015"
+PARLETT_ENGLISH = "parlett-english"
+PARLETT_ORIGINAL = "parlett-original"
 
 # phases
 BID = 0
@@ -104,6 +109,12 @@ class DuelState(NamedTuple):
 
 
 _INDEX = {name: i for i, name in enumerate(DuelState._fields)}
+
+
+def vader_up(s: DuelState) -> bool:
+    """Darth Vader is up for grabs.  (No villain is up while a decision waits for the draw that
+    turns the next one up: the peer mode's randomness comes when every player has given it.)"""
+    return s.villain is not None and s.cards.deck[s.villain].vader
 
 
 @event("dotf.stock-shuffled")
@@ -209,167 +220,3 @@ EVENTS = (
     R2Drawn,
     FinalDrawn,
 )
-
-
-def _add(seq: tuple, seat: int, item) -> tuple:
-    return seq[:seat] + (seq[seat] + (item,),) + seq[seat + 1 :]
-
-
-def _without(stock: tuple, cards) -> tuple:
-    """Revision 3: the cards left once ``cards`` (drawn from them) have turned up."""
-    left = list(stock)
-    for card in cards:
-        left.remove(card)
-    return tuple(left)
-
-
-# What the last decision settled (``DuelState.settled``): a decision starts with BidsRevealed,
-# R2Resolved or Answered, and each later event of it adds one entry.
-
-
-def _evolve_shuffled(s: DuelState, e: StockShuffled) -> DuelState:
-    return s.replace(stock=e.cards)
-
-
-def _evolve_turned_up(s: DuelState, e: VillainTurnedUp) -> DuelState:
-    return _villain_up(s, e.card.value, s.stock[1:])
-
-
-def _evolve_villain_drawn(s: DuelState, e: VillainDrawn) -> DuelState:
-    return _villain_up(s, e.card, _without(s.stock, (e.card,)))
-
-
-def _villain_up(s: DuelState, card: int, stock: tuple) -> DuelState:
-    return s.replace(stock=stock, villain=card, bids=(), rounds=s.rounds + 1, phase=BID)
-
-
-def _evolve_bids(s: DuelState, e: BidsRevealed) -> DuelState:
-    return s.replace(bids=e.cards, settled=(("bids", s.rounds, s.villain, e.cards),))
-
-
-def _evolve_captured(s: DuelState, e: Captured) -> DuelState:
-    return s.replace(
-        captured=_add(s.captured, e.seat, e.card),
-        villain=None,
-        settled=s.settled + (("won", e.seat, e.card, s.bids),),
-    )
-
-
-def _evolve_discarded(s: DuelState, e: CardDiscarded) -> DuelState:
-    hand = list(s.hands[e.seat])
-    hand.remove(e.card)
-    return s.replace(
-        hands=s.hands[: e.seat] + (tuple(hand),) + s.hands[e.seat + 1 :],
-        settled=s.settled + (("discarded", e.seat, e.card),),
-    )
-
-
-def _evolve_set_aside(s: DuelState, e: VillainSetAside) -> DuelState:
-    return s.replace(
-        villain=None,
-        set_aside=s.set_aside + (e.card,),
-        settled=s.settled + (("set-aside", e.card),),
-    )
-
-
-def _evolve_r2_up(s: DuelState, e: R2TurnedUp) -> DuelState:
-    return _r2_up(s, e.seat, e.card.value, s.stock[1:])
-
-
-def _evolve_r2_drawn(s: DuelState, e: R2Drawn) -> DuelState:
-    return _r2_up(s, e.seat, e.card, _without(s.stock, (e.card,)))
-
-
-def _r2_up(s: DuelState, seat: int, card: int, stock: tuple) -> DuelState:
-    # Parlett: R2-D2 acts before the villain up is won, so its bids wait for the decision.
-    deferred = s.bids if s.edition != "ravensburger-2015" else ()
-    return s.replace(
-        stock=stock,
-        r2_seat=seat,
-        r2_card=card,
-        phase=R2_DECISION,
-        deferred=deferred,
-        settled=s.settled + (("r2-up", seat, card),),
-    )
-
-
-def _evolve_r2_resolved(s: DuelState, e: R2Resolved) -> DuelState:
-    hands = s.hands
-    if not e.keeps_r2:
-        hand = list(hands[e.seat])
-        hand.remove(R2)
-        hands = hands[: e.seat] + (tuple(hand),) + hands[e.seat + 1 :]
-    return s.replace(
-        captured=_add(s.captured, e.recipient, s.r2_card),
-        hands=hands,
-        r2_seat=-1,
-        r2_card=None,
-        phase=BID,
-        deferred=(),
-        settled=(("r2", e.seat, e.recipient, s.r2_card, e.keeps_r2),),
-    )
-
-
-def _evolve_final_take(s: DuelState, e: FinalTake) -> DuelState:
-    taken = tuple(r.value for r in e.cards)
-    return _final(s, e.seat, taken, s.stock[len(taken) :])
-
-
-def _evolve_final_drawn(s: DuelState, e: FinalDrawn) -> DuelState:
-    return _final(s, e.seat, e.cards, _without(s.stock, e.cards))
-
-
-def _final(s: DuelState, seat: int, taken: tuple, stock: tuple) -> DuelState:
-    captured = s.captured[:seat] + (s.captured[seat] + taken,) + s.captured[seat + 1 :]
-    hands = s.hands[:seat] + ((),) + s.hands[seat + 1 :]
-    return s.replace(
-        captured=captured,
-        hands=hands,
-        stock=stock,
-        settled=s.settled + (("final", seat, taken),),
-    )
-
-
-def _evolve_ended(s: DuelState, e: GameEnded) -> DuelState:
-    return s.replace(phase=OVER, end_reason=e.reason, settled=s.settled + (("ended", e.reason),))
-
-
-def _evolve_offered(s: DuelState, e: Offered) -> DuelState:
-    return s.replace(
-        phase=OFFER,
-        offer=e.offer,
-        asked=e.seat,
-        settled=s.settled + (("offered", e.seat, e.offer),),
-    )
-
-
-def _evolve_answered(s: DuelState, e: Answered) -> DuelState:
-    return s.replace(
-        phase=BID,
-        offer="",
-        asked=-1,
-        settled=(("answered", e.seat, e.accepted, s.offer, s.bids[e.seat] if s.bids else -1),),
-    )
-
-
-_HANDLERS = {
-    StockShuffled: _evolve_shuffled,
-    VillainTurnedUp: _evolve_turned_up,
-    BidsRevealed: _evolve_bids,
-    Captured: _evolve_captured,
-    CardDiscarded: _evolve_discarded,
-    VillainSetAside: _evolve_set_aside,
-    R2TurnedUp: _evolve_r2_up,
-    R2Resolved: _evolve_r2_resolved,
-    FinalTake: _evolve_final_take,
-    GameEnded: _evolve_ended,
-    Offered: _evolve_offered,
-    Answered: _evolve_answered,
-    VillainDrawn: _evolve_villain_drawn,
-    R2Drawn: _evolve_r2_drawn,
-    FinalDrawn: _evolve_final_drawn,
-}
-
-
-def evolve(state: DuelState, event) -> DuelState:
-    return _HANDLERS[type(event)](state, event)

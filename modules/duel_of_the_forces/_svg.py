@@ -34,7 +34,7 @@ from boardstate.rules import (
 from . import _scoring
 from ._render import EDITION_NAMES, card_text, offer_text
 from ._report import report
-from ._rules import DuelRules
+from ._rules import to_act
 from ._state import BID, NOT_BIDDING, OFFER, OVER, R2, R2_DECISION, DuelState
 
 WIDTH = 940
@@ -48,8 +48,6 @@ REBEL_FILL = "#dceaf7"
 VILLAIN_FILL = "#b8955a"
 VADER_FILL = "#1f1f1f"
 SIDE_FILLS = {"rebel": REBEL_FILL, "villain": VILLAIN_FILL, "vader": VADER_FILL}
-
-_RULES = DuelRules()  # (whose turn it is: ``to_act``, a pure function of the state)
 
 
 # ---------------------------------------------------------------------------------- words
@@ -81,7 +79,7 @@ def whose_turn(s: DuelState) -> str:
     """``ann and ben to bid``, ``ann to keep or give ...``, or ``game over, winner: ann``."""
     if s.phase == OVER:
         return f"game over, {_winner_text(s)}"
-    acting = [s.players[i] for i in _RULES.to_act(s)]
+    acting = [s.players[i] for i in to_act(s)]
     if s.phase == BID:
         return f"{words_and(acting)} to bid" if acting else "the next villain to turn up"
     if s.phase == R2_DECISION:
@@ -273,7 +271,7 @@ def svg(s: DuelState, seat: int | None) -> str:
     y = top + 190
 
     # The players.
-    to_act = set(_RULES.to_act(s)) if s.phase != OVER else set()
+    acting = set(to_act(s)) if s.phase != OVER else set()
     won = set(winners(s)) if s.phase == OVER else set()
     for i, name in enumerate(s.players):
         group = element(root, "g", {"class": "player", "id": f"player-{i}"})
@@ -281,7 +279,7 @@ def svg(s: DuelState, seat: int | None) -> str:
         y += 18
         you = " (you)" if i == seat else ""
         head = f"{name}{you}, {_hero_name(s, i)}: score {_score(s, i)}"
-        if i in to_act:
+        if i in acting:
             head = "\u25b6 " + head + f" \u2014 {_task(s)}"
         if i in won:
             head = "\u2605 " + head + " \u2014 winner"
