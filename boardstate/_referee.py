@@ -35,10 +35,13 @@ from ._talk import canonical
 class Referee:
     """Re-derives records onto ``game`` (which holds the log and the state so far)."""
 
-    def __init__(self, game: Game, *, fast: bool = True, signed: bool = True) -> None:
+    def __init__(
+        self, game: Game, *, fast: bool = True, signed: bool = True, owed: bool = False
+    ) -> None:
         self.game = game
         self.fast = fast
         self.signed = signed  # False: records this copy already checked (a merge's rebuild)
+        self.owed = owed  # a player's copy taking mail: every value shown to it must open
         self.decoder = BodyDecoder(game.codes.decoders, LIMITS)
         self.rederived = 0  # records re-derived in full
         self.partly_checked: list[int] = []  # records this copy could not re-derive in full
@@ -63,7 +66,9 @@ class Referee:
                         f"the record does not decode ({exc})", code="corrupt", seq=game.seq
                     ) from None
                 try:
-                    self.accept(fields, body, hash_, signature, letters, request)
+                    record = self.accept(fields, body, hash_, signature, letters, request)
+                    if self.owed:
+                        self._check_owed(fields, record)
                 except (BoardstateError, MemoryError):
                     raise
                 except Exception as exc:  # the module's fold on events it never gave (forged)
@@ -160,6 +165,30 @@ class Referee:
             record = record._replace(signature=signature, letters=letters, request=request)
         game.append(record, state)
         return record
+
+    def _check_owed(self, fields, record: Record) -> None:
+        """A value this copy's player owns reaches it in the record (the rules give it from what
+        the copy holds) or in a letter that opens its commitment.  The commitment is in the
+        signed, hashed body, so it binds the letter's content: a letter dropped or garbled on
+        the way, or never written, leaves the value sealed here, and the record is refused
+        (taken, the player could never make the move the rules then ask of them)."""
+        game = self.game
+        me = game.header.viewer
+        record = game.records[-1] if game.records else record
+        index = -1
+        for value in sealed_values(record):
+            if type(value) is not Secret:
+                continue
+            index += 1
+            if value.owned_by(me) and not value.known and record.actor != me:
+                maker = "the judge" if game.header.hosted else game.players[record.actor]
+                raise self._failure(
+                    fields,
+                    f"a value shown to {game.players[me]} (secret {index + 1} of the record) "
+                    f"came without a letter that opens it (dropped or damaged on the way, or "
+                    f"never written): ask {maker} to send the move file again",
+                    "missing-letter",
+                )
 
     def _take_unmade(self, fields, body, hash_, command, events, signature, letters) -> Record:
         """A record whose rules made secrets on the actor's copy (a card shown to a player):
@@ -504,6 +533,7 @@ def audit(copies) -> Audit:
                 "the game is not over: copies are published for the audit only at the end",
                 code="bad-audit",
             )
+        failure = _peer_letters_failure(game, secrets, [raw.records for raw in copies])
         from ._peer import chain_of
 
         tips = {r.actor: r.sealed[1] for r in game.records if r.kind == Kind.JOIN}
@@ -790,7 +820,10 @@ def referee_moves(game: Game, move: RawFile, *, fast: bool = True) -> tuple[list
             code="stale",
         )
     start = game.seq
-    referee = Referee(game, fast=fast)
+    h = game.header
+    referee = Referee(
+        game, fast=fast, owed=h.signed and h.viewer is not None and h.peer_secret is not None
+    )
     first = game.region_start
     referee.run(fresh)
     game.mark_shared(game.seq - 1)  # (they came from another copy)
@@ -850,6 +883,78 @@ def audit_hosted(full: RawFile, copies=()) -> Audit:
     given = {raw.header.viewer for raw in copies}
     missing = tuple(p for s, p in enumerate(game.players) if s not in given)
     return Audit(verdict.records, 0, missing, failure)
+
+
+def _peer_letters_failure(game: Game, secrets: dict, lists) -> VerificationFailed | None:
+    """The audit of a peer game's letters, with the published secrets: every value a record
+    makes for owners other than its maker must reach each of them in a letter (in every copy
+    that holds the record) that opens to the committed value, and no letter may show a value to
+    anyone else.  A letter is opened with the reader's secret or the maker's (X25519: either
+    side of the pair makes the key).  Readers whose copies were not given are checked through
+    the maker's secret, when that was given."""
+    from ._peer import read_letters
+
+    game_id = game.header.game_id
+    seen: set = set()  # commitments made by earlier records (re-mentioned values owe nothing)
+    for record in game.records:
+        values = [v for v in sealed_values(record) if type(v) is Secret]
+        actor = record.actor
+        for copy_records in lists:
+            if record.seq >= len(copy_records) or actor < 0:
+                continue
+            letters = copy_records[record.seq][4] if len(copy_records[record.seq]) > 4 else ()
+            letters = tuple(x for x in letters if type(x) is tuple and len(x) == 3)
+            for reader in range(len(game.players)):
+                if reader == actor or not letters and not any(v.owned_by(reader) for v in values):
+                    continue
+                if reader in secrets:
+                    opened = read_letters(
+                        secrets[reader], reader, game.exchange[actor], game_id, record.seq, letters
+                    )
+                elif actor in secrets:
+                    opened = read_letters(
+                        secrets[actor], reader, game.exchange[reader], game_id, record.seq, letters
+                    )
+                    opened = {
+                        i: o
+                        for i, o in opened.items()
+                        if any(x[:2] == (i, reader) for x in letters)
+                    }
+                else:
+                    continue
+                name, maker = game.players[reader], game.players[actor]
+                addressed = {x[0] for x in letters if x[1] == reader}
+                for index in sorted(addressed):
+                    held = (
+                        values[index] if type(index) is int and 0 <= index < len(values) else None
+                    )
+                    if held is None or not held.owned_by(reader):
+                        return VerificationFailed(
+                            f"{maker} showed {name} a hidden value that is not theirs",
+                            code="shown",
+                            seq=record.seq,
+                        )
+                    if index not in opened or opened[index] != (held.salt, held.value):
+                        return VerificationFailed(
+                            f"{maker}'s letter to {name} does not open to the value the record "
+                            f"commits to (damaged, or a lie)",
+                            code="bad-letter",
+                            seq=record.seq,
+                        )
+                for index, held in enumerate(values):
+                    if (
+                        held.owned_by(reader)
+                        and held.commitment not in seen
+                        and index not in addressed
+                    ):
+                        return VerificationFailed(
+                            f"{maker} made a value for {name} and wrote them no letter (the "
+                            f"letter was dropped, or never written)",
+                            code="missing-letter",
+                            seq=record.seq,
+                        )
+        seen.update(v.commitment for v in values)
+    return None
 
 
 def _letters_failure(game: Game, logs) -> VerificationFailed | None:
