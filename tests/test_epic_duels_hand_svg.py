@@ -18,7 +18,7 @@ import pytest
 
 import boardstate as bs
 from boardstate._html import replay_html
-from boardstate.geometry._render import relative_luminance
+from boardstate.geometry._style import relative_luminance
 from boardstate.modules.epic_duels import MODULE
 from boardstate.modules.epic_duels._data import builtin_decks
 from boardstate.modules.epic_duels._hand_svg import (

@@ -13,7 +13,7 @@ import textwrap
 import xml.etree.ElementTree as ET
 
 from boardstate.geometry import Piece, free_marks, render_svg, render_text
-from boardstate.geometry._render import (
+from boardstate.geometry._style import (
     PATTERNS,
     SIDE_COLOURS,
     SIDE_SHAPES,
