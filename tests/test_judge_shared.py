@@ -93,3 +93,16 @@ def test_several_judges_on_one_store_and_inbox_make_what_one_judge_makes(
         f"{sum(missing.values())} of {sum(reference['mail'].values())} mails never written, "
         f"{sum(twice.values())} written more than once"
     )
+
+
+def test_a_claim_excludes_every_other_store_object_until_released(where):  # noqa: F811
+    with open_store(where) as one, open_store(where) as two:
+        assert one.claim(b"game 1")
+        assert not two.claim(b"game 1") and not one.claim(b"game 1")
+        assert two.claim(b"game 2")  # (other names are free)
+        one.release(b"game 1")
+        assert two.claim(b"game 1")
+        two.release(b"game 1")
+        two.release(b"game 2")
+    with open_store(where) as three:  # (a closed store holds nothing)
+        assert three.claim(b"game 2")

@@ -6,7 +6,8 @@ judge's copy; the new records, and a move file for every player carrying only th
 letters, go to the store in **one transaction** with the message marked answered.  Only then is
 the message marked done in its inbox and the queued mail sent.  A judge killed between any two
 of those steps loses nothing and does nothing twice: a message already answered is skipped; mail
-queued and not sent goes out at the next start.
+queued and not sent goes out at the next start.  Several judges may share a store and an inbox:
+each claims a game while it judges it and a queued mail while it sends it (``Store.claim``).
 """
 
 from __future__ import annotations

@@ -361,6 +361,7 @@ class _Postgres(Store):
 
     def __init__(self, url: str) -> None:
         shown = _without_password(url)
+        self._held: set[bytes] = set()  # the claims this object holds
         try:
             import psycopg
         except ImportError:
@@ -383,12 +384,19 @@ class _Postgres(Store):
             yield cursor
 
     def claim(self, name: bytes) -> bool:
+        if name in self._held:  # (PostgreSQL's own locks nest within a session: these do not)
+            return False
         with self._tx(write=False) as tx:
-            return bool(tx.one("SELECT pg_try_advisory_lock(?)", (_lock_key(name),))[0])
+            if not tx.one("SELECT pg_try_advisory_lock(?)", (_lock_key(name),))[0]:
+                return False
+        self._held.add(name)
+        return True
 
     def release(self, name: bytes) -> None:
-        with self._tx(write=False) as tx:
-            tx.one("SELECT pg_advisory_unlock(?)", (_lock_key(name),))
+        if name in self._held:
+            self._held.discard(name)
+            with self._tx(write=False) as tx:
+                tx.one("SELECT pg_advisory_unlock(?)", (_lock_key(name),))
 
 
 class _LockFile:
