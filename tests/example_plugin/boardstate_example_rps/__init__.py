@@ -15,12 +15,15 @@ from typing import NamedTuple
 from boardstate.rules import (
     HIDDEN,
     Choice,
+    Fold,
     GameSpec,
     InvalidCommand,
     Module,
     Option,
+    OptionError,
     Outcome,
     event,
+    rules_class,
 )
 
 SHAPES = ("rock", "paper", "scissors")
@@ -60,11 +63,12 @@ class Answered:
 EVENTS = (RoundPlayed, LaidFaceDown, Answered)
 
 
-def evolve(s: RpsState, e) -> RpsState:
-    if type(e) is LaidFaceDown:
-        return s._replace(face_down=True)
-    if type(e) is Answered:
-        return s._replace(answer=e.shape)
+# ---------------------------------------------------------------------------------- evolve
+FOLD = Fold(EVENTS)
+
+
+@FOLD.on(RoundPlayed)
+def _round_played(s: RpsState, e: RoundPlayed) -> RpsState:
     wins = s.wins
     if e.winner >= 0:
         wins = tuple(w + (seat == e.winner) for seat, w in enumerate(wins))
@@ -73,103 +77,121 @@ def evolve(s: RpsState, e) -> RpsState:
     )
 
 
+@FOLD.on(LaidFaceDown)
+def _laid_face_down(s: RpsState, e: LaidFaceDown) -> RpsState:
+    return s._replace(face_down=True)
+
+
+@FOLD.on(Answered)
+def _answered(s: RpsState, e: Answered) -> RpsState:
+    return s._replace(answer=e.shape)
+
+
+evolve = FOLD.evolver()  # after the last handler: every event has one
+
+
 # ---------------------------------------------------------------------------------- rules
 def beats(a: int, b: int) -> bool:
     """Rock blunts scissors, paper wraps rock, scissors cut paper."""
     return (a - b) % 3 == 1
 
 
-class RpsRules:
-    """Commands are shape indexes: 0 rock, 1 paper, 2 scissors."""
+# Commands are shape indexes: 0 rock, 1 paper, 2 scissors.
+def initial(setup) -> RpsState:
+    return RpsState(setup.players, setup.options["mode"], int(setup.options["rounds"]))
 
-    def initial(self, setup) -> RpsState:
-        return RpsState(setup.players, setup.options["mode"], int(setup.options["rounds"]))
 
-    def prepare(self, options, players) -> dict:
-        rounds = options["rounds"]
-        if not rounds.isdigit() or not 1 <= int(rounds) <= 9:
-            from boardstate.rules import OptionError
+def prepare(options, players) -> dict:
+    rounds = options["rounds"]
+    if not rounds.isdigit() or not 1 <= int(rounds) <= 9:
+        raise OptionError(f"option rounds: {rounds!r} is not a whole number from 1 to 9")
+    return options
 
-            raise OptionError(f"option rounds: {rounds!r} is not a whole number from 1 to 9")
-        return options
 
-    def start(self, table) -> None:
-        """Nothing is dealt: the game starts at once."""
+def start(table) -> None:
+    """Nothing is dealt: the game starts at once."""
 
-    def to_act(self, s: RpsState) -> tuple:
-        if s.mode == "sealed":
-            return (0, 1)
-        if not s.face_down:
-            return (s.leader,)
-        if s.answer < 0:
-            return (1 - s.leader,)
+
+def to_act(s: RpsState) -> tuple:
+    if s.mode == "sealed":
+        return (0, 1)
+    if not s.face_down:
         return (s.leader,)
+    if s.answer < 0:
+        return (1 - s.leader,)
+    return (s.leader,)
 
-    def choice(self, s: RpsState) -> Choice:
-        if s.mode == "sealed":
-            return Choice.SEALED
-        if not s.face_down:
-            return Choice.FACE_DOWN
-        return Choice.OPEN if s.answer < 0 else Choice.TURN_OVER
 
-    def legal(self, s: RpsState, seat: int):
-        return (0, 1, 2)
+def choice(s: RpsState) -> Choice:
+    if s.mode == "sealed":
+        return Choice.SEALED
+    if not s.face_down:
+        return Choice.FACE_DOWN
+    return Choice.OPEN if s.answer < 0 else Choice.TURN_OVER
 
-    def parse(self, s: RpsState, seat: int, text: str) -> int:
-        word = text.strip().lower()
-        hits = [i for i, name in enumerate(SHAPES) if word and name.startswith(word)]
-        if len(hits) != 1:
-            raise InvalidCommand(
-                f"cannot read {text.strip()!r}: say rock, paper or scissors", code="syntax"
-            )
-        return hits[0]
 
-    def notation(self, s: RpsState, seat: int, command: int) -> str:
-        return SHAPES[command]
+def legal(s: RpsState, seat: int):
+    return (0, 1, 2)
 
-    def decide(self, table, moves) -> None:
-        s = table.state
-        if s.mode == "sealed":
-            shapes = [0, 0]
-            for seat, shape in moves:
-                shapes[seat] = shape
-            table.emit(RoundPlayed(tuple(shapes), _winner(shapes)))
-            return
-        ((seat, command),) = moves
-        if command is HIDDEN:
-            table.emit(LaidFaceDown(seat))
-        elif seat != s.leader:
-            table.emit(Answered(seat, command))
-        else:  # the leader's choice, turned over
-            shapes = [0, 0]
-            shapes[seat], shapes[1 - seat] = command, s.answer
-            table.emit(RoundPlayed(tuple(shapes), _winner(shapes)))
 
-    def evolve(self, s: RpsState, e) -> RpsState:
-        return evolve(s, e)
-
-    def outcome(self, s: RpsState) -> Outcome | None:
-        best = max(s.wins)
-        if best < s.rounds:
-            return None
-        winner = s.wins.index(best)
-        return Outcome(
-            scores=s.wins, winners=(winner,), reason=f"{s.players[winner]} won {best} rounds"
+def parse(s: RpsState, seat: int, text: str) -> int:
+    word = text.strip().lower()
+    hits = [i for i, name in enumerate(SHAPES) if word and name.startswith(word)]
+    if len(hits) != 1:
+        raise InvalidCommand(
+            f"cannot read {text.strip()!r}: say rock, paper or scissors", code="syntax"
         )
+    return hits[0]
 
-    def view(self, s: RpsState, seat: int) -> RpsState:
-        return s  # nothing on the table is secret: the engine seals the choices
 
-    def render(self, s: RpsState, seat) -> str:
-        lines = [f"{p}: {w} won" for p, w in zip(s.players, s.wins)]
-        if s.face_down:
-            lines.append(f"{s.players[s.leader]}'s choice lies face down")
-        if s.answer >= 0:
-            lines.append(f"{s.players[1 - s.leader]} answered {SHAPES[s.answer]}")
-        return "\n".join(lines)
+def notation(s: RpsState, seat: int, command: int) -> str:
+    return SHAPES[command]
 
-    def to_json(self, s: RpsState, seat) -> dict:
-        return {"wins": dict(zip(s.players, s.wins)), "played": s.played, "face_down": s.face_down}
+
+def decide(table, moves) -> None:
+    s = table.state
+    if s.mode == "sealed":
+        shapes = [0, 0]
+        for seat, shape in moves:
+            shapes[seat] = shape
+        table.emit(RoundPlayed(tuple(shapes), _winner(shapes)))
+        return
+    ((seat, command),) = moves
+    if command is HIDDEN:
+        table.emit(LaidFaceDown(seat))
+    elif seat != s.leader:
+        table.emit(Answered(seat, command))
+    else:  # the leader's choice, turned over
+        shapes = [0, 0]
+        shapes[seat], shapes[1 - seat] = command, s.answer
+        table.emit(RoundPlayed(tuple(shapes), _winner(shapes)))
+
+
+def outcome(s: RpsState) -> Outcome | None:
+    best = max(s.wins)
+    if best < s.rounds:
+        return None
+    winner = s.wins.index(best)
+    return Outcome(
+        scores=s.wins, winners=(winner,), reason=f"{s.players[winner]} won {best} rounds"
+    )
+
+
+def view(s: RpsState, seat: int) -> RpsState:
+    return s  # nothing on the table is secret: the engine seals the choices
+
+
+def render(s: RpsState, seat) -> str:
+    lines = [f"{p}: {w} won" for p, w in zip(s.players, s.wins)]
+    if s.face_down:
+        lines.append(f"{s.players[s.leader]}'s choice lies face down")
+    if s.answer >= 0:
+        lines.append(f"{s.players[1 - s.leader]} answered {SHAPES[s.answer]}")
+    return "\n".join(lines)
+
+
+def to_json(s: RpsState, seat) -> dict:
+    return {"wins": dict(zip(s.players, s.wins)), "played": s.played, "face_down": s.face_down}
 
 
 def _winner(shapes) -> int:
@@ -198,4 +220,21 @@ SPEC = GameSpec(
     summary="The example module: sealed and face-down choices (2 players)",
 )
 
+RpsRules = rules_class(
+    "RpsRules",
+    initial=initial,
+    prepare=prepare,
+    start=start,
+    to_act=to_act,
+    choice=choice,
+    legal=legal,
+    parse=parse,
+    notation=notation,
+    decide=decide,
+    evolve=evolve,
+    outcome=outcome,
+    view=view,
+    render=render,
+    to_json=to_json,
+)
 MODULE = Module(SPEC, RpsRules())
