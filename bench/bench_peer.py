@@ -49,7 +49,8 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 import boardstate as bs
-from boardstate import _keys, _peer, _referee
+from boardstate import _peer, _referee
+from boardstate import keys as player_keys
 from boardstate._fileformat import encode_game, encode_moves, encode_public, load_game, parse_raw
 from boardstate._peer import CHAIN_LENGTH, chain_of, link_follows, signed_message
 from boardstate._records import Kind
@@ -293,9 +294,9 @@ def _forget(secrets) -> None:
 
 def time_verify(row: Row, rounds: int) -> None:
     """Best of ``rounds`` passes of ``verify`` over the row's final files, and the time that
-    pass spent checking signatures (``_keys.verifies``, which ``Game.check_signature`` calls)."""
+    pass spent checking signatures (``player_keys.verifies``, which ``Game.check_signature`` calls)."""
     spent = [0.0]
-    real = _keys.verifies
+    real = player_keys.verifies
 
     def timed(*args):
         t = time.perf_counter()
@@ -305,7 +306,7 @@ def time_verify(row: Row, rounds: int) -> None:
             spent[0] += time.perf_counter() - t
 
     best = float("inf")
-    _keys.verifies = timed
+    player_keys.verifies = timed
     try:
         for _ in range(rounds):
             gc.collect()
@@ -319,7 +320,7 @@ def time_verify(row: Row, rounds: int) -> None:
                 assert v.ok, v.failure
             row.rederived = sum(v.rederived for v in verdicts)
     finally:
-        _keys.verifies = real
+        player_keys.verifies = real
     row.verify_seconds = best
 
 
@@ -343,7 +344,7 @@ def chain_costs(rounds: int) -> tuple[float, float]:
 
 def signature_costs(rows: list[Row]) -> tuple[float, float, int]:
     """Seconds to sign one record (``signed_message`` made beforehand) and to verify its
-    signature as ``Game.check_signature`` does (``_keys.verifies``), over every signed record
+    signature as ``Game.check_signature`` does (``player_keys.verifies``), over every signed record
     of the peer games' final files: best of three passes."""
     key = Ed25519PrivateKey.generate()
     public = _public(key)
@@ -361,7 +362,7 @@ def signature_costs(rows: list[Row]) -> tuple[float, float, int]:
         best_sign = min(best_sign, time.perf_counter() - t)
         t = time.perf_counter()
         for m, s in zip(messages, signatures):
-            assert _keys.verifies(public, s, m)
+            assert player_keys.verifies(public, s, m)
         best_check = min(best_check, time.perf_counter() - t)
     return best_sign / len(messages), best_check / len(messages), len(messages)
 

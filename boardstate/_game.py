@@ -524,7 +524,7 @@ class Game:
         judge's and its player's request (``IllegalCommand``)."""
         if not self.header.signed or record.kind == Kind.SETUP:
             return
-        from ._keys import verifies as verify_signature
+        from .keys import verifies as verify_signature
 
         if self.header.hosted:
             judge = self.header.judge[:32]
@@ -579,7 +579,7 @@ class Game:
         """A player's request, to be used as record ``seq`` (default: the next): signed by the
         player's key (a join: by the key it binds), used once, and made on a record after the
         player's own last one (``IllegalCommand``)."""
-        from ._keys import verifies as verify_signature
+        from .keys import verifies as verify_signature
 
         seq = self._count if seq is None else seq
         seat = request.actor
@@ -1381,7 +1381,7 @@ def describe(game: Game, record, viewer: int | None = None) -> str:
     if record.kind == Kind.REVEAL:
         return f"{who} reveals: {record.sealed.value}"
     if record.kind == Kind.JOIN:
-        from ._keys import fingerprint
+        from .keys import fingerprint
 
         return f"{who} joins (key {fingerprint(record.sealed[0])})"
     if record.kind == Kind.DEAL:

@@ -196,7 +196,7 @@ def _invite_name(out: str) -> str:
 
 
 def _load_key(name: str):
-    from boardstate._keys import load_private
+    from boardstate.keys import load_private
 
     return load_private(name)
 
@@ -236,7 +236,7 @@ def _sign_as(game: bs.Game, key: str | None) -> None:
 def _joined_key(game: bs.Game, seat: int, key: str | None):
     joined = game.keys.get(seat)
     if key is None:
-        from boardstate._keys import keys_dir, parse_public
+        from boardstate.keys import keys_dir, parse_public
 
         folder = keys_dir()
         for pub in sorted(folder.glob("*.pub")) if folder.is_dir() else ():
@@ -923,7 +923,7 @@ def log(file, player):
         ("Trust", header.trust),
     ]
     if header.signed:  # (who signed: every record after the setup carries its player's key)
-        from boardstate._keys import fingerprint
+        from boardstate.keys import fingerprint
 
         if header.hosted:
             tags.append(("Judge", fingerprint(header.judge[:32])))
@@ -1063,7 +1063,7 @@ def verify(file, as_json, others):
     )
     click.echo(f"ok: {verdict.records} records re-derived and verified{note}. {status}")
     if game.header.signed:
-        from boardstate._keys import fingerprint
+        from boardstate.keys import fingerprint
 
         signers = ", ".join(
             f"{game.players[s]} (key {fingerprint(k)})" for s, k in sorted(game.keys.items())

@@ -31,8 +31,8 @@ def judge() -> None:
 
 
 def _judge(store: str, key: str):
-    from boardstate._keys import load_private
     from boardstate.judge import Judge, open_store
+    from boardstate.keys import load_private
 
     return Judge(open_store(store), load_private(key))
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import click
 
-from boardstate._keys import fingerprint, keys_dir, new_key, parse_public
+from boardstate.keys import fingerprint, keys_dir, new_key, parse_public
 
 from ._errors import BAD_INPUT, fail, one_line_errors
 

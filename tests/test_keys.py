@@ -9,8 +9,8 @@ import pytest
 from click.testing import CliRunner
 
 import boardstate as bs
-from boardstate._keys import load_private, new_key, parse_public, sign, verifies
 from boardstate.cli import cli
+from boardstate.keys import load_private, new_key, parse_public, sign, verifies
 
 
 def test_a_new_key_pair_is_private_to_its_owner_and_never_written_over(tmp_path):

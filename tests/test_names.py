@@ -14,8 +14,8 @@ from click.testing import CliRunner
 
 import boardstate as bs
 from boardstate._header import is_name
-from boardstate._keys import _check_name
 from boardstate.cli import cli
+from boardstate.keys import _check_name
 
 
 def run(*args) -> tuple[int, str, str]:

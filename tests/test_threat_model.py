@@ -33,7 +33,6 @@ import boardstate as bs
 import boardstate._game as game_module
 import boardstate._header as header_module
 from boardstate._fileformat import encode_file, encode_game, encode_moves, encode_public, parse_raw
-from boardstate._keys import verifies
 from boardstate._peer import (
     NeedsInput,
     PeerRng,
@@ -49,6 +48,7 @@ from boardstate._registry import registered
 from boardstate._rng import Rng
 from boardstate._secrets import UNKNOWN, Reveal, Secret, make_secret
 from boardstate.cli import cli
+from boardstate.keys import verifies
 from boardstate.testing import append_forged, chain, forge, random_game, rechain
 
 RPS = bs.get_module("rock-paper-scissors")

@@ -1,5 +1,8 @@
 """Players' signing keys (Ed25519, with ``cryptography``): made, stored, loaded, used.
 
+A public module (``boardstate.keys``): the CLI's ``key`` commands and anyone scripting the peer
+or hosted modes use it.
+
 A key pair lives in the keys folder, ``$BOARDSTATE_KEYS`` or ``$XDG_CONFIG_HOME/boardstate/keys``
 (``~/.config/boardstate/keys``): ``NAME.key``, the private key (PEM, PKCS#8), readable and
 writable by its owner only (created with mode 0600, never written over), and ``NAME.pub``, the
