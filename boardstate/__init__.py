@@ -11,6 +11,7 @@ Three façades, by audience:
 - ``boardstate.testing``: the conformance suite and helpers to forge records in tests.
 """
 
+from ._armor import armor
 from ._errors import (
     AmbiguousCommand,
     BoardError,
@@ -45,7 +46,17 @@ from ._migrate import migrate
 from ._module import GameSpec, Module, Option, Outcome
 from ._pictures import Position
 from ._records import Kind, Record
-from ._referee import Referee, Verdict, apply_moves, load_checked, referee_moves, verify
+from ._referee import (
+    Referee,
+    Verdict,
+    apply_moves,
+    audit,
+    audit_hosted,
+    canonical_region,
+    load_checked,
+    referee_moves,
+    verify,
+)
 from ._registry import broken_modules, get_module, installed_modules
 from ._safety import check_output, locked
 from ._secrets import UNKNOWN, Reveal, Secret
@@ -84,8 +95,12 @@ __all__ = [
     "Verdict",
     "VerificationFailed",
     "apply_moves",
+    "armor",
     "atomic_write",
+    "audit",
+    "audit_hosted",
     "broken_modules",
+    "canonical_region",
     "check_output",
     "encode_public",
     "locked",
@@ -103,5 +118,16 @@ __all__ = [
     "referee_moves",
     "save_game",
     "save_moves",
+    "save_replay_html",
     "verify",
 ]
+
+
+def __getattr__(name: str):
+    """The replay page's writer is loaded when first asked for (its module brings an XML
+    parser): ``import boardstate`` stays as quick as the command line needs."""
+    if name == "save_replay_html":
+        from ._html import save_replay_html
+
+        return save_replay_html
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
