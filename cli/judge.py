@@ -14,6 +14,7 @@ import click
 
 import boardstate as bs
 
+from ._common import NO_FORCE, claim_output
 from ._errors import BAD_INPUT, fail, one_line_errors
 
 _STORE = click.option(
@@ -120,11 +121,7 @@ def judge_publish(game, store, key, out):
     """Write a finished game's full log, seed included, for anyone to audit
     ('boardstate verify LOG --with A-COPY ...')."""
     referee = _judge(store, key)
-    bs.check_output(out)
-    from pathlib import Path
-
-    if Path(out).exists():
-        fail(f"error: {out} exists; not overwriting it (choose another name)", BAD_INPUT)
+    claim_output(out, refused=NO_FORCE, checked_first=True)
     bs.atomic_write(out, referee.published(_game_id(referee, game)))
     click.echo(
         f"wrote {out}: the full log and the seed; audit with 'boardstate verify {out} --with COPY...'"

@@ -9,6 +9,7 @@ import click
 
 import boardstate as bs
 
+from ._common import NO_FORCE, claim_output, outcome_text, parse_options
 from ._errors import BAD_INPUT, fail, one_line_errors
 
 
@@ -29,8 +30,6 @@ def play(module, players, bots, options, seed, out):
     shown to nobody, never written to the file before everyone has chosen; with two humans or
     more, a screen asks to pass the terminal between them.
     """
-    from .app import _options, _outcome_text
-
     if Path(module).is_file():  # resume a stopped game
         if players or options or seed:
             fail(
@@ -43,10 +42,10 @@ def play(module, players, bots, options, seed, out):
         if not players:
             fail("error: name the players (--player NAME, in seat order)", BAD_INPUT)
         mod = bs.get_module(module)
-        if out and Path(out).exists():
-            fail(f"error: {out} exists; not overwriting it (choose another name)", BAD_INPUT)
+        if out:
+            claim_output(out, refused=NO_FORCE)
         game = bs.Game.new(
-            mod, players, _options(options), seed=None if seed is None else seed.encode()
+            mod, players, parse_options(options), seed=None if seed is None else seed.encode()
         )
     unknown = set(bots) - set(game.players)
     if unknown:
@@ -100,7 +99,7 @@ def play(module, players, bots, options, seed, out):
         if out:
             bs.save_game(game, out, settled=True)
     click.echo(game.decider.render(game.decider.view(game.state, None), None))
-    click.echo(_outcome_text(game, game.outcome()))
+    click.echo(outcome_text(game, game.outcome()))
 
 
 def _pass_terminal(name: str) -> str:

@@ -263,11 +263,11 @@ def test_a_position_is_immutable_and_keeps_its_state():
 
 
 def test_a_position_says_what_its_record_settled_as_replay_does():
-    from boardstate.cli.app import _settled, _states
+    from boardstate.cli._common import each_state, settled_line
 
     game = bs.load_game(ROOT / "replays" / "duel-of-the-forces-ravensburger-2015-2p.msgpack")
-    states = _states(game)
-    settled = [_settled(game, states, i) for i in range(game.seq)]
+    states = each_state(game)
+    settled = [settled_line(game, states, i) for i in range(game.seq)]
     assert any(settled) and not all(settled)
     for i, line in enumerate(settled):
         position = game.position(i)

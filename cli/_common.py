@@ -1,0 +1,224 @@
+"""What the command families share: the game file's seat and options, where an output may be
+written, the move files and requests a command mails, the players' signing keys, and the lines
+that say where a game stands."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+import boardstate as bs
+
+from ._errors import BAD_INPUT, fail
+
+# How ``claim_output`` says that an output exists (after "error: PATH exists"), by command.
+ADD_FORCE = "; not overwriting it (choose another name, or add --force)"
+NO_FORCE = "; not overwriting it (choose another name)"
+NEW_NAME = "; not overwriting it (choose a new name)"
+NAME_ANOTHER = "; not overwriting it (name another with -o/--out)"
+MOVE_FILE_EXISTS = " (a move file from before?): name another with -o/--out"
+
+
+def claim_output(
+    path, *, force: bool = False, reading=(), refused: str = ADD_FORCE, checked_first=False
+) -> None:
+    """Stop with one line (exit 2) unless the command may write ``path``: an existing file is
+    replaced only with ``force`` ("error: PATH exists" + ``refused``); never a file the command
+    reads (even with ``force``), a game file without ``force``, or what is not a regular file
+    (``boardstate.check_output``).  ``checked_first``: a path refused both ways is called by
+    ``check_output``'s reason rather than "exists" (as ``show``, ``replay`` and ``judge publish``
+    have always said)."""
+    if checked_first:
+        bs.check_output(path, force=force, reading=reading)
+    if not force and Path(path).exists():
+        fail(f"error: {path} exists{refused}", BAD_INPUT)
+    if not checked_first:
+        bs.check_output(path, force=force, reading=reading)
+
+
+def seat_of(game: bs.Game, name: str | None) -> int | None:
+    return None if name is None else game.seat(name)
+
+
+def parse_options(pairs) -> dict:
+    out = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise bs.OptionError(f"option {pair!r} is not KEY=VALUE", code="bad-option")
+        out[key.strip()] = value.strip()
+    return out
+
+
+def load_key(name: str):
+    from boardstate.keys import load_private
+
+    return load_private(name)
+
+
+def public_key_bytes(key) -> bytes:
+    from cryptography.hazmat.primitives import serialization
+
+    return key.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+
+
+def in_canonical_order(game: bs.Game) -> None:
+    """A peer copy adding records keeps each step it has not settled with the others in
+    canonical order (``boardstate.canonical_region``)."""
+    game.keep_canonical = game.header.peer
+    bs.canonical_region(game)
+
+
+def sign_as(game: bs.Game, key: str | None) -> None:
+    """A peer game's copy signs its player's records: with ``key``, or the key in the keys
+    folder whose public half is the one this player joined with (loaded when first used)."""
+    game.keep_canonical = game.header.peer  # (each step it completes in canonical order)
+    if not game.header.signed or game.header.viewer is None:
+        return
+    seat = game.header.viewer
+    loaded = []
+
+    def sign(data: bytes) -> bytes:
+        if not loaded:
+            loaded.append(joined_key(game, seat, key))
+        return loaded[0].sign(data)
+
+    game.signer = sign
+
+
+def joined_key(game: bs.Game, seat: int, key: str | None):
+    joined = game.keys.get(seat)
+    if key is None:
+        from boardstate.keys import keys_dir, parse_public
+
+        folder = keys_dir()
+        for pub in sorted(folder.glob("*.pub")) if folder.is_dir() else ():
+            try:
+                if parse_public(pub.read_text()) == joined:
+                    key = pub.stem
+                    break
+            except (OSError, bs.BoardstateError):
+                continue
+        if key is None:
+            key = game.players[seat]
+    signing = load_key(key)
+    if joined is not None and public_key_bytes(signing) != joined:
+        fail(
+            f"error: key {key} is not the key {game.players[seat]} joined this game with",
+            BAD_INPUT,
+        )
+    return signing
+
+
+def outcome_text(game: bs.Game, outcome) -> str:
+    scores = ", ".join(f"{p} {s}" for p, s in zip(game.players, outcome.scores))
+    winners = " and ".join(game.players[w] for w in outcome.winners)
+    return f"Game over ({outcome.reason}). Scores: {scores}. Winner: {winners}"
+
+
+def unsettled_base(game: bs.Game, base: int) -> int:
+    """The base of a peer copy's next move file: before the records it has not settled with
+    the others (joins, deals, a sealed round's choices: they commute, and a merge may have put
+    them in another order than the one they were mailed in), so the file carries them all."""
+    return min(base, game.region_start - 1) if game.header.peer else base
+
+
+def write_reply(
+    game: bs.Game,
+    base_seq: int,
+    file: str,
+    out: str | None,
+    *,
+    always: bool,
+    reading=(),
+    player: str | None = None,
+    text: bool = False,
+) -> None:
+    new = game.seq - 1 - base_seq
+    if new <= 0:
+        return
+    if out is None and not always:
+        return
+    path = out
+    if path is None:  # a default name that sorts: game, first record, player; never over a file
+        who = f"-{player}" if player else ""
+        suffix = ".txt" if text else ".msgpack"
+        path = str(Path(file).with_name(f"{Path(file).stem}-{base_seq + 1:04d}{who}{suffix}"))
+        claim_output(path, reading=reading, refused=MOVE_FILE_EXISTS)
+    bs.save_moves(game, base_seq, path, text=text)
+    if path == "-":
+        return
+    click.echo(
+        f"wrote {path} ({new} record{'s' if new != 1 else ''}): send it to the other players"
+    )
+
+
+def write_request(request, path: str, *, reading, text: bool, force: bool) -> None:
+    """A hosted game's request for the judge, written atomically (or armored text)."""
+    data = request.encode()
+    if text:
+        said = request.command or ("a sealed choice" if request.opening else "join")
+        data = bs.armor(
+            data, f"{request.module} {request.game_id.hex()[:12]}: request: {said}"
+        ).encode()
+    if path == "-":
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+        return
+    claim_output(path, force=force, reading=reading, refused=NAME_ANOTHER)
+    bs.atomic_write(path, data)
+    click.echo(f"wrote {path}: mail it to the judge")
+
+
+def echo_report(game: bs.Game, state, echo=click.echo) -> None:
+    line = game.decider.report(state)
+    if line:
+        echo(line)
+
+
+def echo_after(game: bs.Game, seat: int | None, echo=click.echo) -> None:
+    echo_report(game, game.state, echo)
+    outcome = game.outcome()
+    if outcome is not None:
+        echo(outcome_text(game, outcome))
+    elif game.due():
+        echo(game.waiting_text())
+    else:
+        echo("to act: " + ", ".join(game.players[s] for s in game.to_act()))
+
+
+def each_state(game: bs.Game) -> list:
+    """The state after each record (to step back and forth)."""
+    header = game.header
+    evolve = game.decider.evolve
+    state = game.decider.initial(header.options, header.players, header.revision)
+    out = []
+    for rec in game.records:
+        for ev in rec.events:
+            state = evolve(state, ev)
+        out.append(state)
+    return out
+
+
+def revision_note(game: bs.Game) -> str:
+    """Which rules revision an older game is played under, and what changed since."""
+    note = game.revision_note()
+    return f"note: this game is {note}" if note else ""
+
+
+def settled_line(game, states, i) -> str:
+    """What record ``i`` settled, in the module's words ('' when nothing new)."""
+    line = game.decider.report(states[i])
+    if line and (i == 0 or line != game.decider.report(states[i - 1])):
+        return line
+    return ""
+
+
+def standing_line(game: bs.Game) -> str:
+    outcome = game.outcome()
+    if outcome is not None:
+        return outcome_text(game, outcome)
+    acting = ", ".join(game.players[s] for s in game.to_act())
+    return f"The game goes on (after record {game.seq - 1}); to act: {acting}"

@@ -1,0 +1,308 @@
+"""Looking at a game: ``show`` (the table as a player sees it: text, JSON or a picture),
+``legal`` (the commands a player may give), ``replay`` (step through it, or one web page),
+``log`` (the whole game as text) and ``view`` (a player's view, as a file)."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+import boardstate as bs
+
+from ._common import (
+    claim_output,
+    each_state,
+    echo_report,
+    outcome_text,
+    revision_note,
+    seat_of,
+    settled_line,
+    standing_line,
+)
+from ._errors import BAD_INPUT, fail, one_line_errors
+
+
+def _status(game: bs.Game, seat: int | None) -> str:
+    outcome = game.outcome()
+    if outcome is not None:
+        return outcome_text(game, outcome)
+    lines = []
+    phase = game.phase()
+    acting = game.to_act()
+    if phase is not None:
+        done = [game.players[s] for s in phase.commits]
+        lines.append(
+            "Sealed choices: "
+            + (", ".join(done) + " committed" if done else "nobody has committed yet")
+        )
+        mine = game.pending_choice(seat) if seat is not None else None
+        if mine:
+            lines.append(f"Your sealed choice: {mine}")
+    if game.due():
+        lines.append(game.waiting_text()[0].upper() + game.waiting_text()[1:])
+    lines.append("To act: " + ", ".join(game.players[s] for s in acting))
+    return "\n".join(lines)
+
+
+def _json_status(game: bs.Game, seat: int | None) -> dict:
+    outcome = game.outcome()
+    phase = game.phase()
+    data = {
+        "records": game.seq,
+        "to_act": [game.players[s] for s in game.to_act()],
+        "sealed": None,
+        "outcome": None,
+    }
+    if phase is not None:
+        data["sealed"] = {
+            "committed": [game.players[s] for s in phase.commits],
+            "yours": game.pending_choice(seat) if seat is not None else None,
+        }
+    if outcome is not None:
+        data["outcome"] = {
+            "scores": dict(zip(game.players, outcome.scores)),
+            "winners": [game.players[w] for w in outcome.winners],
+            "reason": outcome.reason,
+        }
+    return data
+
+
+def _view(game: bs.Game, state, seat: int | None):
+    """What ``seat`` may see of ``state`` (None: a spectator, who holds no secret)."""
+    return game.decider.view(state, seat)
+
+
+def _show_svg(game: bs.Game, state, seat: int | None, file: str, out, force: bool) -> None:
+    """The module's picture of the table (its optional ``svg(state, seat)``), printed or
+    written to ``out``: never over the game file read, nor over an existing file without
+    ``--force``."""
+    draw = getattr(game.module.rules, "svg", None)
+    if draw is None:
+        fail(f"error: {game.module.spec.id} draws no pictures", BAD_INPUT)
+    picture = draw(state, seat)
+    if out is None:
+        click.echo(picture, nl=False)
+        return
+    claim_output(out, force=force, reading=[file], checked_first=True)
+    bs.atomic_write(out, picture.encode("utf-8"))
+    click.echo(f"wrote {out}", err=True)
+
+
+@click.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--as", "player", help="See the table as this player (default: a spectator).")
+@click.option("--json", "as_json", is_flag=True)
+@click.option(
+    "--svg", "as_svg", is_flag=True, help="Draw the table as an SVG picture (games that draw)."
+)
+@click.option(
+    "-o",
+    "--out",
+    type=click.Path(dir_okay=False),
+    help="Write the SVG picture to this file (a name ending .svg needs no --svg).",
+)
+@click.option("--force", is_flag=True, help="With --out: replace an existing file.")
+@one_line_errors
+def show(file, player, as_json, as_svg, out, force):
+    """Show the table as a player sees it (text, --json, or an --svg picture)."""
+    if out is not None and str(out).lower().endswith(".svg") and not as_json:
+        as_svg = True  # (show FILE --as P -o pos.svg)
+    if as_json and as_svg:
+        fail("usage: --json and --svg cannot be combined (try 'boardstate show --help')", BAD_INPUT)
+    if out is not None and not as_svg:
+        fail("usage: -o/--out writes the --svg picture; add --svg, or name it .svg", BAD_INPUT)
+    game = bs.load_game(file)
+    seat = seat_of(game, player)
+    state = _view(game, game.state, seat)
+    if as_svg:
+        _show_svg(game, state, seat, file, out, force)
+        return
+    if as_json:
+        data = game.decider.to_json(state, seat)
+        data["engine"] = _json_status(game, seat)
+        click.echo(json.dumps(data, indent=2))
+    else:
+        click.echo(game.decider.render(state, seat))
+        echo_report(game, game.state)
+        click.echo(_status(game, seat))
+        if revision_note(game):
+            click.echo(revision_note(game))
+
+
+@click.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--as", "player", required=True, help="The player asking.")
+@click.option("--json", "as_json", is_flag=True)
+@one_line_errors
+def legal(file, player, as_json):
+    """List the commands a player may give now."""
+    game = bs.load_game(file)
+    seat = game.seat(player)
+    commands = game.legal(seat)
+    if as_json:
+        click.echo(json.dumps({"player": player, "commands": commands}))
+        return
+    if not commands:
+        acting = ", ".join(game.players[s] for s in game.to_act()) or "nobody (game over)"
+        click.echo(f"{player} has nothing to do now (to act: {acting})")
+    for c in commands:
+        click.echo(c)
+
+
+@click.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--to", "to", type=int, help="Show the table after record N and stop.")
+@click.option("--as", "player", help="As this player saw it (default: a spectator).")
+@click.option(
+    "--step/--no-step",
+    default=None,
+    help="Prompt between steps (default: only when input is a terminal).",
+)
+@click.option(
+    "--html",
+    "html_out",
+    type=click.Path(dir_okay=False),
+    help="Write the replay as one self-contained web page to this file (open it from disk).",
+)
+@click.option("--force", is_flag=True, help="With --html: replace an existing file.")
+@one_line_errors
+def replay(file, to, player, step, html_out, force):
+    """Step through a game: Enter/n next, p back, j N jump, q quit.
+
+    Without a terminal (or with --to) it prints the steps and stops.  With --html OUT it
+    writes the replay as one web page instead (every position, the moves, the result; the
+    arrow keys step), showing only what the player of --as may see (default: a spectator).
+    """
+    if html_out is None and force:
+        fail("usage: --force replaces the --html page; add --html OUT", BAD_INPUT)
+    if html_out is not None and (to is not None or step is not None):
+        fail("usage: --html cannot be combined with --to or --step", BAD_INPUT)
+    game = bs.load_game(file)
+    seat = seat_of(game, player)
+    if html_out is not None:
+        _write_html(game, seat, file, html_out, force)
+        return
+    states = each_state(game)
+    if revision_note(game):
+        click.echo(revision_note(game))
+    last = len(game.records) - 1
+    if to is not None:
+        if not 0 <= to <= last:
+            fail(f"error: --to {to} is out of range (records 0-{last})", BAD_INPUT)
+        _show_step(game, states, to, seat)
+        return
+    if not (sys.stdin.isatty() if step is None else step):
+        for i in range(last + 1):
+            _show_step(game, states, i, seat)
+            click.echo("")
+        return
+    i = 0
+    while True:
+        _show_step(game, states, i, seat)
+        try:
+            answer = click.prompt(
+                f"[{i}/{last}] n/p/j N/q", default="n", show_default=False
+            ).strip()
+        except click.Abort:  # end of input
+            return
+        if answer in ("q", "quit"):
+            return
+        if answer in ("p", "b", "back"):
+            i = max(0, i - 1)
+        elif answer.startswith("j"):
+            try:
+                i = min(last, max(0, int(answer[1:].strip())))
+            except ValueError:
+                click.echo("say j N, e.g. j 12")
+        else:
+            i = min(last, i + 1)
+
+
+def _write_html(game: bs.Game, seat: int | None, file: str, out, force: bool) -> None:
+    """The replay page, written to ``out``: never over the game file read, nor over an
+    existing file without ``--force``."""
+    claim_output(out, force=force, reading=[file], checked_first=True)
+    bs.save_replay_html(game, seat, out)
+    click.echo(f"wrote {out}", err=True)
+
+
+def _show_step(game, states, i, seat) -> None:
+    rec = game.records[i]
+    click.echo(f"--- record {i}: {bs.describe(game, rec, seat)}")
+    click.echo(game.decider.render(_view(game, states[i], seat), seat))
+    line = settled_line(game, states, i)
+    if line:
+        click.echo(line)
+    if i == len(game.records) - 1:  # the end of the file: the result, or where the game stands
+        click.echo(standing_line(game))
+
+
+@click.command()
+@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("--as", "player", help="As this player saw it (default: a spectator).")
+@one_line_errors
+def log(file, player):
+    """The whole game as text, for a forum or a mail: tags, then one numbered line per record
+    (the moves in notation, sealed choices as commitments until revealed) with what each
+    settled, then the result; like a PGN movetext."""
+    game = bs.load_game(file)
+    seat = seat_of(game, player)
+    states = each_state(game)
+    header = game.header
+    options = ", ".join(f"{k}={v}" for k, v in dict(header.options).items() if _short(v))
+    tags = [
+        ("Game", game.module.spec.name),
+        ("Module", f"{header.module} {header.module_version}, rules revision {header.revision}"),
+        ("Players", ", ".join(game.players)),
+        ("Created", header.created),
+        ("Options", options),
+        ("GameId", header.game_id.hex()[:16]),
+        ("Trust", header.trust),
+    ]
+    if header.signed:  # (who signed: every record after the setup carries its player's key)
+        from boardstate.keys import fingerprint
+
+        if header.hosted:
+            tags.append(("Judge", fingerprint(header.judge[:32])))
+        tags.append(
+            (
+                "Keys",
+                ", ".join(
+                    f"{game.players[s]} {fingerprint(k)}" for s, k in sorted(game.keys.items())
+                ),
+            )
+        )
+    outcome = game.outcome()
+    if outcome is not None:
+        tags.append(("Result", " and ".join(game.players[w] for w in outcome.winners) + " won"))
+    for name, value in tags:
+        if value:
+            click.echo(f'[{name} "{value}"]')
+    click.echo("")
+    for i, rec in enumerate(game.records[1:], 1):
+        click.echo(f"{i}. {bs.describe(game, rec, seat)}")
+        line = settled_line(game, states, i)
+        if line:
+            click.echo(f"   {line}")
+    click.echo(standing_line(game))
+
+
+def _short(value) -> bool:
+    """An option worth a tag (a deck file's whole text is not)."""
+    return isinstance(value, (str, int)) and len(str(value)) <= 60
+
+
+@click.command("view")
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--as", "player", required=True)
+@click.option("-o", "--out", required=True, type=click.Path(dir_okay=False))
+@click.option("--force", is_flag=True, help="Replace an existing game file at the output path.")
+@one_line_errors
+def view_cmd(file, player, out, force):
+    """Write PLAYER's view of FILE: no seed, other players' secrets sealed."""
+    game = bs.load_game(file)
+    bs.check_output(out, force=force, reading=[file])
+    bs.save_game(game, out, viewer=game.seat(player))
+    click.echo(f"wrote {out}: {player}'s view of {file}")

@@ -1,0 +1,257 @@
+"""Moves: ``move`` (a command, appended and written as a move file or a request for the judge),
+``undo``, ``apply`` (the other players' move files), ``inspect`` (a move file before applying it)
+and ``export`` (records again, as a move file)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+import boardstate as bs
+
+from ._common import (
+    echo_after,
+    in_canonical_order,
+    sign_as,
+    unsettled_base,
+    write_reply,
+    write_request,
+)
+from ._errors import BAD_INPUT, RULES_REJECTED, fail, one_line_errors
+
+
+def split_commands(words: tuple[str, ...]) -> list[str]:
+    """The command words as given (quoted or not), one or more commands separated by ';'."""
+    text = " ".join(words)
+    commands = [c.strip() for c in text.split(";")]
+    if not any(commands):
+        fail("error: no command given", BAD_INPUT)
+    if not all(commands):
+        fail(f"error: an empty command in {text!r} (commands are separated by ';')", BAD_INPUT)
+    return commands
+
+
+@click.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("command", nargs=-1, required=True)
+@click.option("--as", "player", required=True, help="The player making the move.")
+@click.option(
+    "-o",
+    "--out",
+    type=click.Path(dir_okay=False, allow_dash=True),
+    help="The move file to mail ('-': standard output; default: FILE-NNNN-PLAYER.msgpack).",
+)
+@click.option("--force", is_flag=True, help="Replace an existing file at the output path.")
+@click.option("--text", is_flag=True, help="Write the move file as text to paste into a mail.")
+@click.option("--key", help="Peer mode: your signing key's name (default: found by the game).")
+@one_line_errors
+def move(file, command, player, out, force, text, key):
+    """Check COMMAND, append it to FILE, and write the move file to mail.
+
+    The words need no quotes (move g.msgpack --as ann play luke 5); several commands, one
+    turn, are separated by ';' (move g.msgpack --as ann "move dooku e4; draw; draw").  Either
+    all of them stand or none does.  The game file is locked for the whole command, and the
+    move file is written before the game: if it cannot be written, the game does not hold the
+    move either.
+    """
+    commands = split_commands(command)
+    with bs.locked(file):
+        game = bs.load_checked(file)
+        if out is not None and out != "-":
+            bs.check_output(out, force=force, reading=[file])
+        seat = game.seat(player)
+        if game.header.signed and game.header.viewer != seat:
+            fail(
+                f"error: {file} is {game.players[game.header.viewer]}'s copy, not {player}'s",
+                BAD_INPUT,
+            )
+        sign_as(game, key)
+        if game.header.hosted:  # (a request for the judge; this copy waits for its record)
+            if len(commands) > 1:
+                fail("error: one command per request in a hosted game", BAD_INPUT)
+            request = game.request(seat, commands[0])
+            path = out or str(Path(file).with_name(f"{Path(file).stem}-{game.seq:04d}.request"))
+            write_request(request, path, reading=[file], text=text, force=force)
+            return
+        base = unsettled_base(game, game.seq - 1)
+        records = []
+        for given in commands:
+            try:
+                records += game.play(seat, given)
+            except bs.BoardstateError as exc:
+                if len(commands) > 1:
+                    exc.reason = f"{given!r} (command {commands.index(given) + 1} of {len(commands)}, so none was made): {exc.reason}"
+                raise
+        in_canonical_order(game)
+        write_reply(game, base, file, out, always=True, reading=[file], player=player, text=text)
+        bs.save_game(game, file)
+    echo = click.echo if out != "-" else lambda line: click.echo(line, err=True)
+    for rec in records:
+        echo(f"record {rec.seq}: {bs.describe(game, rec, seat)}")
+    echo_after(game, seat, echo)
+
+
+@click.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--as", "player", required=True, help="The player taking the move back.")
+@one_line_errors
+def undo(file, player):
+    """Take back your last move(s) that no other copy holds yet: your own trailing records
+    that no move file has carried (the file keeps count of what was mailed or received)."""
+    with bs.locked(file):
+        game = bs.load_checked(file)
+        seat = game.seat(player)
+        count = game.undoable(seat)
+        if count == 0:
+            fail(f"error: {_why_no_undo(game, seat)}", RULES_REJECTED)
+        dropped = game.records[game.seq - count :]
+        game.truncate(game.seq - count)
+        bs.save_game(game, file)
+    for rec in dropped:
+        click.echo(f"undone: record {rec.seq}: {bs.describe(game, rec, seat)}")
+    echo_after(game, seat)
+
+
+def _why_no_undo(game: bs.Game, seat: int) -> str:
+    last = game.records[-1]
+    shared = game.header.shared
+    if shared is None:
+        return (
+            "nothing is undone: this file does not record which records were mailed (it was "
+            "made before files kept count)"
+        )
+    if last.seq <= shared:
+        return (
+            f"nothing to undo: record {last.seq} ({bs.describe(game, last, seat)}) has gone to "
+            "the other players (in a move file, or it came from them)"
+        )
+    return (
+        f"nothing to undo: the last record ({bs.describe(game, last, seat)}) is not "
+        f"{game.players[seat]}'s"
+    )
+
+
+@click.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("movefile", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option(
+    "-o",
+    "--out",
+    type=click.Path(dir_okay=False, allow_dash=True),
+    help="Where to write your automatic reply (your due reveals), if any ('-': standard output).",
+)
+@click.option("--force", is_flag=True, help="Replace an existing game file at the output path.")
+@click.option("--text", is_flag=True, help="Write the reply as text to paste into a mail.")
+@click.option("--key", help="Peer mode: your signing key's name (default: found by the game).")
+@one_line_errors
+def apply(file, movefile, out, force, text, key):
+    """Referee a move file's records and append them to FILE (locked for the whole command;
+    the reply is written before the game, so a failed write leaves the game as it was)."""
+    with bs.locked(file):
+        game = bs.load_checked(file)
+        if out is not None and out != "-":
+            bs.check_output(out, force=force, reading=[file, movefile])
+        move_raw = bs.read_raw(movefile)
+        sign_as(game, key)  # (the reveals and deals due from this copy's player are signed)
+        unsettled = unsettled_base(game, game.seq - 1)
+        records, partly = bs.referee_moves(game, move_raw)
+        base = game.seq - 1
+        mine = []
+        while True:  # our reveals and deals, due now (a deal may let a reveal fall due)
+            added = game.reveal_held() + game.deal_held()
+            if not added:
+                break
+            mine += added
+        if mine:  # (in canonical order; the reply carries what this copy has not settled)
+            in_canonical_order(game)
+            base = min(base, unsettled)
+        write_reply(game, base, file, out, always=True, reading=[file, movefile], text=text)
+        bs.save_game(game, file)
+    echo = click.echo if out != "-" else lambda line: click.echo(line, err=True)
+    for rec in records:
+        echo(f"record {rec.seq}: {bs.describe(game, rec)}")
+    for rec in mine:  # our own reveals and deals, due now
+        echo(f"record {rec.seq}: {bs.describe(game, rec)}")
+    if partly:
+        shown = ", ".join(map(str, partly))
+        echo(
+            f"note: record{'s' if len(partly) > 1 else ''} {shown} could be checked only in part "
+            f"here (this copy does not hold the seed or another player's cards); the "
+            f"end-of-game audit with the full log checks the rest"
+        )
+    echo_after(game, None, echo)
+
+
+@click.command()
+@click.argument("movefile", type=click.Path(dir_okay=False, allow_dash=True))
+@click.argument("game_file", required=False, type=click.Path(dir_okay=False))
+@one_line_errors
+def inspect(movefile, game_file):
+    """Show what a move file holds before applying it (binary or armored text).  With the game
+    file, say what each record does and whether it would apply; nothing is written."""
+    move = bs.read_raw(movefile)
+    header = move.header
+    if header.kind != "move":
+        fail(f"error: {movefile} is a game file, not a move file", BAD_INPUT)
+    records = move.records
+    click.echo(
+        f"move file for {header.module} {header.module_version}, game "
+        f"{header.game_id.hex()[:12]}: {len(records)} record(s) after record {header.base_seq}"
+    )
+    if game_file is None:
+        kinds = {0: "setup", 1: "move", 2: "sealed choice", 3: "reveal"}
+        for body, _hash, _openings in records:
+            seq, kind, actor, command = _peek(body)
+            said = f": {command}" if command else ""
+            click.echo(f"record {seq}: seat {actor}, {kinds.get(kind, kind)}{said}")
+        click.echo("(name the game file too, to see the moves in words and check them)")
+        return
+    game = bs.load_checked(game_file)
+    try:
+        applied, _partly = bs.referee_moves(game, move)
+    except bs.BoardstateError as exc:
+        click.echo(f"would be refused: {exc}")
+        return
+    for rec in applied:
+        click.echo(f"record {rec.seq}: {bs.describe(game, rec)}")
+    click.echo(f"applies cleanly to {game_file} (nothing was written)")
+
+
+def _peek(body: bytes) -> tuple:
+    """``(seq, kind, actor, command)`` of a record body, without its game's event table."""
+    import msgpack
+
+    try:
+        seq, kind, actor, command = msgpack.unpackb(body, raw=False, use_list=False)[:4]
+    except Exception:  # (a damaged body: say so, do not fail)
+        return "?", "damaged", "?", ""
+    return seq, kind, actor, command if isinstance(command, str) else ""
+
+
+@click.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option(
+    "--after",
+    "after",
+    type=int,
+    required=True,
+    help="The last record the other players already have.",
+)
+@click.option("-o", "--out", required=True, type=click.Path(dir_okay=False))
+@click.option("--force", is_flag=True, help="Replace an existing game file at the output path.")
+@click.option("--text", is_flag=True, help="Write the move file as text to paste into a mail.")
+@one_line_errors
+def export(file, after, out, force, text):
+    """Write the records after record N as a move file (to send again, or to a late player)."""
+    game = bs.load_game(file)
+    last = game.seq - 1
+    if not -1 <= after < last:
+        fail(
+            f"error: --after {after} is out of range (records 0-{last}; the last has nothing "
+            f"after it)",
+            BAD_INPUT,
+        )
+    bs.check_output(out, force=force, reading=[file])
+    count = bs.save_moves(game, after, out, text=text)
+    click.echo(f"wrote {out}: records {after + 1}-{last} ({count})")
