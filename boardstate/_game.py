@@ -23,33 +23,14 @@ from ._errors import (
 )
 from ._events import EventCodes
 from ._header import Header
-from ._hosted import (
-    Request,
-    hosted_key,
-    judged_message,
-    nonce_of,
-    open_opening,
-    seal_opening,
-)
+from ._hosted import Request
 from ._module import HIDDEN, Choice
-from ._peer import (
-    LINK_BYTES,
-    NeedsInput,
-    PeerRng,
-    Supplies,
-    arrangement,
-    chain_of,
-    epoch_key,
-    exchange_public,
-    link_follows,
-    read_letters,
-    signed_message,
-    write_letters,
-)
+from ._peer import LINK_BYTES
 from ._records import NO_ACTOR, Kind, Record, chain, make_record
-from ._rng import Rng, SealedRng
 from ._secrets import Reveal, Secret, make_secret, reveal
 from ._talk import Talk, canonical
+from ._words import revision_note
+from .trust import plug_for
 
 REVEAL_WORD = "reveal"
 
@@ -110,42 +91,6 @@ class FaceDown:
         self.state = state
 
 
-class Pending:
-    """A decision waiting for what the players supply (the peer mode; ``_peer``): the record
-    that asked (``seq``), what to re-run (``moves``, None for the setup) on which state, and
-    what it has been given so far."""
-
-    __slots__ = (
-        "seq",
-        "moves",
-        "base",
-        "openings",
-        "actor",
-        "emitted",
-        "supplies",
-        "links",
-        "need",
-    )
-
-    def __init__(self, seq, moves, base, openings, actor) -> None:
-        self.seq = seq
-        self.moves = moves
-        self.base = base
-        self.openings = openings
-        self.actor = actor
-        self.emitted = 0  # events given out so far (in the records from ``seq`` on)
-        self.supplies = Supplies()
-        self.links: dict[int, bytes] = {}  # the epoch being collected: seat -> link
-        self.need: tuple | None = None
-
-    def copy(self) -> Pending:
-        out = Pending(self.seq, self.moves, self.base, self.openings, self.actor)
-        out.emitted, out.need, out.links = self.emitted, self.need, dict(self.links)
-        out.supplies.keys = list(self.supplies.keys)
-        out.supplies.arrangements = {k: list(v) for k, v in self.supplies.arrangements.items()}
-        return out
-
-
 class Game:
     """One game: ``records`` (the log), ``state`` (the fold of its events) and ``header``."""
 
@@ -166,24 +111,11 @@ class Game:
         self.talk = Talk()  # notes, resignations, draws: the engine's own records
         self._count = 0
         self._facts_of = self._facts_cache = None
-        # The peer mode (docs/trust.md): who joined with which key, their chains' last links.
-        self.pending: Pending | None = None
-        self._next_pending = None  # (seq, Pending | None): what the record being made leaves
-        self.keys: dict[int, bytes] = {}  # seat -> Ed25519 public key
+        # What the trust mode adds (joins, keys, waiting decisions, requests): its plug,
+        # chosen once from the header (``boardstate.trust``).
+        self.trust = plug_for(header)
         self.committed: set[bytes] = set()  # every commitment a commit or deal has made
-        self.exchange: dict[int, bytes] = {}  # seat -> X25519 public key (for letters)
-        self.last_link: dict[int, bytes] = {}
-        self.links_given: dict[int, int] = {}
         self.signer = None  # this copy's player's signing function (bytes -> signature)
-        self.audit_secrets: dict[int, bytes] = {}  # the end-of-game audit: published secrets
-        self.unmade = False  # the last decision ran with secrets another copy made
-        # The hosted mode: the key of the randomness (the judge's copy, once all have joined),
-        # the requests used so far, and the last record each seat acted in.
-        self.hosted_key: bytes | None = None
-        self.requests: set[bytes] = set()
-        self.last_acted: dict[int, int] = {}
-        self._request = None  # the judge: the request the record being made answers
-        self.reveal_requests: dict[bytes, tuple] = {}  # commitment -> (base, reveal signature)
         # The records from ``region_start`` on commute (joins, deals, a sealed round's commits
         # and reveals) and are not settled yet: a peer copy keeps them in canonical order
         # (``_referee.canonical_region``), and its move files carry them from there.
@@ -241,9 +173,7 @@ class Game:
     def start_events(self) -> tuple:
         """The setup's ``(events, state after them)`` (in the peer mode, those the rules give
         before they need the players' randomness: the rest waits for every join)."""
-        if self.header.signed:
-            return self._advance(Pending(0, None, self.state, None, NO_ACTOR))
-        return self.decider.start(self.state, self.rng(0))
+        return self.trust.start(self)
 
     # ------------------------------------------------------------------ queries
     @property
@@ -287,38 +217,56 @@ class Game:
         return self.round
 
     def to_act(self) -> tuple[int, ...]:
-        if self.header.signed and (self.pending is not None or len(self.keys) < len(self.players)):
-            return self.waiting_for()
+        if self.trust.waits(self):
+            return self.trust.waiting_for(self)
         phase = self.round  # (a round under way means the game is on)
         return self.facts()[1] if phase is None else phase.acting
 
-    # ------------------------------------------------------------------ the peer mode
+    # ------------------------------------------------------------------ what the mode adds
+    @property
+    def keys(self) -> dict[int, bytes]:
+        """Seat -> the Ed25519 public key it joined with (none in the open mode)."""
+        return self.trust.keys
+
+    @property
+    def exchange(self) -> dict[int, bytes]:
+        """Seat -> the X25519 public key its letters are written to."""
+        return self.trust.exchange
+
+    @property
+    def pending(self):
+        """The decision waiting for what the players supply (None: nothing waits)."""
+        return self.trust.pending
+
+    @property
+    def unmade(self) -> bool:
+        """The last decision ran with secrets another copy made (the referee takes those
+        from the record)."""
+        return self.trust.unmade
+
+    @property
+    def links_given(self) -> dict[int, int]:
+        return self.trust.links_given
+
+    @property
+    def audit_secrets(self) -> dict[int, bytes]:
+        """The end-of-game audit: the players' published secrets."""
+        return self.trust.audit_secrets
+
+    @audit_secrets.setter
+    def audit_secrets(self, secrets: dict[int, bytes]) -> None:
+        self.trust.audit_secrets = secrets
+
     def waiting_for(self) -> tuple[int, ...]:
         """The seats the game waits for to join, or to supply the waiting decision."""
-        unjoined = tuple(s for s in range(len(self.players)) if s not in self.keys)
-        if unjoined:
-            return unjoined
-        pending = self.pending
-        if pending is None:
-            return ()
-        need = pending.need
-        if need[0] == "arrange":
-            return (need[1],)
-        return tuple(s for s in range(len(self.players)) if s not in pending.links)
+        return self.trust.waiting_for(self)
 
     def due(self) -> str:
-        """What the next record of a peer or hosted game must be: "join", "link", "arrange"
-        or ""."""
-        if not self.header.signed:
-            return ""
-        if len(self.keys) < len(self.players):
-            return "join"
-        if self.pending is None:
-            return ""
-        return "link" if self.pending.need[0] == "links" else "arrange"
+        """What the next record must be: "join", "link", "arrange" or "" (play on)."""
+        return self.trust.due(self)
 
     def waiting_text(self) -> str:
-        """In words, whom a peer game waits for (empty: nobody, play on)."""
+        """In words, whom the game waits for (empty: nobody, play on)."""
         due = self.due()
         if not due:
             return ""
@@ -330,457 +278,51 @@ class Game:
         }[due]
         return f"waiting for {names} {what}"
 
-    def _mine(self, actor: int):
-        """This copy's player and private secret, if this copy makes ``actor``'s records."""
-        header = self.header
-        if header.peer_secret is not None and header.viewer == actor:
-            return (actor, header.peer_secret)
-        if actor in self.audit_secrets:
-            return (actor, self.audit_secrets[actor])
-        return None
-
-    def _advance(self, pending: Pending, rng=None) -> tuple:
-        """Run a waiting decision with what it has been given: ``(events it gives now, state
-        after them)``; what it still needs goes with the record being made."""
-        rng = self._waiting_rng(pending) if rng is None else rng
-        self.unmade = False
-        decider = self.decider
-        try:
-            if pending.moves is None:
-                events, state = decider.start(pending.base, rng)
-            else:
-                events, state = decider.decide(pending.base, pending.moves, rng, pending.openings)
-            pending.need = None
-        except NeedsInput as exc:
-            events, state, pending.need = exc.partial, exc.state, exc.what
-        self.unmade = getattr(rng, "unmade", False)  # (the referee takes those from the record)
-        fresh = events[pending.emitted :]
-        pending.emitted = len(events)
-        self._next_pending = (self._count, pending if pending.need is not None else None)
-        return fresh, state
-
-    def _waiting_rng(self, pending: Pending):
-        if self.header.peer:
-            return PeerRng(pending.supplies, pending.seq, self._mine(pending.actor))
-        return _JoinsFirst()  # (hosted: nothing is random before every nonce is in)
-
     def check_join(self, seat: int, sealed) -> tuple:
-        """A join: a peer or hosted game's player, not joined yet, with a public key and a
-        chain tip (hosted: a nonce).  The last join of a hosted game holds what the setup gave
-        once the randomness could be keyed."""
-        if not self.header.signed:
-            raise IllegalCommand(
-                "a join in a game where nobody joins (the open mode)",
-                code="bad-join",
-                rule=ENGINE_RULE,
-            )
-        if not 0 <= seat < len(self.players) or seat in self.keys:
-            raise IllegalCommand(
-                f"{self._name(seat)} has already joined", code="bad-join", rule=ENGINE_RULE
-            )
-        if (
-            type(sealed) is not tuple
-            or len(sealed) != 3
-            or not all(type(v) is bytes and len(v) == LINK_BYTES for v in sealed)
-        ):
-            raise IllegalCommand(
-                "malformed join (not [public key, chain tip, exchange key])",
-                code="bad-join",
-                rule=ENGINE_RULE,
-            )
-        if (
-            self.header.hosted
-            and self.pending is not None
-            and len(self.keys) + 1 == len(self.players)
-        ):
-            nonces = dict(self.last_link)
-            nonces[seat] = sealed[1]
-            key = self._key_of(nonces)
-            if key is None:
-                raise SecretUnavailable("only the judge's copy holds the seed", code="no-seed")
-            pending = self.pending.copy()
-            return self._advance(pending, Rng(key, b"record:%d" % pending.seq))
-        return (), self.state
-
-    def _key_of(self, nonces: dict) -> bytes | None:
-        """A hosted game's key, once every nonce is in (the judge's copy: it holds the seed)."""
-        seed = self.header.seed
-        if seed is None or len(nonces) < len(self.players):
-            return None
-        return hosted_key(seed, [nonces[s] for s in range(len(self.players))])
+        """A join: ``(events, state after them)``; ``IllegalCommand`` if it is not one."""
+        return self.trust.check_join(self, seat, sealed)
 
     def check_deal(self, seat: int, sealed) -> tuple:
-        """A deal: the supply the waiting decision needs from ``seat``; ``(events, state)``:
-        the rules' events once the supply lets the decision go on."""
-        due = self.due()
-        if due not in ("link", "arrange") or seat not in self.waiting_for():
-            raise IllegalCommand(
-                f"no deal is due from {self._name(seat)} now", code="early-deal", rule=ENGINE_RULE
-            )
-        pending = self.pending.copy()
-        if type(sealed) is not tuple or len(sealed) != 2 or sealed[0] != due:
-            raise IllegalCommand(
-                f"malformed deal (a {due} is due)", code="bad-deal", rule=ENGINE_RULE
-            )
-        if due == "link":
-            if not link_follows(sealed[1], self.last_link[seat]):
-                raise IllegalCommand(
-                    f"{self.players[seat]}'s link does not follow their chain (a share of "
-                    f"the randomness other than the one committed at the join)",
-                    code="bad-link",
-                    rule=ENGINE_RULE,
-                )
-            pending.links[seat] = sealed[1]
-            if len(pending.links) < len(self.players):
-                self._next_pending = (self._count, pending)
-                return (), self.state
-            links = [pending.links[s] for s in range(len(self.players))]
-            epoch = len(pending.supplies.keys)
-            pending.supplies.keys.append(epoch_key(self.header.game_id, pending.seq, epoch, links))
-            pending.links = {}
-            return self._advance(pending)
-        _, owner, _index, items = pending.need
-        pile = sealed[1]
-        if (
-            type(pile) is not tuple
-            or len(pile) != len(items)
-            or not all(type(c) is Secret and c.owners == 1 << owner for c in pile)
-        ):
-            raise IllegalCommand(
-                f"malformed deal: not {len(items)} cards owned by {self.players[owner]}",
-                code="bad-deal",
-                rule=ENGINE_RULE,
-            )
-        if any(c.known for c in pile) and sorted(map(repr, (c.value for c in pile))) != sorted(
-            map(repr, items)
-        ):
-            raise IllegalCommand(
-                "the arranged pile is not the cards asked for", code="bad-deal", rule=ENGINE_RULE
-            )
-        published = self.audit_secrets.get(owner)
-        if published is not None:  # (the audit: a pile is made from its owner's secret)
-            _, _, index, _ = pending.need
-            made = arrangement(published, self.header.game_id, pending.seq, owner, index, items)
-            if [c.commitment for c in made] != [c.commitment for c in pile]:
-                raise IllegalCommand(
-                    f"{self.players[owner]}'s pile was not arranged from their secret (a "
-                    f"stacked pile)",
-                    code="bad-deal",
-                    rule=ENGINE_RULE,
-                )
-        if any(c.commitment in self.committed for c in pile):
-            raise IllegalCommand(
-                "a pile arranged before in this game (a signed deal replayed)",
-                code="replayed",
-                rule=ENGINE_RULE,
-            )
-        pending.supplies.arrangements.setdefault(owner, []).append(pile)
-        return self._advance(pending)
+        """A deal: the supply the waiting decision needs from ``seat``."""
+        return self.trust.check_deal(self, seat, sealed)
 
     def supply(self, seat: int):
         """What this copy supplies as ``seat``'s next deal (it holds their private secret)."""
-        secret = self.header.peer_secret
-        if secret is None or self.header.viewer != seat:
-            raise SecretUnavailable(
-                f"this copy does not hold {self.players[seat]}'s secret: deal from their copy",
-                code="no-opening",
-            )
-        if self.due() == "link":
-            return ("link", chain_of(secret)[self.links_given.get(seat, 0) + 1])
-        _, owner, index, items = self.pending.need
-        return (
-            "arrange",
-            arrangement(secret, self.header.game_id, self.pending.seq, owner, index, items),
-        )
+        return self.trust.supply(self, seat)
 
     def join(self, seat: int, public_key: bytes) -> list[Record]:
-        """This copy's player joins (``public_key``: theirs, to check their signatures), then
-        deals what is due from them."""
-        start = self._count
-        secret = self.header.peer_secret
-        sealed = (public_key, chain_of(secret)[0], exchange_public(secret))
-        events, state = self.check_join(seat, sealed)
-        self.append(self.make(Kind.JOIN, seat, "", sealed, events), state)
-        self.deal_held()
-        return self.records[start:]
+        """This copy's player joins, then deals what is due from them."""
+        return self.trust.join(self, seat, public_key)
 
     def deal_held(self) -> list[Record]:
-        """Append the deals due from this copy's player (a peer game's copy supplies its
-        share as soon as it is asked for; nothing in it is a choice)."""
-        start = self._count
-        me = self.header.viewer
-        while (
-            self.header.peer_secret is not None
-            and self.due() in ("link", "arrange")
-            and me in self.waiting_for()
-        ):
-            sealed = self.supply(me)
-            events, state = self.check_deal(me, sealed)
-            self.append(self.make(Kind.DEAL, me, "", sealed, events), state)
-        return self.records[start:]
+        """Append the deals due from this copy's player."""
+        return self.trust.deal_held(self)
 
     def check_signature(self, record: Record) -> None:
-        """A peer game's record carries its actor's valid signature; a hosted game's, the
-        judge's and its player's request (``IllegalCommand``)."""
-        if not self.header.signed or record.kind == Kind.SETUP:
-            return
-        from .keys import verifies as verify_signature
-
-        if self.header.hosted:
-            judge = self.header.judge[:32]
-            message = judged_message(self.header.game_id, record.body)
-            if not record.signature or not verify_signature(judge, record.signature, message):
-                raise IllegalCommand(
-                    f"the judge's signature does not verify (key {judge.hex()[:16]}): the "
-                    f"record was changed, or made by someone else",
-                    code="bad-signature",
-                    rule=ENGINE_RULE,
-                )
-            if len(record.request) != (3 if record.kind == Kind.COMMIT else 2):
-                raise IllegalCommand(
-                    f"the record carries no request from {self._name(record.actor)}",
-                    code="unsigned",
-                    rule=ENGINE_RULE,
-                )
-            base, signature = record.request[:2]
-            self.check_request(
-                Request(
-                    self.header.game_id,
-                    self.header.module,
-                    base,
-                    record.actor,
-                    record.kind,
-                    record.command,
-                    record.sealed,
-                    signature,
-                ),
-                record.seq,
-            )
-            return
-
-        seat = record.actor
-        key = record.sealed[0] if record.kind == Kind.JOIN else self.keys.get(seat)
-        name = self._name(seat)
-        if key is None:
-            raise IllegalCommand(f"{name} acts before joining", code="not-joined", rule=ENGINE_RULE)
-        if not record.signature:
-            raise IllegalCommand(
-                f"the record is not signed by {name}", code="unsigned", rule=ENGINE_RULE
-            )
-        if not verify_signature(key, record.signature, self._signed(record)):
-            raise IllegalCommand(
-                f"{name}'s signature does not verify (key {key.hex()[:16]}): the record was "
-                f"changed, or made by someone else",
-                code="bad-signature",
-                rule=ENGINE_RULE,
-            )
+        """What the mode checks of a record this copy did not make (``IllegalCommand``)."""
+        self.trust.check_signature(self, record)
 
     def check_request(self, request: Request, seq: int | None = None) -> None:
-        """A player's request, to be used as record ``seq`` (default: the next): signed by the
-        player's key (a join: by the key it binds), used once, and made on a record after the
-        player's own last one (``IllegalCommand``)."""
-        from .keys import verifies as verify_signature
-
-        seq = self._count if seq is None else seq
-        seat = request.actor
-        name = self._name(seat)
-        if not 0 <= seat < len(self.players):
-            raise IllegalCommand(f"no seat {seat} in this game", code="bad-request")
-        key = request.sealed[0] if request.kind == Kind.JOIN else self.keys.get(seat)
-        if key is None:
-            raise IllegalCommand(f"{name} acts before joining", code="not-joined", rule=ENGINE_RULE)
-        if type(request.signature) is not bytes or not verify_signature(
-            key, request.signature, request.message()
-        ):
-            raise IllegalCommand(
-                f"{name}'s request does not verify (key {key.hex()[:16]}): the move was changed "
-                f"(by the judge?), or made by someone else",
-                code="bad-signature",
-                rule=ENGINE_RULE,
-            )
-        if request.signature in self.requests:
-            raise IllegalCommand(
-                f"{name}'s request was used before (a duplicate, or replayed)",
-                code="replayed",
-                rule=ENGINE_RULE,
-            )
-        if (
-            type(request.base) is not int
-            or not 0 <= request.base < seq
-            or (request.kind != Kind.REVEAL and request.base < self.last_acted.get(seat, -1))
-        ):  # (a reveal was signed with its choice: what it opens is fixed, it cannot be stale)
-            raise IllegalCommand(
-                f"{name}'s request was made on record {request.base}, before their own last "
-                f"record or after this one (stale: send it again from the current game)",
-                code="stale",
-                rule=ENGINE_RULE,
-            )
+        """A player's request to a judge, to be used as record ``seq`` (``IllegalCommand``)."""
+        self.trust.check_request(self, request, seq)
 
     def request(self, seat: int, text: str) -> Request:
-        """A hosted game's player asks the judge for a move: ``text`` checked as far as this
-        copy can (its own cards; not the deck), put in canonical form and signed.  Nothing is
-        added here: the judge's record comes back by mail."""
-        said = canonical(text)
-        if said is not None:
-            self.check_talk(seat, said)
-            command = said
-        else:
-            self.check_can_act(seat)
-            if self.reveal_due():
-                raise IllegalCommand(
-                    "a choice is due to be turned over: the judge reveals it (from the reveal "
-                    "signed with the choice)",
-                    code="must-reveal",
-                    rule=ENGINE_RULE,
-                )
-            try:
-                command = self.canonical(seat, text)
-            except SecretUnavailable:  # (legal or not depends on what only the judge holds)
-                parsed = self.rules.parse(self.state, seat, text)
-                command = self.rules.notation(self.state, seat, parsed)
-            if not self.open_move_due():
-                return self._sealed_request(seat, command)
-        return self._signed_request(Kind.MOVE, seat, command, None)
-
-    def _sealed_request(self, seat: int, command: str) -> Request:
-        """A sealed or face-down choice: the commitment, signed; its opening for the judge only;
-        and the reveal, signed now, which the judge makes when the choice is due (so no second
-        round trip, and the judge cannot reveal anything else: the reveal opens the commitment)."""
-        header = self.header
-        secret = make_secret(command, os.urandom(16), 1 << seat)
-        base = self._count - 1
-        shown = Request(
-            header.game_id, header.module, base, seat, Kind.REVEAL, "", reveal(secret), b""
-        )
-        box = seal_opening(
-            header.peer_secret,
-            header.judge[32:],
-            header.game_id,
-            secret.commitment,
-            secret.salt,
-            secret.value,
-        )
-        request = self._signed_request(Kind.COMMIT, seat, "", secret.sealed())
-        return attrs.evolve(request, opening=box, reveal=self.signer(shown.message()))
+        """A hosted game's player asks the judge for a move (signed; nothing is added)."""
+        return self.trust.request(self, seat, text)
 
     def join_request(self, seat: int, public_key: bytes) -> Request:
-        """A hosted game's player joins: their key, their nonce for the randomness, their key
-        for letters (from this copy's private secret)."""
-        secret = self.header.peer_secret
-        sealed = (public_key, nonce_of(secret), exchange_public(secret))
-        if seat in self.keys:
-            raise IllegalCommand(
-                f"{self._name(seat)} has already joined", code="bad-join", rule=ENGINE_RULE
-            )
-        return self._signed_request(Kind.JOIN, seat, "", sealed)
-
-    def _signed_request(self, kind: int, seat: int, command: str, sealed) -> Request:
-        if self.signer is None:
-            raise GameFileError(
-                f"{self.players[seat]}'s requests are signed: no key to sign with (make one "
-                f"with 'boardstate key new NAME', or give --key NAME)",
-                code="no-key",
-            )
-        header = self.header
-        unsigned = Request(
-            header.game_id, header.module, self._count - 1, seat, kind, command, sealed, b""
-        )
-        return attrs.evolve(unsigned, signature=self.signer(unsigned.message()))
+        """A hosted game's player asks to join."""
+        return self.trust.join_request(self, seat, public_key)
 
     def judge(self, request: Request) -> list[Record]:
-        """The judge's copy makes the records ``request`` asks for (``IllegalCommand`` and the
-        rest of the rules' errors otherwise): checked, decided, signed, letters written."""
-        if not self.header.hosted or self.header.seed is None:
-            raise GameFileError("only the judge's copy of a hosted game judges requests")
-        self.check_request(request)
-        start = self._count
-        seat = request.actor
-        if request.kind == Kind.JOIN:
-            events, state = self.check_join(seat, request.sealed)
-            self._request = (request.base, request.signature)
-            try:
-                self.append(self.make(Kind.JOIN, seat, "", request.sealed, events), state)
-            finally:
-                self._request = None
-            return self.records[start:]
-        if request.kind == Kind.COMMIT:
-            return self._judge_sealed(request)
-        said = canonical(request.command)
-        if said is None:
-            self.check_can_act(seat)
-            if not self.open_move_due():
-                raise IllegalCommand(
-                    "a sealed or face-down choice is due: send it sealed (boardstate move "
-                    "makes the request)",
-                    code="not-sealed",
-                    rule=ENGINE_RULE,
-                )
-            if self.canonical(seat, request.command) != request.command:
-                raise InvalidCommand(
-                    f"{request.command!r} is not the command's canonical form (requests name "
-                    f"moves as the rules print them)",
-                    code="not-canonical",
-                )
-        elif said != request.command:
-            raise InvalidCommand(f"{request.command!r}: say it as {said!r}", code="not-canonical")
-        self._request = (request.base, request.signature)
-        try:
-            self.play(seat, request.command)
-        finally:
-            self._request = None
-        return self.records[start:]
+        """The judge's copy makes the records ``request`` asks for."""
+        return self.trust.judge(self, request)
 
     def revision_note(self) -> str:
-        """Which rules revision an older game is played under and what changed since ("played
-        under ... rules revision N (newest: M; changed since: ...)"); empty for the newest."""
-        spec, revision = self.module.spec, self.header.revision
-        if revision == spec.revision:
-            return ""
-        changes = "; ".join(spec.changes_since(revision))
-        return (
-            f"played under {spec.id} rules revision {revision} (newest: {spec.revision}; "
-            f"changed since: {changes})"
-        )
+        """Which rules revision an older game is played under and what changed since."""
+        return revision_note(self.module.spec, self.header.revision)
 
-    def _judge_sealed(self, request: Request) -> list[Record]:
-        """The judge takes a sealed or face-down choice: its opening (for the judge only) must
-        open the commitment, hold the canonical form of a legal command, and come with the
-        player's signed reveal; the reveal is made when it falls due."""
-        start, seat = self._count, request.actor
-        self.check_can_act(seat)
-        header = self.header
-        opened = open_opening(
-            header.peer_secret,
-            self.exchange[seat],
-            header.game_id,
-            request.sealed.commitment,
-            request.opening,
-        )
-        secret = None if opened is None else make_secret(opened[1], opened[0], 1 << seat)
-        if secret is None or secret.commitment != request.sealed.commitment:
-            raise IllegalCommand(
-                "the sealed choice's opening does not open its commitment",
-                code="bad-commit",
-                rule=ENGINE_RULE,
-            )
-        shown = attrs.evolve(
-            request, kind=Kind.REVEAL, sealed=reveal(secret), signature=request.reveal
-        )
-        self.check_request(attrs.evolve(shown, opening=b"", reveal=b""))
-        if type(secret.value) is not str or self.canonical(seat, secret.value) != secret.value:
-            raise InvalidCommand(
-                "the sealed choice is not a command in canonical form", code="not-canonical"
-            )
-        events, state = self.commit_events(seat, secret)
-        self._request = (request.base, request.signature, request.reveal)
-        try:
-            self.append(self.make(Kind.COMMIT, seat, "", secret, events), state)
-        finally:
-            self._request = None
-        self.reveal_held()
-        return self.records[start:]
-
-    def _name(self, seat: int) -> str:
+    def name_of(self, seat: int) -> str:
         return self.players[seat] if 0 <= seat < len(self.players) else f"seat {seat}"
 
     # ------------------------------------------------------------------ pictures (Jupyter)
@@ -922,10 +464,8 @@ class Game:
             seat = held[0]
             opening = reveal(self.pending_commitment(seat))
             events, state = self.check_reveal(seat, opening)
-            if self.header.hosted:  # (the judge: the reveal the player signed with the choice)
-                self._request = self.reveal_requests.get(opening.commitment)
-                if self._request is None:
-                    break
+            if self.trust.reveal_request(self, opening.commitment) is None:
+                break  # (the judge makes only the reveal the player signed with the choice)
             self.append(self.make(Kind.REVEAL, seat, "", opening, events), state)
         return self.records[start:]
 
@@ -948,7 +488,7 @@ class Game:
     def truncate(self, count: int) -> None:
         """Keep only the first ``count`` records (the live state folded again from them): a
         merge of sealed choices rebuilds the log from the record where two copies parted."""
-        if self.header.peer:  # (what waits for whom is known by re-running the rules only)
+        if self.trust.rebuilt_by_rederiving:
             from ._fileformat import encode_file, parse_raw
             from ._referee import load_peer
 
@@ -1158,90 +698,27 @@ class Game:
 
     # ------------------------------------------------------------------ internals
     def rng(self, seq: int):
-        seed = self.hosted_key if self.header.hosted else self.header.seed
-        return Rng(seed, b"record:%d" % seq) if seed is not None else SealedRng()
+        return self.trust.rng(self, seq)
 
     def decide(self, moves, openings=None) -> tuple:
         """The module's ``(events, state after them)`` for ``moves``, in the next record (in
         the peer mode, those it gives before it needs what the players have to supply)."""
-        if self.header.peer:
-            actor = moves[0][0] if len(moves) == 1 else NO_ACTOR
-            return self._advance(Pending(self._count, tuple(moves), self.state, openings, actor))
-        return self.decider.decide(self.state, moves, self.rng(self._count), openings)
+        return self.trust.decide(self, moves, openings)
 
     def make(self, kind, actor, command, sealed, events, hash_: bytes | None = None) -> Record:
-        record = self._make(kind, actor, command, sealed, events, hash_)
-        if self.header.hosted:
-            return self._judged(record)
-        if self.header.peer and kind != Kind.SETUP and self.header.viewer == actor:
-            if self.signer is None:
-                raise GameFileError(
-                    f"{self.players[actor]}'s records are signed: no key to sign with (make one "
-                    f"with 'boardstate key new NAME', or give --key NAME)",
-                    code="no-key",
-                )
-            letters = write_letters(
-                self.header.peer_secret, self.exchange, self.header.game_id, record
-            )
-            record = record._replace(
-                signature=self.signer(self._signed(record)),
-                letters=tuple(tuple(letter) for letter in letters),
-            )
-        return record
+        """The next record, with what the trust mode adds (a signature, letters, a request)."""
+        return self.trust.seal(self, self._make(kind, actor, command, sealed, events, hash_))
 
     def remade(self, kind, actor, sealed, events, signature: bytes, letters=()) -> Record:
         """A commit, reveal, join or deal made again at the next place by a merge of sealed
-        choices (``merge_sealed``): what its actor signed holds no record number, so it keeps
-        ``signature``; this copy's own records get their letters written for their new
-        number (letters need the copy's private secret, not its player's key)."""
+        choices (``merge_sealed``): it keeps what its actor signed."""
         record = self._make(kind, actor, "", sealed, events)
         record = record._replace(signature=signature, letters=tuple(letters))
-        header = self.header
-        if header.peer and header.peer_secret is not None and header.viewer == actor:
-            letters = write_letters(header.peer_secret, self.exchange, header.game_id, record)
-            record = record._replace(letters=tuple(tuple(letter) for letter in letters))
-        return record
-
-    def _judged(self, record: Record) -> Record:
-        """The judge's copy signs what it makes and writes each owner's letters (every owner:
-        a player's copy holds no seed, so even the mover learns their cards from a letter)."""
-        request, self._request = self._request, None
-        if request is None or record.kind == Kind.SETUP:
-            return record
-        if self.signer is None:
-            raise GameFileError("the judge's records are signed: no judge key", code="no-key")
-        header = self.header
-        readers = self.exchange
-        if record.kind == Kind.JOIN:  # (the last join deals: its player reads too)
-            readers = {**readers, record.actor: record.sealed[2]}
-        letters = write_letters(header.peer_secret, readers, header.game_id, record, maker=None)
-        return record._replace(
-            signature=self.signer(judged_message(header.game_id, record.body)),
-            letters=tuple(tuple(letter) for letter in letters),
-            request=request,
-        )
-
-    def _signed(self, record: Record) -> bytes:
-        return signed_message(self.header.game_id, record)
+        return self.trust.remade(self, record)
 
     def open_letters(self, actor: int, seq: int, letters, openings: tuple) -> tuple:
         """``openings`` with those of the letters addressed to this copy's player added."""
-        header = self.header
-        writer = header.judge[32:] if header.hosted else self.exchange.get(actor)
-        if not letters or header.peer_secret is None or header.viewer is None or writer is None:
-            return openings
-        found = read_letters(
-            header.peer_secret, header.viewer, writer, header.game_id, seq, letters
-        )
-        if not found:
-            return openings
-        out = list(openings)
-        for index, opening in found.items():
-            while len(out) <= index:
-                out.append(None)
-            if out[index] is None:
-                out[index] = opening
-        return tuple(out)
+        return self.trust.open_letters(self, actor, seq, letters, openings)
 
     def _make(self, kind, actor, command, sealed, events, hash_: bytes | None = None) -> Record:
         try:
@@ -1267,14 +744,7 @@ class Game:
         commuting = kind in (Kind.JOIN, Kind.DEAL) or (
             kind in (Kind.COMMIT, Kind.REVEAL) and self.round is not None
         )
-        if record.request:  # (the hosted mode: each request is used once, and never stale)
-            self.requests.add(record.request[1])
-            self.last_acted[record.actor] = record.seq
-            if kind == Kind.COMMIT:  # (its reveal, signed with it, for the judge to make)
-                self.reveal_requests[record.sealed.commitment] = (
-                    record.request[0],
-                    record.request[2],
-                )
+        self.trust.on_request(self, record)
         if kind == Kind.MOVE and not record.events and canonical(record.command) == record.command:
             self.talk.said(self.players, record.actor, record.command)
             self._facts_of = None
@@ -1286,25 +756,8 @@ class Game:
             return
         if kind != Kind.SETUP and record.actor >= 0:
             self.talk.moved(record.actor)
-        next_pending = self._next_pending
-        if next_pending is not None:
-            self._next_pending = None
-            if next_pending[0] == record.seq:
-                self.pending = next_pending[1]
-        if kind == Kind.JOIN:
-            self.keys[record.actor] = record.sealed[0]
-            self.last_link[record.actor] = record.sealed[1]
-            self.exchange[record.actor] = record.sealed[2]
-            if self.header.hosted and len(self.keys) == len(self.players):
-                self.hosted_key = self._key_of(self.last_link)
-                self.pending = None  # (the last join holds the rest of the setup)
-        elif kind == Kind.DEAL:
-            if record.sealed[0] == "arrange":
-                self.committed.update(c.commitment for c in record.sealed[1])
-            if record.sealed[0] == "link":
-                self.last_link[record.actor] = record.sealed[1]
-                self.links_given[record.actor] = self.links_given.get(record.actor, 0) + 1
-        elif kind == Kind.COMMIT:
+        self.trust.on_append(self, record)
+        if kind == Kind.COMMIT:
             self.committed.add(record.sealed.commitment)
             phase = self.round
             if phase is not None:
@@ -1329,7 +782,7 @@ class Game:
             self.records.append(record)
         self._count += 1
         self.head_hash = record.hash
-        joined = not (self.header.signed and len(self.keys) < len(self.players))
+        joined = self.trust.joined(self)
         if self.round is None and self.pending is None and joined:
             # a new sealed round opens when the rules ask for one
             outcome, acting, choice = self.facts()
@@ -1346,16 +799,6 @@ class Game:
                 from ._referee import canonical_region
 
                 canonical_region(self, start)
-
-
-class _JoinsFirst(Rng):
-    """A hosted game's randomness before every player's nonce is in: any draw waits."""
-
-    def __init__(self) -> None:
-        super().__init__(b"", b"")
-
-    def block(self) -> bytes:
-        raise NeedsInput(("joins",))
 
 
 def _needs_migration(why: str) -> GameFileError:

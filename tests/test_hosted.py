@@ -22,6 +22,7 @@ from boardstate._game import Game
 from boardstate._hosted import decode_request, is_request
 from boardstate._referee import audit_hosted, referee_moves
 from boardstate._secrets import Secret
+from boardstate.trust import HostedTrust
 
 CREATED = "2026-11-22T00:00:00+00:00"
 NAMES = ("ann", "ben", "cat", "dan", "eve", "fay")
@@ -261,7 +262,7 @@ def test_a_judge_that_changes_a_move_is_caught_by_the_players_and_the_audit(monk
     asked = copy.request(seat, legal[0])
     changed = attrs.evolve(asked, command=legal[-1])  # the player's signature, another move
     assert changed.command != asked.command
-    monkeypatch.setattr(Game, "check_request", lambda self, request, seq=None: None)
+    monkeypatch.setattr(HostedTrust, "check_request", lambda self, game, request, seq=None: None)
     base = table.judge.seq - 1
     table.judge.judge(changed)
     monkeypatch.undo()
@@ -273,7 +274,7 @@ def test_a_judge_that_changes_a_move_is_caught_by_the_players_and_the_audit(monk
 
 
 def test_a_judge_that_shows_a_card_to_another_player_is_caught_by_the_audit(monkeypatch):
-    import boardstate._game as game_module
+    import boardstate.trust.hosted as hosted_plug
     from boardstate import _peer
 
     def to_everyone(secret, publics, game_id, record, *, maker=-2):
@@ -292,7 +293,7 @@ def test_a_judge_that_shows_a_card_to_another_player_is_caught_by_the_audit(monk
         return real + shown
 
     table = Hosted(2, seed=6)
-    monkeypatch.setattr(game_module, "write_letters", to_everyone)
+    monkeypatch.setattr(hosted_plug, "write_letters", to_everyone)
     table.play()
     monkeypatch.undo()
     report = table.audit()

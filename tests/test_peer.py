@@ -142,7 +142,7 @@ def test_no_copy_holds_the_seed_or_another_players_cards():
 def test_what_others_see_does_not_depend_on_the_cards_a_player_holds(monkeypatch):
     """Two games alike in everything but alice's arrangement of her pile: bob's copy shows the
     same table at every step (only commitments differ), whatever alice drew."""
-    import boardstate._game as game_module
+    import boardstate.trust._signed as signed_plug
     from boardstate._peer import arrangement as real
 
     secrets = [bytes([7]) * 32, bytes([9]) * 32]
@@ -153,7 +153,7 @@ def test_what_others_see_does_not_depend_on_the_cards_a_player_holds(monkeypatch
             pile = real(secret, game_id, seq, owner, index, items)
             return tuple(reversed(pile)) if flip and owner == 0 else pile
 
-        monkeypatch.setattr(game_module, "arrangement", arranged)
+        monkeypatch.setattr(signed_plug, "arrangement", arranged)
         table = Table(2, secrets=secrets, rng_seed=11, created="2026-11-22T00:00:00+00:00")
         table.settle()
         shown = []

@@ -14,10 +14,10 @@ from peer_draw import MODULE
 from test_peer import NAMES, Table
 
 import boardstate as bs
-from boardstate import _game as game_module
 from boardstate._fileformat import encode_game, encode_moves, parse_raw
 from boardstate._referee import audit, referee_moves
 from boardstate._registry import registered
+from boardstate.trust import peer as peer_plug
 
 
 @pytest.fixture(autouse=True)
@@ -77,7 +77,7 @@ def test_a_third_player_takes_the_record_without_a_letter_for_them():
 
 
 def test_a_maker_who_writes_no_letter_is_refused_by_the_reader(monkeypatch):
-    monkeypatch.setattr(game_module, "write_letters", lambda *a, **k: [])
+    monkeypatch.setattr(peer_plug, "write_letters", lambda *a, **k: [])
     table = Table(3, rng_seed=11)
     seat, reader, mailed = _show(table)
     with pytest.raises(bs.VerificationFailed) as info:

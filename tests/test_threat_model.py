@@ -32,6 +32,7 @@ from test_peer import NAMES, Table, _public
 import boardstate as bs
 import boardstate._game as game_module
 import boardstate._header as header_module
+import boardstate.trust._signed as signed_plug
 from boardstate._fileformat import encode_file, encode_game, encode_moves, encode_public, parse_raw
 from boardstate._peer import (
     NeedsInput,
@@ -108,7 +109,7 @@ def attempt(game: bs.Game, links=None):
         epoch = len(pending.supplies.keys)
         key = epoch_key(game.header.game_id, pending.seq, epoch, [have[s] for s in range(n)])
         pending.supplies.keys.append(key)
-    rng = PeerRng(pending.supplies, pending.seq, game._mine(pending.actor))
+    rng = PeerRng(pending.supplies, pending.seq, game.trust.mine(game, pending.actor))
     try:
         if pending.moves is None:
             events, _ = game.decider.start(pending.base, rng)
@@ -200,6 +201,7 @@ def test_rewrite_a_past_record(mode):
         game = t.copies[0]  # alice rewrites the log she holds
         header = verify(parse_raw(encode_public(game), "public")).game.header
         records = list(game.records)
+    shown = "all" if mode == "open" else None  # (a public copy holds no opening: may_open)
     rolled = [
         i for i, r in enumerate(records) if any(type(e) is Rolled and e.die for e in r.events)
     ]
@@ -211,7 +213,7 @@ def test_rewrite_a_past_record(mode):
     forged = forge(game, index, events=events)
     if mode == "peer":
         forged = forged[:index] + [signed(game, forged[index], t.keys[0])] + forged[index + 1 :]
-    verdict = verify(parse_raw(encode_file(header, forged), "rewritten"))
+    verdict = verify(parse_raw(encode_file(header, forged, openings_for=shown), "rewritten"))
     assert (verdict.failure.seq, verdict.failure.code) == (index, "not-derived")
     assert (
         "event" in verdict.failure.reason
@@ -223,12 +225,12 @@ def test_rewrite_a_past_record(mode):
             game, theirs, command="play 1" if records[theirs].command == "draw" else "draw"
         )
         forged[theirs] = forged[theirs]._replace(signature=records[theirs].signature)
-        verdict = verify(parse_raw(encode_file(header, forged), "rewritten"))
+        verdict = verify(parse_raw(encode_file(header, forged, openings_for=shown), "rewritten"))
         assert (verdict.failure.seq, verdict.failure.code) == (theirs, "bad-signature")
         assert "bob's signature does not verify" in str(verdict.failure)
     # a record dropped: everything after it is out of place
     dropped = rechain(game, records[:index] + records[index + 1 :], index)
-    verdict = verify(parse_raw(encode_file(header, dropped), "dropped"))
+    verdict = verify(parse_raw(encode_file(header, dropped, openings_for=shown), "dropped"))
     assert (verdict.failure.seq, verdict.failure.code) == (index + 1, "bad-seq")
     assert f"out of sequence: expected record {index}" in verdict.failure.reason
 
@@ -498,7 +500,7 @@ def test_steer_ones_own_draws_by_arranging_ones_pile(monkeypatch):
             pile = arrangement(secret, game_id, seq, owner, index, items)
             return tuple(reversed(pile)) if flip and owner == 0 else pile
 
-        monkeypatch.setattr(game_module, "arrangement", arranged)
+        monkeypatch.setattr(signed_plug, "arrangement", arranged)
         t = table(2, secrets=secrets(1, 2))
         t.settle()
         records = t.copies[0].records

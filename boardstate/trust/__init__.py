@@ -1,0 +1,37 @@
+"""Trust modes as plugs: what a mode adds to a game's log, chosen once from the header.
+
+A game (``boardstate._game.Game``) keeps the log and its fold; it never asks which mode it is
+in.  It asks its plug (``plug_for(header)``):
+
+- ``start(game)`` / ``decide(game, moves, openings)``: the rules' events now, and what the
+  decision waits for (the peer mode: the players' shares of the randomness);
+- ``rng(game, seq)``: the randomness of a record (a seed, a key from the players' nonces, or
+  none in this copy);
+- ``seal(game, record)``: what a made record needs besides its body (a signature, letters, the
+  player's request);
+- ``check_signature(game, record)``: what a copy checks of a record it did not make;
+- ``on_append(game, record)``: what the mode learns from a record (keys, links, requests);
+- ``due(game)`` / ``waiting_for(game)``: what the game waits for before anyone may act.
+
+Each mode is one module of this package and imports no ``Game``: ``open`` (hot seat and
+open play by mail), ``peer`` (no third party: every player signs, randomness from everyone's
+share) and ``hosted`` (a judge makes every record from the players' signed requests).  A
+fourth mode is one new module, one entry in ``PLUGS``, and its tests.  See docs/trust.md for
+what each mode protects, and docs/architecture.md for where the plugs sit.
+"""
+
+from __future__ import annotations
+
+from .hosted import HostedTrust
+from .open import OpenTrust
+from .peer import PeerTrust
+
+PLUGS = {"open": OpenTrust, "peer": PeerTrust, "hosted": HostedTrust}
+
+
+def plug_for(header):
+    """The trust plug of a game with ``header`` (its ``trust`` field names the mode)."""
+    return PLUGS[header.trust]()
+
+
+__all__ = ["PLUGS", "HostedTrust", "OpenTrust", "PeerTrust", "plug_for"]

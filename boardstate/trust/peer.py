@@ -1,0 +1,79 @@
+"""The peer mode (no third party): every player signs their records, the randomness comes from
+every player's share when it is used, and a value shown to some players only travels in a
+letter that its commitment in the signed record binds (docs/trust.md)."""
+
+from __future__ import annotations
+
+from .._decider import ENGINE_RULE
+from .._errors import GameFileError, IllegalCommand
+from .._peer import PeerRng, signed_message, write_letters
+from .._records import NO_ACTOR, Kind
+from ._signed import Pending, SignedTrust
+
+
+class PeerTrust(SignedTrust):
+    """Each copy makes its own player's records, signed; no copy holds a seed."""
+
+    rebuilt_by_rederiving = True  # what waits for whom is known by re-running the rules only
+
+    def seed(self, game) -> bytes | None:
+        return None
+
+    def waiting_rng(self, game, pending: Pending):
+        return PeerRng(pending.supplies, pending.seq, self.mine(game, pending.actor))
+
+    def decide(self, game, moves, openings=None) -> tuple:
+        """The events the rules give before they need what the players have to supply."""
+        actor = moves[0][0] if len(moves) == 1 else NO_ACTOR
+        return self.advance(game, Pending(game.seq, tuple(moves), game.state, openings, actor))
+
+    def seal(self, game, record):
+        """This copy's player's records are signed, with letters for the values some players
+        only may see."""
+        header = game.header
+        if record.kind == Kind.SETUP or header.viewer != record.actor:
+            return record
+        if game.signer is None:
+            raise GameFileError(
+                f"{game.players[record.actor]}'s records are signed: no key to sign with (make "
+                f"one with 'boardstate key new NAME', or give --key NAME)",
+                code="no-key",
+            )
+        letters = write_letters(header.peer_secret, self.exchange, header.game_id, record)
+        return record._replace(
+            signature=game.signer(signed_message(header.game_id, record)),
+            letters=tuple(tuple(letter) for letter in letters),
+        )
+
+    def remade(self, game, record):
+        """A record made again at a new place keeps its signature (what its actor signed
+        holds no record number); this copy's own get their letters written for the new number
+        (letters need the copy's private secret, not its player's key)."""
+        header = game.header
+        if header.peer_secret is not None and header.viewer == record.actor:
+            letters = write_letters(header.peer_secret, self.exchange, header.game_id, record)
+            record = record._replace(letters=tuple(tuple(letter) for letter in letters))
+        return record
+
+    def check_signature(self, game, record) -> None:
+        """The record carries its actor's valid signature, under the key they joined with."""
+        if record.kind == Kind.SETUP:
+            return
+        from ..keys import verifies
+
+        seat = record.actor
+        key = record.sealed[0] if record.kind == Kind.JOIN else self.keys.get(seat)
+        name = game.name_of(seat)
+        if key is None:
+            raise IllegalCommand(f"{name} acts before joining", code="not-joined", rule=ENGINE_RULE)
+        if not record.signature:
+            raise IllegalCommand(
+                f"the record is not signed by {name}", code="unsigned", rule=ENGINE_RULE
+            )
+        if not verifies(key, record.signature, signed_message(game.header.game_id, record)):
+            raise IllegalCommand(
+                f"{name}'s signature does not verify (key {key.hex()[:16]}): the record was "
+                f"changed, or made by someone else",
+                code="bad-signature",
+                rule=ENGINE_RULE,
+            )
