@@ -66,6 +66,13 @@ class CorruptFile(GameFileError):
     code = "corrupt"
 
 
+class ViewerMismatch(CorruptFile):
+    """A file holds the opening of a value its header says it may not: a view one that is not
+    its viewer's, a file without viewer or seed any (``_records.may_open``)."""
+
+    code = "not-for-viewer"
+
+
 class ForeignFile(GameFileError):
     """Not a boardstate file at all, or a file of another game."""
 

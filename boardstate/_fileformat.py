@@ -366,7 +366,7 @@ class RawFile:
 
     @staticmethod
     def decoder(game: Game) -> BodyDecoder:
-        return BodyDecoder(game.codes.decoders, LIMITS)
+        return BodyDecoder(game.codes.decoders, LIMITS, game.header)
 
 
 def _why(exc: BaseException) -> str:
@@ -556,7 +556,7 @@ def _load_game(path_or_raw) -> Game:
             _check_shape(fields, players)
             game.load(fields, body, hash_, decoder)
         except CorruptFile as exc:
-            raise CorruptFile(f"{raw.path}: corrupt: {exc.reason}") from None
+            raise type(exc)(f"{raw.path}: corrupt: {exc.reason}", code=exc.code) from None
         except BoardstateError:
             raise
         except (ValueError, TypeError) as exc:  # msgpack's and the decoder's own complaints

@@ -130,13 +130,42 @@ def make_record(
     )
 
 
+def may_open(header) -> int | None:
+    """The seats whose values a file may hold openings of, as an owners mask (a value may be
+    opened when its owners and the mask share a seat); None: any value.
+
+    A full log (it holds the seed) and a player's own copy (it holds their private secret:
+    their values, the values their moves made for others, the letters sent to them) hold what
+    their maker knows.  A view holds its viewer's values only; a file with neither viewer nor
+    seed (a spectator's view, a public copy, an invitation) holds none."""
+    if header.seed is not None or header.peer_secret is not None:
+        return None
+    return 0 if header.viewer is None else 1 << header.viewer
+
+
+def _not_for_viewer(header, seq, owners: int):
+    from ._errors import ViewerMismatch
+
+    players = header.players
+    names = " and ".join(p for i, p in enumerate(players) if owners >> i & 1)
+    value = f"a value of {names}'s" if names else "a value hidden from every player"
+    if header.viewer is None:
+        held = "a file without viewer or seed (a spectator's, a public copy) holds no opening"
+    else:
+        held = f"{players[header.viewer]}'s view holds only {players[header.viewer]}'s values"
+    return ViewerMismatch(f"record {seq} opens {value}: {held}")
+
+
 class BodyDecoder:
     """Decodes record bodies of one file: ext types back to secrets, filling held openings."""
 
-    def __init__(self, decoders, limits: dict) -> None:
+    def __init__(self, decoders, limits: dict, header=None) -> None:
         self.decoders = decoders
         self.openings: tuple = ()
         self._next = 0  # index of the next secret in the body being decoded
+        self._header = header
+        self._sees = None if header is None else may_open(header)
+        self._unseen = -1  # owners of the first opening in this body its file may not hold
         self._limits = limits
         self._reset()
 
@@ -173,6 +202,8 @@ class BodyDecoder:
             opening = openings[index] if index < len(openings) else None
             if opening is None:
                 return Secret(commitment, data[0])
+            if self._sees is not None and not data[0] & self._sees and self._unseen < 0:
+                self._unseen = data[0]  # (refused once the body is read: ``fields``)
             if (
                 type(opening) is not tuple
                 or len(opening) != 2
@@ -193,6 +224,7 @@ class BodyDecoder:
         aligned with its secrets and checked against their commitments as they are decoded."""
         self.openings = openings
         self._next = 0
+        self._unseen = -1
         out = self._one(self._bodies, body)
         if self._next < len(self.openings):
             raise ValueError("more openings than secrets")
@@ -208,6 +240,8 @@ class BodyDecoder:
             raise ValueError("malformed record body")
         if out[1] not in (0, 1, 2, 3, 4, 5):
             raise ValueError(f"unknown record kind {out[1]}")
+        if self._unseen >= 0:
+            raise _not_for_viewer(self._header, out[0], self._unseen)
         return out
 
     def events(self, raw_events: tuple) -> tuple:

@@ -42,7 +42,7 @@ class Referee:
         self.fast = fast
         self.signed = signed  # False: records this copy already checked (a merge's rebuild)
         self.owed = owed  # a player's copy taking mail: every value shown to it must open
-        self.decoder = BodyDecoder(game.codes.decoders, LIMITS)
+        self.decoder = BodyDecoder(game.codes.decoders, LIMITS, game.header)
         self.rederived = 0  # records re-derived in full
         self.partly_checked: list[int] = []  # records this copy could not re-derive in full
 
@@ -61,6 +61,8 @@ class Referee:
                         opened = game.open_letters(fields[2], fields[0], letters, openings)
                         if opened is not openings:
                             fields = decoder.fields(body, opened)
+                except GameFileError:  # (openings the file's header forbids: ``may_open``)
+                    raise
                 except (ValueError, TypeError) as exc:
                     raise VerificationFailed(
                         f"the record does not decode ({exc})", code="corrupt", seq=game.seq
@@ -452,6 +454,8 @@ def verify(path_or_raw, *, keep_records: bool = True, fast: bool = True) -> Verd
         referee.run(raw.iter_records())
     except VerificationFailed as exc:
         failure = exc
+    except GameFileError as exc:  # (the file is refused, as a whole: it names itself)
+        raise type(exc)(f"{raw.path}: corrupt: {exc.reason}", code=exc.code) from None
     if failure is None and game.seq == 0:
         failure = VerificationFailed(
             "the file holds no records (not even the setup)", code="empty-log", seq=0
@@ -562,6 +566,8 @@ def load_peer(raw: RawFile, *, signed: bool = True) -> Game:
         Referee(game, signed=False).run(raw.iter_records())
     except VerificationFailed as exc:
         raise GameFileError(f"{raw.path}: corrupt: {exc}", code="corrupt") from None
+    except GameFileError as exc:
+        raise type(exc)(f"{raw.path}: corrupt: {exc.reason}", code=exc.code) from None
     return game
 
 
@@ -590,7 +596,7 @@ def merge_sealed(game: Game, move: RawFile, at: int, theirs, *, fast: bool = Tru
     (two moves of a sequential phase, one seat's two different choices) is refused, saying how
     to recover.  ``(records from the region on, records checked only in part)``.
     """
-    decoder = BodyDecoder(game.codes.decoders, LIMITS)
+    decoder = BodyDecoder(game.codes.decoders, LIMITS, game.header)
     prev = game.records[at - 1].hash if at else game.header.game_id
     conflict = _conflict(game, move.path, at)
     incoming = []
