@@ -41,7 +41,7 @@ from ._fileformat import (
     save_game,
     save_moves,
 )
-from ._game import Game, describe
+from ._game import Game
 from ._migrate import migrate
 from ._module import GameSpec, Module, Option, Outcome
 from ._pictures import Position
@@ -61,6 +61,7 @@ from ._registry import broken_modules, get_module, installed_modules
 from ._safety import check_output, locked
 from ._secrets import UNKNOWN, Reveal, Secret
 from ._simulate import random_playout
+from ._words import describe
 
 __version__ = "0.2.0"
 

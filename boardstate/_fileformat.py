@@ -242,7 +242,7 @@ def save_moves(game: Game, base_seq: int, path, *, text: bool = False) -> int:
     paste into a mail body); the number of records it holds."""
     data = encode_moves(game, base_seq)
     if text:
-        from ._game import describe
+        from ._words import describe
 
         said = "; ".join(describe(game, r) for r in game.records[base_seq + 1 :])
         last = game.seq - 1

@@ -807,28 +807,3 @@ def _needs_migration(why: str) -> GameFileError:
         f"rewrite it under the installed event schemas before adding moves",
         code="needs-migration",
     )
-
-
-def describe(game: Game, record, viewer: int | None = None) -> str:
-    """A record in words as ``viewer`` sees it (None: a spectator), e.g. ``alice: play luke 5``
-    or ``bob commits a sealed choice`` (its owner also sees the choice)."""
-    if record.kind == Kind.SETUP:
-        return "setup"
-    who = game.players[record.actor]
-    if record.kind == Kind.COMMIT:
-        mine = viewer is not None and viewer == record.actor
-        held = f" ({record.sealed.value})" if record.sealed.known and mine else ""
-        if record.events:
-            return f"{who} lays a choice face down{held}"
-        return f"{who} commits a sealed choice{held}"
-    if record.kind == Kind.REVEAL:
-        return f"{who} reveals: {record.sealed.value}"
-    if record.kind == Kind.JOIN:
-        from .keys import fingerprint
-
-        return f"{who} joins (key {fingerprint(record.sealed[0])})"
-    if record.kind == Kind.DEAL:
-        if record.sealed[0] == "link":
-            return f"{who} adds a share of the randomness"
-        return f"{who} arranges a face-down pile of {len(record.sealed[1])} cards"
-    return f"{who}: {record.command}"

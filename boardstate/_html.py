@@ -73,7 +73,7 @@ def write_replay_html(game, seat: int | None, write) -> None:
     one run of equal pictures at a time, each picture drawn once per state (a record that
     changes nothing, a note, draws nothing); only each record's line is kept, for the move
     list after the positions."""
-    from ._game import describe
+    from ._words import describe
 
     records = game.records
     last = len(records) - 1
@@ -184,7 +184,7 @@ def _steps(game, seat: int | None):
     """Per record, one at a time: ``(i, the record in words, its result line or '', (kind,
     picture))`` as ``seat`` sees it; ``kind`` is ``"svg"`` (the module's drawing) or
     ``"text"``.  A record that leaves the state as it was (no events) is not drawn again."""
-    from ._game import describe
+    from ._words import describe
 
     decider = game.decider
     header = game.header

@@ -17,8 +17,7 @@ from functools import cached_property
 import attrs
 
 from ._decider import _drawn
-from ._game import Game, describe
-from ._words import status_lines
+from ._words import describe, status_lines
 
 LAST_MOVES = 5
 """How many of the last records a game's HTML lists, in words."""
@@ -26,7 +25,7 @@ LAST_MOVES = 5
 _PROLOG = re.compile(r"\A\s*(<\?xml[^>]*\?>\s*)?(<!DOCTYPE[^>]*>\s*)?", re.IGNORECASE)
 
 
-def state_after(game: Game, index: int):
+def state_after(game, index: int):
     """The state after record ``index`` (the events of records ``0..index`` folded)."""
     header = game.header
     decider = game.decider
@@ -61,7 +60,7 @@ class Position:
     (``_repr_svg_``, ``_repr_html_``); ``svg()`` and ``text()`` give the picture and the text.
     """
 
-    game: Game = attrs.field(repr=False)  # (compared by identity: one game, one log)
+    game = attrs.field(repr=False)  # (compared by identity: one game, one log)
     index: int = attrs.field(validator=_check_index)
     seat: int | None = attrs.field(default=None, validator=_check_seat)
 
@@ -130,7 +129,7 @@ class Position:
 
 
 # ---------------------------------------------------------------------------------- the game
-def game_html(game: Game) -> str:
+def game_html(game) -> str:
     """A game in a notebook: what it is, who plays, where it stands, the position as this copy's
     player sees it (a full game: as a spectator), and the last moves in words."""
     viewer = game.header.viewer
@@ -162,7 +161,7 @@ def game_html(game: Game) -> str:
 
 
 # ---------------------------------------------------------------------------------- helpers
-def _seen_by(game: Game, seat: int | None) -> str:
+def _seen_by(game, seat: int | None) -> str:
     return "as a spectator sees it" if seat is None else f"as {game.players[seat]} sees it"
 
 

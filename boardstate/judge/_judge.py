@@ -18,9 +18,10 @@ import msgpack
 
 from .._errors import BoardstateError, GameFileError
 from .._fileformat import encode_game, encode_moves, encode_public, encode_row, parse_raw
-from .._game import Game, describe
+from .._game import Game
 from .._hosted import decode_request, is_request
 from .._registry import get_module
+from .._words import describe
 from ._store import StoreConflict, StoreError
 from ._types import Mail, Outgoing
 
