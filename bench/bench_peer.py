@@ -51,7 +51,8 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 import boardstate as bs
 from boardstate import _peer, _referee
 from boardstate import keys as player_keys
-from boardstate._fileformat import encode_game, encode_moves, encode_public, load_game, parse_raw
+from boardstate._fileformat import encode_game, encode_moves, encode_public, parse_raw
+from boardstate._loading import load_game
 from boardstate._peer import CHAIN_LENGTH, chain_of, link_follows, signed_message
 from boardstate._records import Kind
 from boardstate._referee import referee_moves, verify

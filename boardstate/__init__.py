@@ -12,6 +12,7 @@ Three façades, by audience:
 """
 
 from ._armor import armor
+from ._audit import Audit, audit, audit_hosted
 from ._errors import (
     AmbiguousCommand,
     BoardError,
@@ -35,13 +36,13 @@ from ._fileformat import (
     encode_game,
     encode_moves,
     encode_public,
-    load_game,
     parse_raw,
     read_raw,
     save_game,
     save_moves,
 )
 from ._game import Game
+from ._loading import load_game
 from ._migrate import migrate
 from ._module import GameSpec, Module, Option, Outcome
 from ._pictures import Position
@@ -50,8 +51,6 @@ from ._referee import (
     Referee,
     Verdict,
     apply_moves,
-    audit,
-    audit_hosted,
     canonical_region,
     load_checked,
     referee_moves,
@@ -98,6 +97,7 @@ __all__ = [
     "apply_moves",
     "armor",
     "atomic_write",
+    "Audit",
     "audit",
     "audit_hosted",
     "broken_modules",

@@ -19,14 +19,12 @@ import msgpack
 
 from ._armor import armor, dearmor, is_armored
 from ._errors import (
-    BoardstateError,
     CorruptFile,
     ForeignFile,
     GameFileError,
     TruncatedFile,
 )
 from ._events import EventCodes
-from ._game import Game
 from ._header import HEADER_LIMITS, MAX_HEADER_BYTES, Header, check_records, read_header
 from ._records import HASH_SIZE, NO_ACTOR, BodyDecoder, Kind, Record
 from ._secrets import Reveal, Secret
@@ -186,7 +184,7 @@ def _mode_for(path: Path) -> int:
         return 0o666 & ~umask
 
 
-def encode_game(game: Game, *, viewer: int | None = None, settled: bool = False) -> bytes:
+def encode_game(game, *, viewer: int | None = None, settled: bool = False) -> bytes:
     """The full log, or with ``viewer`` that player's view (no seed, others' secrets sealed).
 
     ``settled``: leave out the records of a sealed phase still collecting choices, so that no
@@ -201,19 +199,19 @@ def encode_game(game: Game, *, viewer: int | None = None, settled: bool = False)
     return encode_file(header, records, openings_for=viewer)
 
 
-def encode_public(game: Game) -> bytes:
+def encode_public(game) -> bytes:
     """A peer game as every player may see it (no private secret, no openings): what a new
     player joins from (``boardstate join``)."""
     header = attrs.evolve(game.header, seed=None, seed_salt=None, viewer=None, peer_secret=None)
     return encode_file(header, game.records, openings_for=None)
 
 
-def save_game(game: Game, path, *, viewer: int | None = None, settled: bool = False) -> None:
+def save_game(game, path, *, viewer: int | None = None, settled: bool = False) -> None:
     """Write ``encode_game`` atomically."""
     atomic_write(path, encode_game(game, viewer=viewer, settled=settled))
 
 
-def encode_moves(game: Game, base_seq: int, *, reader: int | None = None) -> bytes:
+def encode_moves(game, base_seq: int, *, reader: int | None = None) -> bytes:
     """A move file: the compact header naming the game and base hash, then the records after
     ``base_seq``.
 
@@ -237,7 +235,7 @@ def encode_moves(game: Game, base_seq: int, *, reader: int | None = None) -> byt
     return encode_file(header, game.records[base_seq + 1 :], openings_for=None, reader=reader)
 
 
-def save_moves(game: Game, base_seq: int, path, *, text: bool = False) -> int:
+def save_moves(game, base_seq: int, path, *, text: bool = False) -> int:
     """Write ``encode_moves`` atomically (``-``: to standard output; ``text``: armored, to
     paste into a mail body); the number of records it holds."""
     data = encode_moves(game, base_seq)
@@ -349,23 +347,8 @@ class RawFile:
         except GameFileError as exc:
             raise type(exc)(f"{self.path}: {exc.reason}", code=exc.code) from None
 
-    def game(self, *, keep_records: bool = True) -> Game:
-        """An empty game for this file's header, to fold or referee its records onto."""
-        codes = self.codes()
-        try:
-            return Game(self.module, self.header, codes=codes, keep_records=keep_records)
-        except BoardstateError as exc:
-            raise CorruptFile(f"{self.path}: corrupt header ({exc.reason})") from None
-        except MemoryError:
-            raise
-        except Exception as exc:  # the module's ``initial`` on options it never made
-            raise CorruptFile(
-                f"{self.path}: corrupt header (its options do not set up a "
-                f"{self.header.module} game: {_why(exc)})"
-            ) from None
-
     @staticmethod
-    def decoder(game: Game) -> BodyDecoder:
+    def decoder(game) -> BodyDecoder:
         return BodyDecoder(game.codes.decoders, LIMITS, game.header)
 
 
@@ -525,68 +508,3 @@ def _check_shape(fields: tuple, players: int) -> None:
         raise CorruptFile(f"record {seq}: malformed (its sealed value)")
     if kind == Kind.REVEAL and type(sealed.value) is not str:
         raise CorruptFile(f"record {seq}: malformed (the revealed choice is not a command)")
-
-
-def load_game(path_or_raw) -> Game:
-    """Read our own file back: chain checked, events folded, rules not re-run (fast)."""
-    with no_cyclic_gc():
-        return _load_game(path_or_raw)
-
-
-def _load_game(path_or_raw) -> Game:
-    raw = path_or_raw if isinstance(path_or_raw, RawFile) else read_raw(path_or_raw)
-    if raw.header.kind != "game":
-        raise GameFileError(
-            f"{raw.path}: this is a move file; apply it to a game with "
-            f"'boardstate apply GAME {raw.path}'",
-            code="not-a-game",
-        )
-    if raw.header.signed:  # (what waits for the players is known only by re-running the rules)
-        from ._referee import load_peer
-
-        return load_peer(
-            raw, signed=False
-        )  # (our own file: its chain holds; verify checks signatures)
-    game = raw.game()
-    decoder = raw.decoder(game)
-    players = len(game.players)
-    for i, (body, hash_, openings) in enumerate(raw.iter_records()):
-        try:
-            fields = decoder.fields(body, openings)
-            _check_shape(fields, players)
-            game.load(fields, body, hash_, decoder)
-        except CorruptFile as exc:
-            raise type(exc)(f"{raw.path}: corrupt: {exc.reason}", code=exc.code) from None
-        except BoardstateError:
-            raise
-        except (ValueError, TypeError) as exc:  # msgpack's and the decoder's own complaints
-            raise CorruptFile(f"{raw.path}: corrupt at record {i} ({_why(exc)})") from None
-        except MemoryError:
-            raise
-        except Exception as exc:  # the module's upcasters or ``evolve`` on events it never made
-            raise CorruptFile(
-                f"{raw.path}: corrupt at record {i} (events the rules cannot fold: {_why(exc)})"
-            ) from None
-    _probe(game, raw.path)
-    return game
-
-
-def _probe(game: Game, path) -> None:
-    """Ask the rules about the state the records fold to, as every command will (whose turn,
-    the result, each acting seat's commands): events that fold without complaint into a state
-    the rules cannot use (a file forged and rechained) are a corrupt file, not a crash later.
-    A file read to be added to is re-derived record by record instead (``load_checked``)."""
-    try:
-        if game.outcome() is None:
-            viewer = game.header.viewer  # (a view holds its own player's secrets only)
-            for seat in game.to_act():
-                if viewer is None or seat == viewer:
-                    game.legal(seat)
-    except BoardstateError:
-        raise
-    except MemoryError:
-        raise
-    except Exception as exc:
-        raise CorruptFile(
-            f"{path}: corrupt (the rules cannot use the state its records fold to: {_why(exc)})"
-        ) from None

@@ -1,7 +1,7 @@
 """A game in play: header, log and live state, with the engine's checks in one place.
 
 Every way a record enters the log goes through here: a local command (``play``), an incoming
-record the referee has re-derived (``boardstate._referee.Referee``), or a record read back from
+record the referee has re-derived (``boardstate._rederive.Referee``), or a record read back from
 our own file (``load``).  The engine checks game over, whose turn, and the sealed and face-down
 choices; the module checks its own rules (through ``Decider``).
 """
@@ -20,13 +20,16 @@ from ._errors import (
     IllegalCommand,
     InvalidCommand,
     SecretUnavailable,
+    VerificationFailed,
 )
 from ._events import EventCodes
+from ._fileformat import _why, encode_file, parse_raw
 from ._header import Header
 from ._hosted import Request
 from ._module import HIDDEN, Choice
 from ._peer import LINK_BYTES
 from ._records import NO_ACTOR, Kind, Record, chain, make_record
+from ._rederive import Referee
 from ._secrets import Reveal, Secret, make_secret, reveal
 from ._talk import Talk, canonical
 from ._words import revision_note
@@ -118,7 +121,7 @@ class Game:
         self.signer = None  # this copy's player's signing function (bytes -> signature)
         # The records from ``region_start`` on commute (joins, deals, a sealed round's commits
         # and reveals) and are not settled yet: a peer copy keeps them in canonical order
-        # (``_referee.canonical_region``), and its move files carry them from there.
+        # (``_canonical.canonical_region``), and its move files carry them from there.
         self.region_start = 0
         self.keep_canonical = False  # a peer copy adding records: each step put in canonical order
 
@@ -169,6 +172,23 @@ class Game:
         events, state = game.start_events()
         game.append(game.make(Kind.SETUP, NO_ACTOR, "", None, events), state)
         return game
+
+    @classmethod
+    def of_file(cls, raw, *, keep_records: bool = True) -> Game:
+        """An empty game for a file's header (a ``RawFile``), to fold or referee its records
+        onto; a header whose options do not set up a game is a corrupt file."""
+        codes = raw.codes()
+        try:
+            return cls(raw.module, raw.header, codes=codes, keep_records=keep_records)
+        except BoardstateError as exc:
+            raise CorruptFile(f"{raw.path}: corrupt header ({exc.reason})") from None
+        except MemoryError:
+            raise
+        except Exception as exc:  # the module's ``initial`` on options it never made
+            raise CorruptFile(
+                f"{raw.path}: corrupt header (its options do not set up a "
+                f"{raw.header.module} game: {_why(exc)})"
+            ) from None
 
     def start_events(self) -> tuple:
         """The setup's ``(events, state after them)`` (in the peer mode, those the rules give
@@ -489,15 +509,16 @@ class Game:
         """Keep only the first ``count`` records (the live state folded again from them): a
         merge of sealed choices rebuilds the log from the record where two copies parted."""
         if self.trust.rebuilt_by_rederiving:
-            from ._fileformat import encode_file, parse_raw
-            from ._referee import load_peer
-
             shared = self.header.shared  # (a rebuild makes the records again: kept as it was)
             header = self.header
             if shared is not None and shared >= count:
                 header = attrs.evolve(header, shared=count - 1 if count else None)
             raw = parse_raw(encode_file(header, self.records[:count]), "this copy")
-            fresh = load_peer(raw, signed=False)  # (checked when they came in)
+            fresh = Game.of_file(raw)
+            try:  # (checked when they came in: their signatures are not checked again)
+                Referee(fresh, signed=False).run(raw.iter_records())
+            except VerificationFailed as exc:
+                raise GameFileError(f"{raw.path}: corrupt: {exc}", code="corrupt") from None
             fresh.header = attrs.evolve(fresh.header, shared=shared)
         else:
             fresh = Game(self.module, self.header, codes=self.codes)
@@ -796,7 +817,7 @@ class Game:
             # on them, so every copy that holds them holds the same log from here on.
             start, self.region_start = self.region_start, self._count
             if self.keep_canonical and len({r.actor for r in self.records[start:]}) > 1:
-                from ._referee import canonical_region
+                from ._canonical import canonical_region
 
                 canonical_region(self, start)
 

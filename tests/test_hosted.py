@@ -17,10 +17,11 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 import boardstate as bs
+from boardstate._audit import audit_hosted
 from boardstate._fileformat import encode_game, encode_moves, encode_public, parse_raw
 from boardstate._game import Game
 from boardstate._hosted import decode_request, is_request
-from boardstate._referee import audit_hosted, referee_moves
+from boardstate._referee import referee_moves
 from boardstate._secrets import Secret
 from boardstate.trust import HostedTrust
 

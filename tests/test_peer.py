@@ -268,7 +268,7 @@ def test_the_file_shows_whom_a_stalled_game_waits_for():
 def test_the_end_of_game_audit_re_derives_everything_from_the_published_copies():
     table = Table(2, rng_seed=8)
     table.play_out()
-    from boardstate._referee import audit
+    from boardstate._audit import audit
 
     copies = [parse_raw(encode_game(c, viewer=i), f"copy {i}") for i, c in enumerate(table.copies)]
     report = audit(copies)
@@ -307,7 +307,7 @@ def test_epic_duels_for_three_in_the_peer_mode_mail_in_any_order(monkeypatch):
     and joins crossing in the mail; every copy ends alike, and the audit checks everything."""
     import test_peer
 
-    from boardstate._referee import audit
+    from boardstate._audit import audit
 
     monkeypatch.setattr(test_peer, "MODULE", bs.get_module("epic-duels"))
     table = Table(3, rng_seed=0)

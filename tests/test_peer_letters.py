@@ -14,8 +14,9 @@ from peer_draw import MODULE
 from test_peer import NAMES, Table
 
 import boardstate as bs
+from boardstate._audit import audit
 from boardstate._fileformat import encode_game, encode_moves, parse_raw
-from boardstate._referee import audit, referee_moves
+from boardstate._referee import referee_moves
 from boardstate._registry import registered
 from boardstate.trust import peer as peer_plug
 

@@ -33,6 +33,7 @@ import boardstate as bs
 import boardstate._game as game_module
 import boardstate._header as header_module
 import boardstate.trust._signed as signed_plug
+from boardstate._audit import audit
 from boardstate._fileformat import encode_file, encode_game, encode_moves, encode_public, parse_raw
 from boardstate._peer import (
     NeedsInput,
@@ -44,7 +45,7 @@ from boardstate._peer import (
     signed_message,
 )
 from boardstate._records import Kind, sealed_values
-from boardstate._referee import audit, referee_moves, verify
+from boardstate._referee import referee_moves, verify
 from boardstate._registry import registered
 from boardstate._rng import Rng
 from boardstate._secrets import UNKNOWN, Reveal, Secret, make_secret

@@ -316,7 +316,7 @@ def _view(game: Game, seat: int) -> str:
 
 
 def _load(header: bytes, rows, game_id: bytes) -> Game:
-    from .._fileformat import load_game
+    from .._loading import load_game
 
     game = load_game(parse_raw(header + b"".join(rows), f"game {game_id.hex()[:12]}"))
     if game.header.game_id != game_id:

@@ -15,8 +15,9 @@ from collections import deque
 import attrs
 
 from .._errors import BoardstateError, GameFileError
-from .._fileformat import encode_file, encode_game, encode_moves, load_game, parse_raw
+from .._fileformat import encode_file, encode_game, encode_moves, parse_raw
 from .._game import Game
+from .._loading import load_game
 from .._records import chain, make_record, pack, sealed_values
 from .._referee import apply_moves, verify
 from .._registry import registered
