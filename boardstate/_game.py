@@ -25,76 +25,19 @@ from ._errors import (
 from ._events import EventCodes
 from ._fileformat import _why, encode_file, parse_raw
 from ._header import Header
-from ._hosted import Request
-from ._module import HIDDEN, Choice
+from ._modes import ModeQuestions
+from ._module import Choice
 from ._peer import LINK_BYTES
 from ._records import NO_ACTOR, Kind, Record, chain, make_record
 from ._rederive import Referee
-from ._secrets import Reveal, Secret, make_secret, reveal
+from ._sealed import REVEAL_WORD, FaceDown, SealedChoices, SealedRound
+from ._secrets import make_secret
 from ._talk import Talk, canonical
 from ._words import revision_note
 from .trust import plug_for
 
-REVEAL_WORD = "reveal"
 
-
-class SealedRound:
-    """Simultaneous sealed choices: every seat commits; only then does anyone reveal.
-
-    Once every choice is committed, every seat may reveal, in any order (two players by mail
-    reveal at once, and the referee merges their files: ``merge_sealed``); ``acting`` lists the
-    seats still to reveal, the last to commit first (it may reveal in the same move file), then
-    the others in seat order, which is also the order a merge puts reveals in.  The last reveal
-    resolves.  ``acting`` is kept up to date as records arrive: the referee asks it for every
-    record of a long log.
-    """
-
-    __slots__ = (
-        "seats",
-        "size",
-        "commits",
-        "revealed",
-        "parsed",
-        "start",
-        "acting",
-        "all_committed",
-    )
-
-    def __init__(self, seats: tuple[int, ...], start: int) -> None:
-        self.seats = seats
-        self.start = start  # the sequence number of the round's first record
-        self.size = len(seats)
-        self.commits: dict[int, Secret] = {}
-        self.revealed: dict[int, str] = {}
-        self.parsed: dict[int, object] = {}  # seat -> the revealed command, parsed once
-        self.acting = seats  # waiting to commit; then the next to reveal
-        self.all_committed = False
-
-    def commit(self, seat: int, secret: Secret) -> None:
-        self.commits[seat] = secret
-        self.all_committed = len(self.commits) == self.size
-        if self.all_committed:  # the last to commit first, then the others in seat order
-            self.acting = (seat,) + tuple([s for s in self.seats if s != seat])
-        else:
-            self.acting = tuple([s for s in self.seats if s not in self.commits])
-
-    def reveal(self, seat: int, value: str) -> None:
-        self.revealed[seat] = value
-        self.acting = tuple([s for s in self.acting if s != seat])
-
-
-class FaceDown:
-    """A command committed face down: the commitment, and the state it was chosen in (the
-    command is checked against that state when it is turned over)."""
-
-    __slots__ = ("secret", "state")
-
-    def __init__(self, secret: Secret, state) -> None:
-        self.secret = secret
-        self.state = state
-
-
-class Game:
+class Game(SealedChoices, ModeQuestions):
     """One game: ``records`` (the log), ``state`` (the fold of its events) and ``header``."""
 
     def __init__(
@@ -232,10 +175,6 @@ class Game:
     def outcome(self):
         return self.facts()[0]
 
-    def phase(self) -> SealedRound | None:
-        """The sealed round under way, if the acting seats choose at once and sealed."""
-        return self.round
-
     def to_act(self) -> tuple[int, ...]:
         if self.trust.waits(self):
             return self.trust.waiting_for(self)
@@ -243,101 +182,6 @@ class Game:
         return self.facts()[1] if phase is None else phase.acting
 
     # ------------------------------------------------------------------ what the mode adds
-    @property
-    def keys(self) -> dict[int, bytes]:
-        """Seat -> the Ed25519 public key it joined with (none in the open mode)."""
-        return self.trust.keys
-
-    @property
-    def exchange(self) -> dict[int, bytes]:
-        """Seat -> the X25519 public key its letters are written to."""
-        return self.trust.exchange
-
-    @property
-    def pending(self):
-        """The decision waiting for what the players supply (None: nothing waits)."""
-        return self.trust.pending
-
-    @property
-    def unmade(self) -> bool:
-        """The last decision ran with secrets another copy made (the referee takes those
-        from the record)."""
-        return self.trust.unmade
-
-    @property
-    def links_given(self) -> dict[int, int]:
-        return self.trust.links_given
-
-    @property
-    def audit_secrets(self) -> dict[int, bytes]:
-        """The end-of-game audit: the players' published secrets."""
-        return self.trust.audit_secrets
-
-    @audit_secrets.setter
-    def audit_secrets(self, secrets: dict[int, bytes]) -> None:
-        self.trust.audit_secrets = secrets
-
-    def waiting_for(self) -> tuple[int, ...]:
-        """The seats the game waits for to join, or to supply the waiting decision."""
-        return self.trust.waiting_for(self)
-
-    def due(self) -> str:
-        """What the next record must be: "join", "link", "arrange" or "" (play on)."""
-        return self.trust.due(self)
-
-    def waiting_text(self) -> str:
-        """In words, whom the game waits for (empty: nobody, play on)."""
-        due = self.due()
-        if not due:
-            return ""
-        names = ", ".join(self.players[s] for s in self.waiting_for())
-        what = {
-            "join": "to join",
-            "link": "to add their share of the randomness (a deal record)",
-            "arrange": "to arrange their face-down pile (a deal record)",
-        }[due]
-        return f"waiting for {names} {what}"
-
-    def check_join(self, seat: int, sealed) -> tuple:
-        """A join: ``(events, state after them)``; ``IllegalCommand`` if it is not one."""
-        return self.trust.check_join(self, seat, sealed)
-
-    def check_deal(self, seat: int, sealed) -> tuple:
-        """A deal: the supply the waiting decision needs from ``seat``."""
-        return self.trust.check_deal(self, seat, sealed)
-
-    def supply(self, seat: int):
-        """What this copy supplies as ``seat``'s next deal (it holds their private secret)."""
-        return self.trust.supply(self, seat)
-
-    def join(self, seat: int, public_key: bytes) -> list[Record]:
-        """This copy's player joins, then deals what is due from them."""
-        return self.trust.join(self, seat, public_key)
-
-    def deal_held(self) -> list[Record]:
-        """Append the deals due from this copy's player."""
-        return self.trust.deal_held(self)
-
-    def check_signature(self, record: Record) -> None:
-        """What the mode checks of a record this copy did not make (``IllegalCommand``)."""
-        self.trust.check_signature(self, record)
-
-    def check_request(self, request: Request, seq: int | None = None) -> None:
-        """A player's request to a judge, to be used as record ``seq`` (``IllegalCommand``)."""
-        self.trust.check_request(self, request, seq)
-
-    def request(self, seat: int, text: str) -> Request:
-        """A hosted game's player asks the judge for a move (signed; nothing is added)."""
-        return self.trust.request(self, seat, text)
-
-    def join_request(self, seat: int, public_key: bytes) -> Request:
-        """A hosted game's player asks to join."""
-        return self.trust.join_request(self, seat, public_key)
-
-    def judge(self, request: Request) -> list[Record]:
-        """The judge's copy makes the records ``request`` asks for."""
-        return self.trust.judge(self, request)
-
     def revision_note(self) -> str:
         """Which rules revision an older game is played under and what changed since."""
         return revision_note(self.module.spec, self.header.revision)
@@ -373,18 +217,6 @@ class Game:
 
         return game_html(self)
 
-    def open_move_due(self) -> bool:
-        """Is the next record an open move?  (A sealed choice with one seat left to choose is
-        made in the open: there is nobody to hide it from until it is played.)"""
-        return self.round is None and self.facts()[2] in (Choice.OPEN, Choice.SEALED)
-
-    def reveal_due(self) -> bool:
-        """Is the next record a reveal (of a sealed round, or of a face-down choice)?"""
-        phase = self.phase()
-        if phase is not None:
-            return phase.all_committed
-        return self.facts()[2] == Choice.TURN_OVER
-
     def legal(self, seat: int) -> list[str]:
         """The commands ``seat`` may give now, in notation (empty when it is not their turn)."""
         if seat not in self.to_act():
@@ -413,22 +245,6 @@ class Game:
         except BoardstateError:
             return False
         return True
-
-    def settled(self) -> int:
-        """How many records hold no unrevealed sealed choice of a round still collecting."""
-        phase = self.round
-        return self._count if phase is None or not phase.commits else phase.start
-
-    def pending_choice(self, seat: int) -> str | None:
-        """The sealed or face-down choice ``seat`` has committed and this copy holds, if any."""
-        phase = self.round
-        if phase is not None and seat in phase.commits:
-            secret = phase.commits[seat]
-        elif seat in self.face_down:
-            secret = self.face_down[seat].secret
-        else:
-            return None
-        return secret.value if secret.known else None
 
     # ------------------------------------------------------------------ local play
     def play(self, seat: int, text: str, *, entropy=os.urandom) -> list[Record]:
@@ -467,26 +283,6 @@ class Game:
             self.append(self.make(Kind.MOVE, seat, notation, None, events), state)
         self.reveal_held()
         self.deal_held()
-        return self.records[start:]
-
-    def held_reveal(self, seat: int) -> bool:
-        """Does this copy hold the opening ``seat`` must reveal now?"""
-        pending = self.pending_commitment(seat)
-        return pending is not None and pending.known
-
-    def reveal_held(self) -> list[Record]:
-        """Append the reveals that are due and whose openings this copy holds."""
-        start = self._count
-        while self.outcome() is None and not self.due() and self.reveal_due():
-            held = [s for s in self.to_act() if self.held_reveal(s)]
-            if not held:
-                break
-            seat = held[0]
-            opening = reveal(self.pending_commitment(seat))
-            events, state = self.check_reveal(seat, opening)
-            if self.trust.reveal_request(self, opening.commitment) is None:
-                break  # (the judge makes only the reveal the player signed with the choice)
-            self.append(self.make(Kind.REVEAL, seat, "", opening, events), state)
         return self.records[start:]
 
     def mark_shared(self, seq: int) -> None:
@@ -569,120 +365,6 @@ class Game:
             names = ", ".join(self.players[s] for s in acting) or "nobody"
             why = f"it is not {self.players[seat]}'s turn (to act: {names})"
         raise IllegalCommand(why, code="not-your-turn", rule=ENGINE_RULE)
-
-    def check_commit(self, seat: int, sealed) -> None:
-        """A commitment from ``seat`` (whose turn it is): well formed, and due."""
-        if type(sealed) is not Secret or sealed.owners != 1 << seat:
-            raise IllegalCommand(
-                "malformed commitment (not a secret owned by its maker alone)",
-                code="bad-commit",
-                rule=ENGINE_RULE,
-            )
-        if sealed.commitment in self.committed:
-            raise IllegalCommand(
-                "a commitment made before in this game (a signed choice replayed)",
-                code="replayed",
-                rule=ENGINE_RULE,
-            )
-        phase = self.round
-        if phase is not None:
-            if phase.all_committed:
-                raise IllegalCommand(
-                    "a commitment after every choice is committed",
-                    code="bad-commit",
-                    rule=ENGINE_RULE,
-                )
-            return
-        if self.facts()[2] != Choice.FACE_DOWN:
-            raise IllegalCommand(
-                "a commitment where no choice is made face down",
-                code="not-sealed",
-                rule=ENGINE_RULE,
-            )
-        if seat in self.face_down:
-            raise IllegalCommand(
-                f"{self.players[seat]} already has a choice face down",
-                code="bad-commit",
-                rule=ENGINE_RULE,
-            )
-
-    def commit_events(self, seat: int, sealed, openings=None) -> tuple:
-        """Check a commitment from ``seat``; ``(events, state after them)``: none in a sealed
-        round, and what the rules make of a face-down choice (``decide`` on ``HIDDEN``)."""
-        self.check_commit(seat, sealed)
-        if self.round is not None:
-            return (), self.state
-        return self.decide(((seat, HIDDEN),), openings)
-
-    def pending_commitment(self, seat: int) -> Secret | None:
-        """The commitment ``seat`` must open now (None: no reveal is due from ``seat``)."""
-        phase = self.round
-        if phase is not None:
-            if phase.all_committed and seat in phase.acting:
-                return phase.commits[seat]
-            return None
-        if self.facts()[2] == Choice.TURN_OVER and seat in self.face_down:
-            return self.face_down[seat].secret
-        return None
-
-    def check_reveal(self, seat: int, sealed, *, rehash: bool = True, openings=None) -> tuple:
-        """Check a reveal from ``seat``: it opens the due commitment and holds a legal command.
-
-        Returns ``(events, state after them)``: a reveal that completes a sealed round resolves
-        it, one that turns a face-down choice over plays it; other reveals cause nothing.
-        ``rehash=False`` (the referee's fast path) skips the hash of an opening this copy
-        already checked when the commitment was made or read.
-        """
-        committed = self.pending_commitment(seat)
-        if committed is None:
-            self.check_turn(seat)  # (says why, if it is not this seat's turn at all)
-            raise IllegalCommand(
-                f"no reveal is due from {self.players[seat]} now",
-                code="early-reveal",
-                rule=ENGINE_RULE,
-            )
-        if type(sealed) is not Reveal or sealed.commitment != committed.commitment:
-            raise IllegalCommand(
-                "the reveal does not open the player's commitment",
-                code="bad-reveal",
-                rule=ENGINE_RULE,
-            )
-        same = (
-            not rehash
-            and committed.known
-            and committed.salt == sealed.salt
-            and committed.value == sealed.value
-        )
-        if not (same or sealed.checks()):
-            raise IllegalCommand(
-                "the reveal does not open the player's commitment",
-                code="bad-reveal",
-                rule=ENGINE_RULE,
-            )
-        if type(sealed.value) is not str:
-            raise IllegalCommand(
-                "the revealed choice is not a command", code="bad-reveal", rule=ENGINE_RULE
-            )
-        phase = self.round
-        if phase is None:  # a face-down choice: legal where it was chosen, played now
-            chosen = self.face_down[seat].state
-            command = self.decider.rules.parse(chosen, seat, sealed.value)
-            try:
-                self.decider.validate(chosen, seat, command)
-            except SecretUnavailable:  # (legal or not depends on cards this copy lacks:
-                events, _ = self.decide(((seat, command),), openings)  # the rest is checked)
-                unjudged = SecretUnavailable("this copy cannot judge whether the choice is legal")
-                unjudged.partial = events
-                raise unjudged from None
-            return self.decide(((seat, command),), openings)
-        phase.parsed[seat] = self.checked(seat, sealed.value)
-        if len(phase.revealed) + 1 < phase.size:
-            return (), self.state
-        rules, state = self.rules, self.state
-        for s, chosen in phase.revealed.items():  # (a copy read from file parses them here)
-            if s not in phase.parsed:
-                phase.parsed[s] = rules.parse(state, s, chosen)
-        return self.decide(tuple((s, phase.parsed[s]) for s in phase.seats), openings)
 
     def checked(self, seat: int, text: str):
         """``text`` parsed for ``seat`` and held to the module's rules: the command."""
@@ -778,21 +460,7 @@ class Game:
         if kind != Kind.SETUP and record.actor >= 0:
             self.talk.moved(record.actor)
         self.trust.on_append(self, record)
-        if kind == Kind.COMMIT:
-            self.committed.add(record.sealed.commitment)
-            phase = self.round
-            if phase is not None:
-                phase.commit(record.actor, record.sealed)
-            else:
-                self.face_down[record.actor] = FaceDown(record.sealed, self.state)
-        elif kind == Kind.REVEAL:
-            phase = self.round
-            if phase is not None:
-                phase.reveal(record.actor, record.sealed.value)
-                if len(phase.revealed) == phase.size:
-                    self.round = None
-            else:
-                del self.face_down[record.actor]
+        self.note_sealed(record)
         if state is None:
             evolve = self.decider.evolve
             state = self.state
@@ -805,10 +473,7 @@ class Game:
         self.head_hash = record.hash
         joined = self.trust.joined(self)
         if self.round is None and self.pending is None and joined:
-            # a new sealed round opens when the rules ask for one
-            outcome, acting, choice = self.facts()
-            if choice == Choice.SEALED and len(acting) >= 2:
-                self.round = SealedRound(acting, self._count)
+            self.open_round()
         if not commuting:
             self.region_start = self._count
         elif self.pending is None and joined and (self.round is None or not self.round.commits):

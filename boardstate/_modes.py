@@ -1,0 +1,106 @@
+"""What the trust mode adds to a game, asked of its plug (``boardstate.trust``): a ``Game``
+answers these questions by asking ``self.trust``, never by asking which mode it is in."""
+
+from __future__ import annotations
+
+from ._hosted import Request
+from ._records import Record
+
+
+class ModeQuestions:
+    """A game's questions about joins, deals, signatures and requests (``Game`` is one)."""
+
+    @property
+    def keys(self) -> dict[int, bytes]:
+        """Seat -> the Ed25519 public key it joined with (none in the open mode)."""
+        return self.trust.keys
+
+    @property
+    def exchange(self) -> dict[int, bytes]:
+        """Seat -> the X25519 public key its letters are written to."""
+        return self.trust.exchange
+
+    @property
+    def pending(self):
+        """The decision waiting for what the players supply (None: nothing waits)."""
+        return self.trust.pending
+
+    @property
+    def unmade(self) -> bool:
+        """The last decision ran with secrets another copy made (the referee takes those
+        from the record)."""
+        return self.trust.unmade
+
+    @property
+    def links_given(self) -> dict[int, int]:
+        return self.trust.links_given
+
+    @property
+    def audit_secrets(self) -> dict[int, bytes]:
+        """The end-of-game audit: the players' published secrets."""
+        return self.trust.audit_secrets
+
+    @audit_secrets.setter
+    def audit_secrets(self, secrets: dict[int, bytes]) -> None:
+        self.trust.audit_secrets = secrets
+
+    def waiting_for(self) -> tuple[int, ...]:
+        """The seats the game waits for to join, or to supply the waiting decision."""
+        return self.trust.waiting_for(self)
+
+    def due(self) -> str:
+        """What the next record must be: "join", "link", "arrange" or "" (play on)."""
+        return self.trust.due(self)
+
+    def waiting_text(self) -> str:
+        """In words, whom the game waits for (empty: nobody, play on)."""
+        due = self.due()
+        if not due:
+            return ""
+        names = ", ".join(self.players[s] for s in self.waiting_for())
+        what = {
+            "join": "to join",
+            "link": "to add their share of the randomness (a deal record)",
+            "arrange": "to arrange their face-down pile (a deal record)",
+        }[due]
+        return f"waiting for {names} {what}"
+
+    def check_join(self, seat: int, sealed) -> tuple:
+        """A join: ``(events, state after them)``; ``IllegalCommand`` if it is not one."""
+        return self.trust.check_join(self, seat, sealed)
+
+    def check_deal(self, seat: int, sealed) -> tuple:
+        """A deal: the supply the waiting decision needs from ``seat``."""
+        return self.trust.check_deal(self, seat, sealed)
+
+    def supply(self, seat: int):
+        """What this copy supplies as ``seat``'s next deal (it holds their private secret)."""
+        return self.trust.supply(self, seat)
+
+    def join(self, seat: int, public_key: bytes) -> list[Record]:
+        """This copy's player joins, then deals what is due from them."""
+        return self.trust.join(self, seat, public_key)
+
+    def deal_held(self) -> list[Record]:
+        """Append the deals due from this copy's player."""
+        return self.trust.deal_held(self)
+
+    def check_signature(self, record: Record) -> None:
+        """What the mode checks of a record this copy did not make (``IllegalCommand``)."""
+        self.trust.check_signature(self, record)
+
+    def check_request(self, request: Request, seq: int | None = None) -> None:
+        """A player's request to a judge, to be used as record ``seq`` (``IllegalCommand``)."""
+        self.trust.check_request(self, request, seq)
+
+    def request(self, seat: int, text: str) -> Request:
+        """A hosted game's player asks the judge for a move (signed; nothing is added)."""
+        return self.trust.request(self, seat, text)
+
+    def join_request(self, seat: int, public_key: bytes) -> Request:
+        """A hosted game's player asks to join."""
+        return self.trust.join_request(self, seat, public_key)
+
+    def judge(self, request: Request) -> list[Record]:
+        """The judge's copy makes the records ``request`` asks for."""
+        return self.trust.judge(self, request)
