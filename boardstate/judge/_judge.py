@@ -21,7 +21,7 @@ from .._fileformat import encode_game, encode_moves, encode_public, encode_row, 
 from .._game import Game
 from .._hosted import decode_request, is_request
 from .._registry import get_module
-from .._words import describe
+from .._words import acting_words, describe, outcome_line
 from ._store import StoreConflict, StoreError
 from ._types import Mail, Outgoing
 
@@ -293,17 +293,13 @@ def _dearmored(data: bytes, name: str) -> bytes:
 
 
 def _status(game: Game) -> str:
+    """Where the game stands, in the words every copy uses (``_words``)."""
     outcome = game.outcome()
     if outcome is not None:
-        from .._module import Outcome
-
-        if isinstance(outcome, Outcome) and outcome.winners:
-            won = ", ".join(game.players[s] for s in outcome.winners)
-            return f"game over: {won} won ({outcome.reason})"
-        return f"game over: {outcome}"
+        return outcome_line(game.players, outcome)
     if game.due():
         return game.waiting_text()
-    return "to act: " + ", ".join(game.players[s] for s in game.to_act())
+    return "to act: " + acting_words(game)
 
 
 def _view(game: Game, seat: int) -> str:
