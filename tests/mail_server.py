@@ -217,38 +217,60 @@ def _unavailable(reason: str):
     pytest.skip(reason)
 
 
-@pytest.fixture
-def imap_server():
-    dovecot = shutil.which("dovecot") or shutil.which("dovecot", path="/usr/sbin:/sbin")
-    if dovecot is None:
-        _unavailable("Dovecot is not installed (Debian: apt-get install dovecot-imapd)")
-    root = Path(tempfile.mkdtemp(prefix="boardstate-imap-"))  # not tmp_path: nobody must reach it
-    port = free_port()
-    try:
-        (root / "dovecot.conf").write_text(_dovecot_config(root, port))
-    except KeyError as exc:  # no user 'nobody' (or no name for this uid)
-        shutil.rmtree(root)
-        _unavailable(f"no user to own the IMAP test mail: {exc}")
+def _start_dovecot(dovecot: str, root: Path, port: int) -> tuple[subprocess.Popen, str]:
+    """Dovecot on ``port``, and '' once it greets; else why not (the process, to be stopped)."""
+    (root / "dovecot.conf").write_text(_dovecot_config(root, port))
     process = subprocess.Popen(
         [dovecot, "-F", "-c", str(root / "dovecot.conf")],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         start_new_session=True,  # its own process group, stopped as one below
     )
+    if _wait_for_greeting(port, process, 10):
+        return process, ""
+    log = root / "dovecot.log"
+    why = log.read_text() if log.exists() else ""
+    if process.poll() is not None:
+        why += " " + process.stdout.read().decode(errors="replace")
+    return process, " ".join(why.split())[-500:] or "no output"
+
+
+def _stop_dovecot(process: subprocess.Popen) -> None:
+    # SIGTERM to the whole group: the master alone takes seconds to wind its children down.
     try:
-        if not _wait_for_greeting(port, process, 10):
-            log = root / "dovecot.log"
-            why = log.read_text() if log.exists() else ""
-            if process.poll() is not None:
-                why += " " + process.stdout.read().decode(errors="replace")
-            _unavailable(f"Dovecot did not start: {' '.join(why.split())[-500:] or 'no output'}")
+        os.killpg(process.pid, signal.SIGTERM)
+    except ProcessLookupError:
+        pass
+    process.wait(10)
+    process.stdout.close()
+
+
+@pytest.fixture
+def imap_server():
+    dovecot = shutil.which("dovecot") or shutil.which("dovecot", path="/usr/sbin:/sbin")
+    if dovecot is None:
+        _unavailable("Dovecot is not installed (Debian: apt-get install dovecot-imapd)")
+    process = None
+    try:
+        # The port is free when chosen, not reserved (pytest-xdist's workers each start their
+        # own servers): when another takes it first, a new directory and port (three tries).
+        for attempt in range(3):
+            # Not tmp_path: as root, the mail belongs to 'nobody', who must reach it.
+            root = Path(tempfile.mkdtemp(prefix="boardstate-imap-"))
+            port = free_port()
+            try:
+                process, why = _start_dovecot(dovecot, root, port)
+            except KeyError as exc:  # no user 'nobody' (or no name for this uid)
+                _unavailable(f"no user to own the IMAP test mail: {exc}")
+            if not why:
+                break
+            _stop_dovecot(process)
+            process = None
+            shutil.rmtree(root, ignore_errors=True)
+            if attempt == 2 or "in use" not in why:
+                _unavailable(f"Dovecot did not start: {why}")
         yield ImapServer(root, port)
     finally:
-        # SIGTERM to the whole group: the master alone takes seconds to wind its children down.
-        try:
-            os.killpg(process.pid, signal.SIGTERM)
-        except ProcessLookupError:
-            pass
-        process.wait(10)
-        process.stdout.close()
+        if process is not None:
+            _stop_dovecot(process)
         shutil.rmtree(root, ignore_errors=True)

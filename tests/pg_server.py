@@ -2,7 +2,8 @@
 
 Import the fixtures into a test module (``from pg_server import postgres_url, fresh_postgres_url``)
 or into ``conftest.py``.  ``postgres_url`` is the server's own database; ``fresh_postgres_url``
-is a new, empty database per test, so tests never see each other's tables.
+is a new, empty database per test, so tests never see each other's tables.  Under pytest-xdist
+each worker starts its own server (its own directory and port).
 
 When no server can be started (not installed, no unprivileged user to run it as, start-up
 fails), the tests that ask for one are skipped with the reason.  Set
@@ -67,16 +68,21 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def _run(cmd: list[str], what: str, log: str = "") -> None:
-    """Run a server tool; on failure give up with its last word (the server's, if it logged)."""
+def _run(cmd: list[str], what: str, log: str = "", *, retry_on: str = "") -> bool:
+    """Run a server tool; on failure give up with its last word (the server's, if it logged),
+    or return False when it said ``retry_on`` (the caller tries again)."""
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=120, check=False)
     if done.returncode != 0:
         said = done.stderr or done.stdout
         if log and os.path.exists(log):
             with open(log, errors="replace") as f:
                 said = f.read() or said
+            os.remove(log)  # (a second try logs afresh)
+        if retry_on and retry_on in said:
+            return False
         lines = said.strip().splitlines() or ["no output"]
         _give_up(f"{what} failed: {lines[-1]}")
+    return True
 
 
 @pytest.fixture(scope="session")
@@ -99,16 +105,25 @@ def postgres_url() -> Iterator[str]:
     try:
         initdb = [os.path.join(bin_dir, "initdb"), "-D", data, "-U", SUPERUSER, "-A", "trust"]
         _run([*prefix, *initdb, "-E", "UTF8", "--no-sync"], "initdb")
-        port = _free_port()
-        options = f"-c listen_addresses=127.0.0.1 -p {port} -k {top}"
-        _run([*pg_ctl, "-l", log, "-w", "-t", "60", "-o", options, "start"], "pg_ctl start", log)
+        # The port is free when chosen, not reserved: under pytest-xdist each worker starts its
+        # own server, and another may take the port first.  Then a new port (three tries).
+        # fsync off: the tests kill judges, never the server, whose data is thrown away.
+        for attempt in range(3):
+            port = _free_port()
+            options = f"-c listen_addresses=127.0.0.1 -p {port} -k {top} -c fsync=off"
+            start = [*pg_ctl, "-l", log, "-w", "-t", "60", "-o", options, "start"]
+            taken = "Address already in use" if attempt < 2 else ""
+            if _run(start, "pg_ctl start", log, retry_on=taken):
+                break
         server = f"postgresql://{SUPERUSER}@127.0.0.1:{port}"
         with psycopg.connect(f"{server}/postgres", autocommit=True) as conn:
             conn.execute(f"CREATE DATABASE {DATABASE}")
         yield f"{server}/{DATABASE}"
     finally:
         if os.path.exists(os.path.join(data, "postmaster.pid")):  # even a start that timed out
-            subprocess.run([*pg_ctl, "-m", "fast", "-w", "stop"], capture_output=True, check=False)
+            # Immediate: no shutdown checkpoint (the data is thrown away next).
+            stop = [*pg_ctl, "-m", "immediate", "-w", "stop"]
+            subprocess.run(stop, capture_output=True, check=False)
         shutil.rmtree(top, ignore_errors=True)
 
 
