@@ -226,7 +226,9 @@ def test_the_same_state_draws_the_same_bytes(midgame, tmp_path):
         assert drawn(midgame.state, seat)[0] == drawn(midgame.state, seat)[0]
 
 
-def test_player_names_are_escaped():
+def test_player_names_are_escaped(monkeypatch):
+    # (a name from a file made before the name grammar: new games refuse it, files still read)
+    monkeypatch.setattr("boardstate._header.check_new_names", lambda players: None)
     game = bs.Game.new(MODULE, ["<ann&co>", 'ben"b"'], {}, seed=b"svg-names")
     picture, root = drawn(game.state, 0)
     assert "<ann&co>" in root.find(f"{SVG}title").text and "<ann&co>" not in picture

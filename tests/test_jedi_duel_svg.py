@@ -152,7 +152,9 @@ def test_every_card_is_a_shape_with_words(games):
                     assert texts(card) and texts(card)[0]
 
 
-def test_player_names_are_escaped():
+def test_player_names_are_escaped(monkeypatch):
+    # (a name from a file made before the name grammar: new games refuse it, files still read)
+    monkeypatch.setattr("boardstate._header.check_new_names", lambda players: None)
     game = bs.Game.new(MODULE, ["<ann&co>", 'ben"b"'], {}, seed=b"svg-names")
     picture, root = drawn(game, 0)
     words = root.find(f"{SVG}title").text + root.find(f"{SVG}desc").text
