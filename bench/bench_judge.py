@@ -66,7 +66,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 import boardstate as bs
-import boardstate.judge._transport as transport
+import boardstate.judge._outboxes as outboxes  # (its compose is timed)
 from boardstate._fileformat import encode_moves, encode_public, parse_raw
 from boardstate._hosted import REQUEST_VERSION
 from boardstate._referee import referee_moves
@@ -304,7 +304,7 @@ def run_pass(
     inbox_dir, outbox_dir = top / "inbox", top / "outbox"
     store = open_store(store_url)
     clock = Clock()
-    compose = transport.compose
+    compose = outboxes.compose
     try:
         judge = TimedJudge(store, JUDGE_KEY, cache=cache, clock=clock)
         t = time.perf_counter()
@@ -324,7 +324,7 @@ def run_pass(
         judge.game = clock.timed("loading", judge.game)
         store.accept = clock.timed("commit", store.accept)
         outbox.send = clock.timed("sending", outbox.send)
-        transport.compose = clock.timed("composing", compose)
+        outboxes.compose = clock.timed("composing", compose)
         clock.reset()
         gc.collect()
         if profile is not None:
@@ -337,7 +337,7 @@ def run_pass(
         replies = _files(outbox_dir) - invitations
         records = sum(len(store.load(game_id)[1]) for game_id in store.game_ids())
     finally:
-        transport.compose = compose
+        outboxes.compose = compose
         store.close()
     starts = clock.starts + [end]
     service = [b - a for a, b in zip(starts, starts[1:], strict=False)]

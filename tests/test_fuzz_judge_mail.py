@@ -45,7 +45,8 @@ from boardstate._hosted import decode_request
 from boardstate._referee import referee_moves
 from boardstate.judge import Judge, open_store, parse_mail, serve_once
 from boardstate.judge import _judge as judge_module
-from boardstate.judge._transport import MAX_MAIL_BYTES, compose, open_inbox, open_outbox
+from boardstate.judge._mime import MAX_MAIL_BYTES, compose
+from boardstate.judge._transport import open_inbox, open_outbox
 from boardstate.judge._types import Outgoing
 
 INPUTS = int(os.environ.get("BOARDSTATE_FUZZ_MAILS", "400"))

@@ -48,7 +48,8 @@ from boardstate._fileformat import encode_moves, encode_public, encode_row, pars
 from boardstate._hosted import decode_request
 from boardstate._referee import referee_moves
 from boardstate.judge import Judge, open_store, parse_mail, serve_once
-from boardstate.judge._transport import DirectoryInbox, DirectoryOutbox
+from boardstate.judge._inboxes import DirectoryInbox
+from boardstate.judge._outboxes import DirectoryOutbox
 
 CREATED = "2026-11-22T00:00:00+00:00"
 JUDGE = "judge@club.test"

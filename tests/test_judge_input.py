@@ -19,15 +19,9 @@ import tracemalloc
 import pytest
 
 from boardstate.judge import Judge, open_store, serve_once
-from boardstate.judge._transport import (
-    MAX_MAIL_BYTES,
-    MAX_PARTS,
-    DirectoryInbox,
-    DirectoryOutbox,
-    MaildirInbox,
-    compose,
-    parse_mail,
-)
+from boardstate.judge._inboxes import DirectoryInbox, MaildirInbox
+from boardstate.judge._mime import MAX_MAIL_BYTES, MAX_PARTS, compose, parse_mail
+from boardstate.judge._outboxes import DirectoryOutbox
 from boardstate.judge._types import Outgoing
 
 pytest_plugins = ["mail_server"]

@@ -32,7 +32,8 @@ from click.testing import CliRunner
 from boardstate._hosted import decode_request
 from boardstate.cli import cli
 from boardstate.judge import Judge, Outgoing, open_store, serve_once
-from boardstate.judge._transport import SmtpOutbox, compose
+from boardstate.judge._mime import compose
+from boardstate.judge._outboxes import SmtpOutbox
 from boardstate.keys import load_private
 
 pytest_plugins = ["mail_server"]  # the fixture mail_system

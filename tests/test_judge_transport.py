@@ -19,19 +19,12 @@ from hypothesis import strategies as st
 
 from boardstate._armor import armor, dearmor, is_armored
 from boardstate._errors import CorruptFile
-from boardstate.judge import _transport
-from boardstate.judge._transport import (
-    MOVE_TYPE,
-    DirectoryInbox,
-    DirectoryOutbox,
-    ImapInbox,
-    MaildirInbox,
-    TransportError,
-    compose,
-    open_inbox,
-    open_outbox,
-    parse_mail,
-)
+from boardstate.judge import _outboxes
+from boardstate.judge._inboxes import DirectoryInbox, ImapInbox, MaildirInbox
+from boardstate.judge._mime import MOVE_TYPE, compose, parse_mail
+from boardstate.judge._outboxes import DirectoryOutbox
+from boardstate.judge._transport import open_inbox, open_outbox
+from boardstate.judge._transport_error import TransportError
 from boardstate.judge._types import Outgoing
 
 pytest_plugins = ["mail_server"]  # the fixtures mail_system and imap_server
@@ -291,7 +284,7 @@ def test_directory_outbox_leaves_no_partial_file(tmp_path, monkeypatch):
         if len(calls) == 2:  # the second attachment: the disk is full
             raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(_transport.os, "fsync", failing_fsync)
+    monkeypatch.setattr(_outboxes.os, "fsync", failing_fsync)
     with pytest.raises(TransportError, match="No space left"):
         outbox.send(outgoing("two"))
     monkeypatch.undo()

@@ -6,8 +6,10 @@ SMTP, or a directory).
 """
 
 from ._judge import Judge, send_queued, serve_once
+from ._mime import parse_mail
 from ._store import StoreConflict, StoreError, open_store
-from ._transport import TransportError, open_inbox, open_outbox, parse_mail
+from ._transport import open_inbox, open_outbox
+from ._transport_error import TransportError
 from ._types import Mail, Outgoing
 
 __all__ = [
