@@ -60,7 +60,7 @@ from ._registry import broken_modules, get_module, installed_modules
 from ._safety import check_output, locked
 from ._secrets import UNKNOWN, Reveal, Secret
 from ._simulate import random_playout
-from ._words import describe
+from ._words import describe, next_line, outcome_line, standing, status_lines
 
 __version__ = "0.2.0"
 
@@ -106,6 +106,10 @@ __all__ = [
     "encode_public",
     "locked",
     "describe",
+    "next_line",
+    "outcome_line",
+    "standing",
+    "status_lines",
     "encode_game",
     "encode_moves",
     "get_module",

@@ -49,6 +49,17 @@ def status_lines(game, viewer: int | None) -> list[str]:
     return lines
 
 
+def next_line(game) -> str:
+    """What a command says after it has added to a game: the outcome line, whom the game waits
+    for, or ``to act: ...``."""
+    outcome = game.outcome()
+    if outcome is not None:
+        return outcome_line(game.players, outcome)
+    if game.due():
+        return game.waiting_text()
+    return f"to act: {acting_words(game)}"
+
+
 def standing(game) -> str:
     """How the game ended, or where it stands after its last record (one line)."""
     outcome = game.outcome()

@@ -113,9 +113,7 @@ def joined_key(game: bs.Game, seat: int, key: str | None):
 
 
 def outcome_text(game: bs.Game, outcome) -> str:
-    scores = ", ".join(f"{p} {s}" for p, s in zip(game.players, outcome.scores))
-    winners = " and ".join(game.players[w] for w in outcome.winners)
-    return f"Game over ({outcome.reason}). Scores: {scores}. Winner: {winners}"
+    return bs.outcome_line(game.players, outcome)
 
 
 def unsettled_base(game: bs.Game, base: int) -> int:
@@ -180,13 +178,7 @@ def echo_report(game: bs.Game, state, echo=click.echo) -> None:
 
 def echo_after(game: bs.Game, seat: int | None, echo=click.echo) -> None:
     echo_report(game, game.state, echo)
-    outcome = game.outcome()
-    if outcome is not None:
-        echo(outcome_text(game, outcome))
-    elif game.due():
-        echo(game.waiting_text())
-    else:
-        echo("to act: " + ", ".join(game.players[s] for s in game.to_act()))
+    echo(bs.next_line(game))
 
 
 def each_state(game: bs.Game) -> list:
@@ -217,8 +209,4 @@ def settled_line(game, states, i) -> str:
 
 
 def standing_line(game: bs.Game) -> str:
-    outcome = game.outcome()
-    if outcome is not None:
-        return outcome_text(game, outcome)
-    acting = ", ".join(game.players[s] for s in game.to_act())
-    return f"The game goes on (after record {game.seq - 1}); to act: {acting}"
+    return bs.standing(game)

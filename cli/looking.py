@@ -15,7 +15,6 @@ from ._common import (
     claim_output,
     each_state,
     echo_report,
-    outcome_text,
     revision_note,
     seat_of,
     settled_line,
@@ -25,25 +24,7 @@ from ._errors import BAD_INPUT, fail, one_line_errors
 
 
 def _status(game: bs.Game, seat: int | None) -> str:
-    outcome = game.outcome()
-    if outcome is not None:
-        return outcome_text(game, outcome)
-    lines = []
-    phase = game.phase()
-    acting = game.to_act()
-    if phase is not None:
-        done = [game.players[s] for s in phase.commits]
-        lines.append(
-            "Sealed choices: "
-            + (", ".join(done) + " committed" if done else "nobody has committed yet")
-        )
-        mine = game.pending_choice(seat) if seat is not None else None
-        if mine:
-            lines.append(f"Your sealed choice: {mine}")
-    if game.due():
-        lines.append(game.waiting_text()[0].upper() + game.waiting_text()[1:])
-    lines.append("To act: " + ", ".join(game.players[s] for s in acting))
-    return "\n".join(lines)
+    return "\n".join(bs.status_lines(game, seat))
 
 
 def _json_status(game: bs.Game, seat: int | None) -> dict:

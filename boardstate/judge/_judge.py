@@ -21,7 +21,7 @@ from .._fileformat import encode_game, encode_moves, encode_public, encode_row, 
 from .._game import Game
 from .._hosted import decode_request, is_request
 from .._registry import get_module
-from .._words import acting_words, describe, outcome_line
+from .._words import describe, next_line
 from ._store import StoreConflict, StoreError
 from ._types import Mail, Outgoing
 
@@ -228,7 +228,7 @@ class Judge:
         rows = [encode_row(game.header, r) for r in records]
         said = "; ".join(describe(game, r) for r in records)
         first, last = records[0].seq, records[-1].seq
-        status = _status(game)
+        status = next_line(game)
         log = ()
         if game.outcome() is not None:  # (the end: the seed and full log go to everyone)
             log = (("log.msgpack", encode_game(game)),)
@@ -290,16 +290,6 @@ def _dearmored(data: bytes, name: str) -> bytes:
     from .._armor import dearmor, is_armored
 
     return dearmor(data, name) if is_armored(data[:4096]) else data
-
-
-def _status(game: Game) -> str:
-    """Where the game stands, in the words every copy uses (``_words``)."""
-    outcome = game.outcome()
-    if outcome is not None:
-        return outcome_line(game.players, outcome)
-    if game.due():
-        return game.waiting_text()
-    return "to act: " + acting_words(game)
 
 
 def _view(game: Game, seat: int) -> str:
