@@ -153,3 +153,9 @@ class SecretUnavailable(BoardstateError):
     """The rules needed a secret (an opening or the seed) this copy of the game does not hold."""
 
     code = "secret-unavailable"
+
+
+def short(value) -> str:
+    """``repr`` cut to a length fit for a one-line message."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."

@@ -4,6 +4,7 @@
 so ``load_game``, ``verify``, ``apply_moves`` and every command): each field's type and range,
 the module's own limits (player count, event table), the game id and the seed commitment.
 ``Header.for_new_game`` holds a new game to the same checks, so what is written can be read.
+Players' names are checked by ``_names`` (the name grammar, stated once).
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ import re
 
 import attrs
 
-from ._errors import BoardstateError, CorruptFile, ForeignFile, FutureVersion, OptionError
+from ._errors import BoardstateError, CorruptFile, ForeignFile, FutureVersion, OptionError, short
+from ._names import check_new_names, check_players
 from ._records import pack
 
 FORMAT_NAME = "boardstate"
@@ -29,7 +31,6 @@ JUDGE_KEY_BYTES = 64  # the hosted mode's judge: Ed25519 public key, then X25519
 # the file with its own unpacker limits, before anything else is trusted.
 MAX_HEADER_BYTES = 1 << 20  # the whole encoded header map
 MAX_SEED_BYTES = 1024  # the seed (``--seed TEXT``)
-MAX_NAME_CHARS = 64  # a player's name
 MAX_TEXT_CHARS = 256  # module id, module version, data digest, created, an event type's name
 SALT_BYTES = 32  # ``seed_salt``
 HASH_BYTES = 32
@@ -286,67 +287,6 @@ def _now() -> str:
 
 
 # ---------------------------------------------------------------------------------- checks
-def check_players(spec, players) -> None:
-    """The module's player count; distinct, non-empty names of at most ``MAX_NAME_CHARS``
-    characters, without outer spaces or control characters (``OptionError``)."""
-    if not spec.min_players <= len(players) <= spec.max_players:
-        raise OptionError(
-            f"{spec.name} takes {spec.min_players}–{spec.max_players} players, got {len(players)}",
-            code="player-count",
-        )
-    for p in players:
-        if type(p) is not str:
-            raise OptionError("player names must be text", code="bad-player")
-        if not p or p.strip() != p:
-            raise OptionError(
-                f"player name {_short(p)} is empty or has outer spaces", code="bad-player"
-            )
-        if len(p) > MAX_NAME_CHARS:
-            raise OptionError(
-                f"player name {_short(p)} is longer than {MAX_NAME_CHARS} characters",
-                code="bad-player",
-            )
-        if _CONTROL.search(p):
-            raise OptionError(
-                f"player name {_short(p)} holds a control character", code="bad-player"
-            )
-    if len(set(players)) != len(players):
-        twice = next(p for p in players if players.count(p) > 1)
-        raise OptionError(
-            f"player names must be distinct ({_short(twice)} twice)", code="bad-player"
-        )
-
-
-NAME_RULE = "letters, digits, '-', '_' and '.', not starting with '.', at most 64"
-
-
-def is_name(name: str) -> bool:
-    """The name grammar, stated once: a player's name and a key's name are one word of
-    ``NAME_RULE`` (so a name is one word of the notation, as in ``give NAME``, a file name, a
-    key's name, and the judge's ``NAME=ADDRESS``, and holds no quote, space or markup)."""
-    return (
-        type(name) is str
-        and 0 < len(name) <= MAX_NAME_CHARS
-        and name[0] != "."
-        and all(c.isalnum() or c in "-_." for c in name)
-    )
-
-
-def check_new_names(players) -> None:
-    """A new game's players follow the name grammar (``is_name``).  Files made before it was
-    stated may hold other names (no control character, no outer space): they still read."""
-    for p in players:
-        if not is_name(p):
-            raise OptionError(
-                f"player name {_short(p)}: use {NAME_RULE} characters (a name is one word "
-                "in commands such as 'give NAME')",
-                code="bad-player",
-            )
-
-
-# C0 and C1 controls, DEL, line and paragraph separators, and the bidirectional overrides and
-# isolates (which make a name display as another).
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 _VERSION = re.compile(r"[0-9]{1,9}\.[0-9]{1,9}")
 _REQUIRED = frozenset(
     {
@@ -415,7 +355,7 @@ def _read_compact(m: dict, name: str, module):
     if not _COMPACT <= keys:
         raise _Bad(f"no {sorted(_COMPACT - keys)[0]!r}")
     if keys - _COMPACT - {"revision", "trust"}:
-        raise _Bad(f"unexpected field {_short(sorted(map(str, keys - _COMPACT))[0])}")
+        raise _Bad(f"unexpected field {short(sorted(map(str, keys - _COMPACT))[0])}")
     module_id, module_version = _module_of(m)
     game = _hash(m, "game")
     base = _base(m["base"])
@@ -447,17 +387,17 @@ def _read_header(m: dict, name: str, module):
     if not _REQUIRED <= keys:
         raise _Bad(f"no {sorted(_REQUIRED - keys)[0]!r}")
     if keys - _REQUIRED - _OPTIONAL:
-        raise _Bad(f"unexpected field {_short(sorted(map(str, keys - _REQUIRED - _OPTIONAL))[0])}")
+        raise _Bad(f"unexpected field {short(sorted(map(str, keys - _REQUIRED - _OPTIONAL))[0])}")
     kind = _text(m, "kind")
     if kind not in ("game", "move"):
-        raise _Bad(f"kind: unknown file kind {_short(kind)}")
+        raise _Bad(f"kind: unknown file kind {short(kind)}")
     module_id, module_version = _module_of(m)
     data_digest = _text(m, "data_digest", empty=True)  # (a module without data files)
     created = _text(m, "created")
     try:
         _dt.datetime.fromisoformat(created)
     except ValueError:
-        raise _Bad(f"created: {_short(created)} is not an ISO 8601 time") from None
+        raise _Bad(f"created: {short(created)} is not an ISO 8601 time") from None
     options = _options(m["options"])
     players = m["players"]
     if type(players) is not tuple or not all(type(p) is str for p in players):
@@ -569,13 +509,13 @@ def _check_against(module, header: Header, name: str) -> None:
     for code, (event_name, version) in enumerate(header.events):
         if code >= len(installed):
             raise FutureVersion(
-                f"{name}: event type {_short(event_name)} is newer than the installed "
+                f"{name}: event type {short(event_name)} is newer than the installed "
                 f"{spec.id} {spec.version} (upgrade the module)"
             )
         cls = installed[code]
         if event_name != cls.__event_name__:
             raise _Bad(
-                f"events: entry {code} is {_short(event_name)}, the module's event {code} is "
+                f"events: entry {code} is {short(event_name)}, the module's event {code} is "
                 f"{cls.__event_name__!r}"
             )
         if version > cls.__event_version__:
@@ -590,13 +530,13 @@ def _check_against(module, header: Header, name: str) -> None:
     for key, value in header.options:  # (an option declared with choices is stored as one)
         option = spec.option(key)
         if option is not None and option.choices and value not in option.choices:
-            raise _Bad(f"options: {key} is {_short(value)}, not one of {', '.join(option.choices)}")
+            raise _Bad(f"options: {key} is {short(value)}, not one of {', '.join(option.choices)}")
 
 
 def _module_of(m: dict) -> tuple[str, str]:
     module_version = _text(m, "module_version")
     if not _VERSION.fullmatch(module_version):
-        raise _Bad(f"module_version: {_short(module_version)} is not MAJOR.MINOR")
+        raise _Bad(f"module_version: {short(module_version)} is not MAJOR.MINOR")
     return _text(m, "module"), module_version
 
 
@@ -674,7 +614,7 @@ def _options(value) -> tuple:
         if out and not out[-1][0] < pair[0]:
             raise _Bad("options: keys not distinct and sorted")
         if not _native(pair[1], 0):
-            raise _Bad(f"options: the value of {_short(pair[0])} is not msgpack-native")
+            raise _Bad(f"options: the value of {short(pair[0])} is not msgpack-native")
         out.append((pair[0], pair[1]))
     return tuple(out)
 
@@ -703,9 +643,3 @@ def _event_table(value) -> tuple:
             raise _Bad("events: not an array of [type name, schema version >= 1]")
         out.append(entry)
     return tuple(out)
-
-
-def _short(value) -> str:
-    """``repr`` cut to a length fit for a one-line message."""
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."

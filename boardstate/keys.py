@@ -32,7 +32,7 @@ def keys_dir() -> Path:
 
 
 def _check_name(name: str) -> str:
-    from ._header import NAME_RULE, is_name  # (one grammar for players' and keys' names)
+    from ._names import NAME_RULE, is_name  # (one grammar for players' and keys' names)
 
     if not is_name(name):
         raise OptionError(f"key name {name!r}: use {NAME_RULE} characters", code="bad-key-name")

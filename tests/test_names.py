@@ -1,4 +1,4 @@
-"""Player names (issue 24, item 7): one name grammar (``boardstate._header.is_name``), used
+"""Player names (issue 24, item 7): one name grammar (``boardstate._names.is_name``), used
 by ``new`` (every new game), by key names, and so by the notation, where a name is one word
 (``give NAME``, ``sense NAME ...``).  A name with a space, a quote or markup is refused when
 the game is made, with one line; every name the grammar allows plays in every command that
@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 import boardstate as bs
-from boardstate._header import is_name
+from boardstate._names import is_name
 from boardstate.cli import cli
 from boardstate.keys import _check_name
 
