@@ -27,7 +27,7 @@ from urllib.parse import quote
 import pytest
 from aiosmtpd.controller import Controller
 
-from boardstate.judge._transport import ImapInbox, MaildirInbox
+from boardstate.judge._inboxes import ImapInbox, MaildirInbox
 
 HOST = "127.0.0.1"
 
