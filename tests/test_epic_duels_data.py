@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from boardstate import _datafile as datafile
-from boardstate.modules.epic_duels import _data as data
+from boardstate.modules.epic_duels import _characters, _data, _decks, _templates, _vocabulary
 from boardstate.rules import OptionError
 
-DECKS = Path(data.__file__).parent / "decks"
+DECKS = Path(_data.__file__).parent / "decks"
 
 # team: (side, main HP, main ranged, minor id, pawns, minor HP)
 TEAMS = {
@@ -168,14 +168,14 @@ FREE = {("maul", "Sith Speed"), ("maul", "Super Sith Speed")}
 FREE |= {("boba", "Sudden Arrival"), ("jango", "Fire Up the Jet Pack")}
 
 
-def _printed(v: data.Value | None):
+def _printed(v: _vocabulary.Value | None):
     if v is None:
         return None
     return "*" if v.quantity is not None else v.base
 
 
-def _talents(deck: data.Deck) -> dict[str, tuple]:
-    team = data.cast().by_id(deck.team)
+def _talents(deck: _decks.Deck) -> dict[str, tuple]:
+    team = _characters.cast().by_id(deck.team)
     out: dict[str, tuple] = {}
     for c in deck.cards:
         if c.kind == "combat":
@@ -186,7 +186,7 @@ def _talents(deck: data.Deck) -> dict[str, tuple]:
     return out
 
 
-def _steps(deck_file: data.DeckFile):
+def _steps(deck_file: _decks.DeckFile):
     """Every effect step of the deck, the disputed alternatives' included."""
     for card in deck_file.card:
         yield from card.effects
@@ -195,12 +195,12 @@ def _steps(deck_file: data.DeckFile):
 
 
 def _all_steps():
-    for deck in data.builtin_decks().values():
+    for deck in _decks.builtin_decks().values():
         yield from _steps(deck.file)
 
 
 def _all_values():
-    for deck in data.builtin_decks().values():
+    for deck in _decks.builtin_decks().values():
         for card in deck.file.card:
             for v in (card.attack, card.defense):
                 if v is not None:
@@ -215,7 +215,7 @@ def _all_values():
 
 
 def test_twelve_teams_with_the_reference_hit_points():
-    cast = data.cast()
+    cast = _characters.cast()
     assert [t.id for t in cast.teams] == list(TEAMS)
     for t in cast.teams:
         side, hp, ranged, minor, pawns, minor_hp = TEAMS[t.id]
@@ -231,7 +231,7 @@ def test_twelve_teams_with_the_reference_hit_points():
 
 
 def test_single_source_hit_points_are_marked_uncertain():
-    cast = data.cast()
+    cast = _characters.cast()
     for team in ("mace", "boba"):
         main = cast.by_id(team).main
         assert main.source == ("K",) and "hp" in main.uncertain
@@ -248,7 +248,7 @@ def test_main_ids_are_the_boards_named_squares():
 
 
 def test_template_totals():
-    temps = data.templates().template
+    temps = _templates.templates().template
     assert set(temps) == set(TEMPLATE_TOTALS)
     for name, (cards, attack, defense) in TEMPLATE_TOTALS.items():
         lines = temps[name].cards
@@ -259,8 +259,8 @@ def test_template_totals():
 
 @pytest.mark.parametrize("team", list(TEAMS))
 def test_every_deck_has_31_cards_from_its_templates(team):
-    deck = data.builtin_decks()[team]
-    info = data.cast().by_id(team)
+    deck = _decks.builtin_decks()[team]
+    info = _characters.cast().by_id(team)
     main_t, minor_t = TEMPLATE_OF[team]
     assert len(deck.cards) == 31
     assert (deck.file.main_combat.template, deck.file.minor_combat.template) == TEMPLATE_OF[team]
@@ -277,7 +277,7 @@ def test_every_deck_has_31_cards_from_its_templates(team):
 
 @pytest.mark.parametrize("team", list(TEAMS))
 def test_talent_cards_are_the_references(team):
-    deck = data.builtin_decks()[team]
+    deck = _decks.builtin_decks()[team]
     assert _talents(deck) == TALENTS[team]
     for c in deck.cards:
         assert c.free == ((team, c.name) in FREE), c.name
@@ -286,24 +286,24 @@ def test_talent_cards_are_the_references(team):
 
 
 def test_all_372_cards():
-    decks = data.builtin_decks()
+    decks = _decks.builtin_decks()
     assert len(decks) == 12
     assert sum(len(d.cards) for d in decks.values()) == 372
 
 
 def test_every_talent_card_cites_its_sources():
-    keys = set(data.cast().sources)
-    for deck in data.builtin_decks().values():
+    keys = set(_characters.cast().sources)
+    for deck in _decks.builtin_decks().values():
         for card in deck.file.card:
             assert card.source and set(card.source) <= keys, card.name
             for alt in card.disputed:
                 assert alt.source and set(alt.source) <= keys
-    for card in data.builtin_decks()["mace"].file.card:
+    for card in _decks.builtin_decks()["mace"].file.card:
         assert card.uncertain  # a deck only K describes: every card is marked
 
 
 def test_conditional_and_rule_values():
-    decks = data.builtin_decks()
+    decks = _decks.builtin_decks()
 
     def card(team, name):
         return next(c for c in decks[team].cards if c.name == name)
@@ -325,33 +325,33 @@ def test_conditional_and_rule_values():
 
 def test_every_verb_used_is_in_the_vocabulary_and_every_verb_is_used():
     used = {e.verb for e in _all_steps()}
-    assert used <= set(data.VERBS)
-    assert used == set(data.VERBS)
-    defaults = {e.verb for d in data.builtin_decks().values() for c in d.cards for e in c.effects}
-    assert set(data.VERBS) - defaults == {"reshuffle"}  # found only in one source's variant
+    assert used <= set(_vocabulary.VERBS)
+    assert used == set(_vocabulary.VERBS)
+    defaults = {e.verb for d in _decks.builtin_decks().values() for c in d.cards for e in c.effects}
+    assert set(_vocabulary.VERBS) - defaults == {"reshuffle"}  # found only in one source's variant
 
 
 def test_every_selector_condition_and_quantity_is_used():
     steps = list(_all_steps())
     whos = {e.target.who for e in steps if e.target is not None}
-    assert set(data.WHO) <= whos
-    assert {e.target.side for e in steps if e.target is not None} == set(data.SIDES)
-    assert {e.player for e in steps if e.player is not None} == set(data.PLAYERS)
-    assert {e.pick for e in steps if e.pick is not None} == set(data.PICKS)
-    assert {e.where for e in steps if e.where is not None} == set(data.PLACES)
-    assert {e.pile for e in steps if e.pile is not None} == set(data.PILES)
+    assert set(_vocabulary.WHO) <= whos
+    assert {e.target.side for e in steps if e.target is not None} == set(_vocabulary.SIDES)
+    assert {e.player for e in steps if e.player is not None} == set(_vocabulary.PLAYERS)
+    assert {e.pick for e in steps if e.pick is not None} == set(_vocabulary.PICKS)
+    assert {e.where for e in steps if e.where is not None} == set(_vocabulary.PLACES)
+    assert {e.pile for e in steps if e.pile is not None} == set(_vocabulary.PILES)
     conditions = {e.when.test for e in steps if e.when is not None}
     conditions |= {v.when.test for v in _all_values() if v.when is not None}
-    assert conditions == set(data.CONDITIONS)
+    assert conditions == set(_vocabulary.CONDITIONS)
     quantities = {e.amount.quantity for e in steps if e.amount is not None}
     quantities |= {v.quantity for v in _all_values()}
-    assert quantities - {None} == set(data.QUANTITIES)
+    assert quantities - {None} == set(_vocabulary.QUANTITIES)
     params = {p for e in steps for p in e.parameters}
-    assert params == set(data.PARAMETERS)
+    assert params == set(_vocabulary.PARAMETERS)
 
 
 def test_every_special_card_has_effects_and_no_values():
-    for deck in data.builtin_decks().values():
+    for deck in _decks.builtin_decks().values():
         for c in deck.cards:
             if c.kind == "special":
                 assert c.effects and c.attack is None and c.defense is None, c.name
@@ -372,20 +372,20 @@ ALTERNATIVES = {
 
 
 def test_disputed_alternatives_apply_one_at_a_time_and_together():
-    for team, deck in data.builtin_decks().items():
+    for team, deck in _decks.builtin_decks().items():
         assert deck.alternatives == ALTERNATIVES.get(team, ())
         for alt in deck.alternatives:
             varied = deck.with_alternatives([alt])
             assert len(varied.cards) == 31 and varied.chosen == (alt,)
             assert varied.cards != deck.cards
         assert len(deck.with_alternatives(deck.alternatives).cards) == 31
-    yoda = data.builtin_decks()["yoda"].with_alternatives(["c-lift-insight"])
+    yoda = _decks.builtin_decks()["yoda"].with_alternatives(["c-lift-insight"])
     assert _talents(yoda)["Force Lift"][4] == 2 and _talents(yoda)["Insight"][4] == 3
 
 
 def test_an_unknown_alternative_is_refused():
     with pytest.raises(OptionError, match="deck 'luke' has no alternative 'x' .offered: none"):
-        data.builtin_decks()["luke"].with_alternatives(["x"])
+        _decks.builtin_decks()["luke"].with_alternatives(["x"])
 
 
 # --- mistakes in a data file --------------------------------------------------------------------
@@ -476,7 +476,7 @@ def test_a_broken_deck_file_gives_a_located_one_line_error(old, new, message):
     assert LUKE.count(old) >= 1
     text = LUKE.replace(old, new, 1)
     with pytest.raises(OptionError) as caught:
-        data.parse_deck(text, "my-deck.toml")
+        _decks.parse_deck(text, "my-deck.toml")
     error = str(caught.value)
     assert "\n" not in error
     m = re.fullmatch(r"my-deck\.toml:(\d+): (.*)", error)
@@ -496,14 +496,14 @@ def test_a_broken_deck_file_gives_a_located_one_line_error(old, new, message):
 
 def test_invalid_toml_is_located():
     with pytest.raises(OptionError, match=r"^my-deck\.toml:7: not valid TOML"):
-        data.parse_deck(LUKE.replace('team = "luke"', "team = luke"), "my-deck.toml")
+        _decks.parse_deck(LUKE.replace('team = "luke"', "team = luke"), "my-deck.toml")
 
 
 def test_a_broken_characters_file_gives_a_located_error():
-    text = (Path(data.__file__).parent / "characters.toml").read_text(encoding="utf-8")
+    text = (Path(_data.__file__).parent / "characters.toml").read_text(encoding="utf-8")
     bad = text.replace("main.hp = 17", "main.hp = 0")
     with pytest.raises(OptionError) as caught:
-        data.parse_characters(bad, "characters.toml")
+        _characters.parse_characters(bad, "characters.toml")
     line = _line(bad, "main.hp = 0")
     assert str(caught.value).startswith(
         f"characters.toml:{line}: team[3].main.hp: must be a whole number from 1 to 30, got 0"
@@ -517,7 +517,7 @@ def test_a_broken_characters_file_gives_a_located_error():
         OptionError,
         match=r"^characters\.toml:\d+: team\[5\]\.main\.ranged: must be true or false, got 1",
     ):
-        data.parse_characters(bad, "characters.toml")
+        _characters.parse_characters(bad, "characters.toml")
 
 
 # --- a player's deck file -----------------------------------------------------------------------
@@ -528,11 +528,11 @@ def test_a_players_deck_file_loads(tmp_path):
     path = tmp_path / "my-han.toml"
     text = (DECKS / "han.toml").read_text(encoding="utf-8")
     path.write_text(text.replace("attack = 11", "attack = 10"), encoding="utf-8")
-    deck = data.load_deck(path)
+    deck = _decks.load_deck(path)
     assert deck.team == "han" and len(deck.cards) == 31
     assert _printed(next(c for c in deck.cards if c.name == "Bowcaster Attack").attack) == 10
-    assert data.deck_for("han", path) == deck
-    assert data.deck_for("han") == data.builtin_decks()["han"]
+    assert _decks.deck_for("han", path) == deck
+    assert _decks.deck_for("han") == _decks.builtin_decks()["han"]
 
 
 def test_a_players_deck_without_template_claims_loads(tmp_path):
@@ -543,7 +543,7 @@ def test_a_players_deck_without_template_claims_loads(tmp_path):
     )
     path = tmp_path / "maul.toml"
     path.write_text(text, encoding="utf-8")
-    deck = data.deck_for("maul", path)
+    deck = _decks.deck_for("maul", path)
     assert (
         sum(c.defense.base for c in deck.cards if c.pictures == "maul" and c.kind == "combat") == 19
     )
@@ -555,11 +555,11 @@ def test_a_players_deck_for_the_wrong_team_or_missing_is_one_line(tmp_path):
     with pytest.raises(
         OptionError, match=r"deck\.toml:7: team: a deck for team 'yoda' is needed, not for 'dooku'"
     ):
-        data.deck_for("yoda", path)
+        _decks.deck_for("yoda", path)
     with pytest.raises(OptionError, match=r"cannot read the deck file"):
-        data.load_deck(tmp_path / "nope.toml")
+        _decks.load_deck(tmp_path / "nope.toml")
     with pytest.raises(OptionError, match="unknown team 'lando'"):
-        data.deck_for("lando")
+        _decks.deck_for("lando")
 
 
 def test_the_data_digest_names_every_data_file(tmp_path, monkeypatch):
@@ -567,21 +567,21 @@ def test_the_data_digest_names_every_data_file(tmp_path, monkeypatch):
     new digest, and the file put back is the old one again: the digest names the files' content.
     The files are a copy, read through the package reader, so the installed ones stay as
     they are (other tests, in other processes, read them meanwhile)."""
-    real_digest = data.data_digest()
+    real_digest = _data.data_digest()
     assert re.fullmatch(r"[0-9a-f]{16}", real_digest)
     copy = tmp_path / "epic_duels"
     shutil.copytree(DECKS.parent, copy, ignore=shutil.ignore_patterns("*.py", "__pycache__"))
     package_text = datafile._package_text
 
     def read(package: str, name: str) -> str:
-        if package != data.__package__:
+        if package != _data.__package__:
             return package_text(package, name)
         return (copy / name).read_text(encoding="utf-8")
 
     monkeypatch.setattr(datafile, "_package_text", read)
-    assert data.data_digest() == real_digest
+    assert _data.data_digest() == real_digest
     names = ["characters.toml", "decks/templates.toml"]
-    names += [f"decks/{team.id}.toml" for team in data.cast().teams]
+    names += [f"decks/{team.id}.toml" for team in _characters.cast().teams]
     assert len(names) == 14
     seen = {real_digest}
     for name in names:
@@ -591,9 +591,9 @@ def test_the_data_digest_names_every_data_file(tmp_path, monkeypatch):
         changed = re.sub(r"(?m)^([^#\n]*?)(\d+)", lambda m: f"{m[1]}{int(m[2]) + 1}", text, count=1)
         assert changed != text, name
         path.write_text(changed, encoding="utf-8")
-        digest = data.data_digest()
+        digest = _data.data_digest()
         assert re.fullmatch(r"[0-9a-f]{16}", digest)
         assert digest not in seen, f"changing {name} left the digest as it was"
         seen.add(digest)
         path.write_text(text, encoding="utf-8")
-        assert data.data_digest() == real_digest
+        assert _data.data_digest() == real_digest

@@ -9,7 +9,7 @@ import pytest
 
 import boardstate as bs
 from boardstate.modules.epic_duels import MODULE
-from boardstate.modules.epic_duels._data import cast
+from boardstate.modules.epic_duels._characters import cast
 from boardstate.modules.epic_duels.boards import SCENES
 from boardstate.testing import random_game
 

@@ -20,7 +20,7 @@ import boardstate as bs
 from boardstate._html import replay_html
 from boardstate.geometry._style import relative_luminance
 from boardstate.modules.epic_duels import MODULE
-from boardstate.modules.epic_duels._data import builtin_decks
+from boardstate.modules.epic_duels._decks import builtin_decks
 from boardstate.modules.epic_duels._hand_svg import (
     CARD_H,
     CARD_W,

@@ -21,7 +21,7 @@ from epic_duels_table import (
 
 import boardstate as bs
 from boardstate.modules.epic_duels import MODULE
-from boardstate.modules.epic_duels._data import cast
+from boardstate.modules.epic_duels._characters import cast
 from boardstate.modules.epic_duels._legal import movers
 from boardstate.modules.epic_duels._render import render
 from boardstate.modules.epic_duels._state import ACT, MOVE, OVER, RESPOND, CastChosen

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from ._data import Condition, Value
 from ._space import adjacent
 from ._state import NO_CARD, EpicState, Frame
+from ._vocabulary import Condition, Value
 
 
 def attack_cards(s: EpicState, char: int) -> tuple[int, ...]:

@@ -11,8 +11,8 @@ from __future__ import annotations
 from boardstate.rules import HIDDEN, SecretUnavailable, Table
 
 from . import _effects
+from ._characters import cast
 from ._combat import combat_values
-from ._data import cast
 from ._flow import begin_turn, draw, heal, hurt, settle
 from ._legal import movers, unplaced
 from ._space import path

@@ -20,9 +20,10 @@ import xml.etree.ElementTree as ET
 
 from boardstate.rules import card_back, element, label, plural
 
-from ._data import Value, cast
+from ._characters import cast
 from ._notation import card_label
 from ._state import EpicState
+from ._vocabulary import Value
 
 CARD_W, CARD_H = 100, 150  # a face
 BACK_W, BACK_H = 48, 64  # a back in another player's hand

@@ -115,7 +115,7 @@ def side_name(s: EpicState, seat: int) -> str:
     in a free-for-all (everyone for themselves)."""
     rs = s.roster
     if rs.variant == "duel":
-        from ._data import cast
+        from ._characters import cast
 
         return f"{cast().by_id(rs.teams[rs.groups_of(seat)[0]]).side} side"
     if len(set(rs.side_of)) < len(rs.side_of):

@@ -13,7 +13,8 @@ import attrs
 
 from boardstate.rules import OptionError, cached_by_value
 
-from ._data import Card, Deck, cast, deck_for, parse_deck
+from ._characters import cast
+from ._decks import Card, Deck, deck_for, parse_deck
 from .boards import BOARDS
 
 # Variants (option ``variant``): the two-player duel and the rulebook's Game Variations

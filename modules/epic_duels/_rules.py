@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from boardstate.rules import Choice, OptionError, Outcome, Setup
 
-from ._data import cast, deck_for, parse_deck, read_player_deck
+from ._characters import cast
+from ._decks import deck_for, parse_deck, read_player_deck
 from ._roster import DUEL, FREE_FOR_ALL, OWN_DAMAGE, PLAYERS, VARIANTS, parse_characters
 from ._state import LAY, OVER, TURN, EpicState
 from .boards import BOARDS
