@@ -243,7 +243,7 @@ def save_moves(game, base_seq: int, path, *, text: bool = False) -> int:
         from ._words import describe
 
         said = "; ".join(describe(game, r) for r in game.records[base_seq + 1 :])
-        last = game.seq - 1
+        last = game.last_seq
         summary = f"{game.header.module} {game.header.game_id.hex()[:12]}, records {base_seq + 1}-{last}: {said}"
         data = armor(data, summary[:300]).encode()
     if str(path) == "-":
@@ -253,8 +253,8 @@ def save_moves(game, base_seq: int, path, *, text: bool = False) -> int:
         sys.stdout.buffer.flush()
     else:
         atomic_write(path, data)
-    game.mark_shared(game.seq - 1)
-    return game.seq - 1 - base_seq
+    game.mark_shared(game.last_seq)
+    return game.last_seq - base_seq
 
 
 # ---------------------------------------------------------------------------------- reading

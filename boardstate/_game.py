@@ -145,8 +145,14 @@ class Game(SealedChoices, ModeQuestions):
 
     @property
     def seq(self) -> int:
-        """Sequence number of the next record."""
+        """The number the next record will have (so also how many records there are)."""
         return self._count
+
+    @property
+    def last_seq(self) -> int:
+        """The number of the last record (-1 before the setup): what a move file is based on,
+        what another copy has received, what a status line says the game stands after."""
+        return self._count - 1
 
     def seat(self, name: str) -> int:
         try:

@@ -40,8 +40,8 @@ def state_after(game, index: int):
 def _check_index(position: Position, attribute, index) -> None:
     game = position.game
     if type(index) is not int or not 0 <= index < game.seq:
-        raise IndexError(f"no record {index!r} in this game (records 0-{game.seq - 1})")
-    if index != game.seq - 1 and len(game.records) != game.seq:
+        raise IndexError(f"no record {index!r} in this game (records 0-{game.last_seq})")
+    if index != game.last_seq and len(game.records) != game.seq:
         raise IndexError("this game keeps no records: only its current position can be shown")
 
 
@@ -71,7 +71,7 @@ class Position:
     def state(self):
         """The state after record ``index`` (the engine's: it may hold every secret)."""
         game = self.game
-        if self.index == game.seq - 1:  # (the live state: no need to fold the log again)
+        if self.index == game.last_seq:  # (the live state: no need to fold the log again)
             return game.state
         return state_after(game, self.index)
 

@@ -172,7 +172,7 @@ def merge_sealed(game: Game, move: RawFile, at: int, theirs, *, fast: bool = Tru
         raise MoveRefused(
             f"stale: every sealed choice {move.path} holds is already in this game", code="stale"
         )
-    game.mark_shared(game.seq - 1)  # (whose record came first, the merged ones are not undone)
+    game.mark_shared(game.last_seq)  # (whose record came first, the merged ones are not undone)
     return game.records[start:], []
 
 
@@ -201,7 +201,7 @@ def referee_moves(game: Game, move: RawFile, *, fast: bool = True) -> tuple[list
             code="foreign-game",
         )
     game.check_writable()
-    head = game.seq - 1
+    head = game.last_seq
     base = header.base_seq
     if base > head:
         raise MoveRefused(
@@ -242,7 +242,7 @@ def referee_moves(game: Game, move: RawFile, *, fast: bool = True) -> tuple[list
     )
     first = game.region_start
     referee.run(fresh)
-    game.mark_shared(game.seq - 1)  # (they came from another copy)
+    game.mark_shared(game.last_seq)  # (they came from another copy)
     if game.header.peer and game.keep_canonical:  # (in the order every copy keeps)
         canonical_region(game)
         return game.records[min(first, start) :], referee.partly_checked

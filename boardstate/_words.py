@@ -65,7 +65,7 @@ def standing(game) -> str:
     outcome = game.outcome()
     if outcome is not None:
         return outcome_line(game.players, outcome)
-    return f"The game goes on (after record {game.seq - 1}); to act: {acting_words(game)}"
+    return f"The game goes on (after record {game.last_seq}); to act: {acting_words(game)}"
 
 
 def revision_note(spec, revision: int) -> str:

@@ -134,7 +134,7 @@ def write_reply(
     player: str | None = None,
     text: bool = False,
 ) -> None:
-    new = game.seq - 1 - base_seq
+    new = game.last_seq - base_seq
     if new <= 0:
         return
     if out is None and not always:

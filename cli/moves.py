@@ -74,7 +74,7 @@ def move(file, command, player, out, force, text, key):
             path = out or str(Path(file).with_name(f"{Path(file).stem}-{game.seq:04d}.request"))
             write_request(request, path, reading=[file], text=text, force=force)
             return
-        base = unsettled_base(game, game.seq - 1)
+        base = unsettled_base(game, game.last_seq)
         records = []
         for given in commands:
             try:
@@ -154,9 +154,9 @@ def apply(file, movefile, out, force, text, key):
             bs.check_output(out, force=force, reading=[file, movefile])
         move_raw = bs.read_raw(movefile)
         sign_as(game, key)  # (the reveals and deals due from this copy's player are signed)
-        unsettled = unsettled_base(game, game.seq - 1)
+        unsettled = unsettled_base(game, game.last_seq)
         records, partly = bs.referee_moves(game, move_raw)
-        base = game.seq - 1
+        base = game.last_seq
         mine = []
         while True:  # our reveals and deals, due now (a deal may let a reveal fall due)
             added = game.reveal_held() + game.deal_held()
@@ -245,7 +245,7 @@ def _peek(body: bytes) -> tuple:
 def export(file, after, out, force, text):
     """Write the records after record N as a move file (to send again, or to a late player)."""
     game = bs.load_game(file)
-    last = game.seq - 1
+    last = game.last_seq
     if not -1 <= after < last:
         fail(
             f"error: --after {after} is out of range (records 0-{last}; the last has nothing "

@@ -122,7 +122,7 @@ def new(module, players, options, seed, out, force, trust, player, key, invite):
         game.signer = signing.sign
         game.join(game.header.viewer, public_key_bytes(signing))
         bs.atomic_write(paths[1], bs.encode_public(game))
-        game.mark_shared(game.seq - 1)
+        game.mark_shared(game.last_seq)
         bs.save_game(game, out)
         click.echo(
             f"created {out}: your copy of a peer game of {mod.spec.name}, {', '.join(players)}"
@@ -177,8 +177,8 @@ def join(invite, player, out, key, reply, text):
     if seat in game.keys:
         fail(f"error: {player} has already joined this game", RULES_REJECTED)
     game.header = attrs.evolve(game.header, viewer=seat, peer_secret=os.urandom(32))
-    game.mark_shared(game.seq - 1)
-    base = game.seq - 1
+    game.mark_shared(game.last_seq)
+    base = game.last_seq
     signing = load_key(key or player)
     game.signer = signing.sign
     if game.header.hosted:  # (the judge makes the join record from the signed request)

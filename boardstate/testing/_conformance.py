@@ -443,7 +443,7 @@ def _play_by_mail(module, players: int) -> None:
         for seat, copy in enumerate(copies):
             if seat != sender:
                 apply_moves(copy, parse_raw(data, "move"))
-                applied = copy.seq - 1
+                applied = copy.last_seq
                 if copy.reveal_held():  # this copy's own reveal is due: it mails it on
                     mail.append((seat, encode_moves(copy, applied)))
 
@@ -454,7 +454,7 @@ def _play_by_mail(module, players: int) -> None:
             continue
         seat = min(copies[0].to_act())  # pass the moves around in seat order
         mine = copies[seat]
-        base = mine.seq - 1
+        base = mine.last_seq
         mine.play(seat, pick.choice(mine.legal(seat)))
         mail.append((seat, encode_moves(mine, base)))
         for holder, copy in enumerate(copies):

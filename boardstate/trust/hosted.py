@@ -217,7 +217,7 @@ class HostedTrust(SignedTrust):
         commitment)."""
         header = game.header
         secret = make_secret(command, os.urandom(16), 1 << seat)
-        base = game.seq - 1
+        base = game.last_seq
         shown = Request(
             header.game_id, header.module, base, seat, Kind.REVEAL, "", reveal(secret), b""
         )
@@ -252,7 +252,7 @@ class HostedTrust(SignedTrust):
             )
         header = game.header
         unsigned = Request(
-            header.game_id, header.module, game.seq - 1, seat, kind, command, sealed, b""
+            header.game_id, header.module, game.last_seq, seat, kind, command, sealed, b""
         )
         return attrs.evolve(unsigned, signature=game.signer(unsigned.message()))
 
