@@ -27,14 +27,13 @@ from ._fileformat import _why, encode_file, parse_raw
 from ._header import Header
 from ._modes import ModeQuestions
 from ._module import Choice
-from ._peer import LINK_BYTES
 from ._records import NO_ACTOR, Kind, Record, chain, make_record
 from ._rederive import Referee
 from ._sealed import REVEAL_WORD, FaceDown, SealedChoices, SealedRound
 from ._secrets import make_secret
 from ._talk import Talk, canonical
 from ._words import revision_note
-from .trust import plug_for
+from .trust import PLUGS, plug_for
 
 
 class Game(SealedChoices, ModeQuestions):
@@ -92,26 +91,12 @@ class Game(SealedChoices, ModeQuestions):
 
         ``trust="hosted"``: the judge's copy (``judge_key``: the judge's Ed25519 public key;
         ``peer_secret``: the judge's own secret, for letters); every player joins next."""
-        judge = None
-        if trust == "hosted":
-            from ._peer import exchange_public
-
-            peer_secret = peer_secret or os.urandom(LINK_BYTES)
-            judge = (judge_key or b"") + exchange_public(peer_secret)
+        plug = PLUGS.get(trust, PLUGS["open"])  # (an unknown mode: the header refuses it)
+        peer_secret, judge = plug.creator_keys(peer_secret, judge_key)
         header = Header.for_new_game(
             module, players, raw_options, seed, created, seed_salt, trust=trust, judge=judge
         )
-        if header.hosted:
-            header = attrs.evolve(header, peer_secret=peer_secret)
-        if header.peer:
-            if seat is None or not 0 <= seat < len(header.players):
-                raise InvalidCommand(
-                    "a peer game is made by one of its players (--as)", code="unknown-player"
-                )
-            header = attrs.evolve(
-                header, viewer=seat, peer_secret=peer_secret or os.urandom(LINK_BYTES)
-            )
-        game = cls(module, header)
+        game = cls(module, plug.creators_copy(header, seat, peer_secret))
         events, state = game.start_events()
         game.append(game.make(Kind.SETUP, NO_ACTOR, "", None, events), state)
         return game

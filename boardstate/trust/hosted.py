@@ -11,7 +11,7 @@ import attrs
 from .._decider import ENGINE_RULE
 from .._errors import GameFileError, IllegalCommand, InvalidCommand
 from .._hosted import Request, hosted_key, judged_message, nonce_of, open_opening, seal_opening
-from .._peer import exchange_public, write_letters
+from .._peer import LINK_BYTES, exchange_public, write_letters
 from .._records import Kind
 from .._rng import Rng
 from .._secrets import make_secret, reveal
@@ -29,6 +29,18 @@ class HostedTrust(SignedTrust):
         self.last_acted: dict[int, int] = {}  # seat -> the last record it acted in
         self.answering = None  # the judge: the request the record being made answers
         self.reveal_requests: dict[bytes, tuple] = {}  # commitment -> (base, reveal signature)
+
+    # -------------------------------------------------------------------- a new game
+    @staticmethod
+    def creator_keys(peer_secret: bytes | None, judge_key: bytes | None) -> tuple:
+        """The judge's copy: the judge's own secret (for letters) and public keys (Ed25519 for
+        signing, X25519 for letters), which go into the header and so into the game id."""
+        peer_secret = peer_secret or os.urandom(LINK_BYTES)
+        return peer_secret, (judge_key or b"") + exchange_public(peer_secret)
+
+    @staticmethod
+    def creators_copy(header, seat: int | None, peer_secret: bytes | None):
+        return attrs.evolve(header, peer_secret=peer_secret)
 
     # -------------------------------------------------------------------- randomness
     def seed(self, game) -> bytes | None:

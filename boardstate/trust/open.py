@@ -18,6 +18,18 @@ class OpenTrust:
     signed = False  # records carry their makers' signatures
     rebuilt_by_rederiving = False  # a shortened log is folded again, not decided again
 
+    # -------------------------------------------------------------------- a new game
+    @staticmethod
+    def creator_keys(peer_secret: bytes | None, judge_key: bytes | None) -> tuple:
+        """``(the creator's private secret, the judge's public keys)`` a new game's header
+        needs (the open mode: neither)."""
+        return peer_secret, None
+
+    @staticmethod
+    def creators_copy(header, seat: int | None, peer_secret: bytes | None):
+        """The header of the creator's own copy (the open mode: the game's header)."""
+        return header
+
     def __init__(self) -> None:
         self.keys: dict[int, bytes] = {}  # seat -> Ed25519 public key (none in the open mode)
         self.exchange: dict[int, bytes] = {}  # seat -> X25519 public key (for letters)

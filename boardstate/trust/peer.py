@@ -4,9 +4,13 @@ letter that its commitment in the signed record binds (docs/trust.md)."""
 
 from __future__ import annotations
 
+import os
+
+import attrs
+
 from .._decider import ENGINE_RULE
-from .._errors import GameFileError, IllegalCommand
-from .._peer import PeerRng, signed_message, write_letters
+from .._errors import GameFileError, IllegalCommand, InvalidCommand
+from .._peer import LINK_BYTES, PeerRng, signed_message, write_letters
 from .._records import NO_ACTOR, Kind
 from ._signed import Pending, SignedTrust
 
@@ -15,6 +19,15 @@ class PeerTrust(SignedTrust):
     """Each copy makes its own player's records, signed; no copy holds a seed."""
 
     rebuilt_by_rederiving = True  # what waits for whom is known by re-running the rules only
+
+    @staticmethod
+    def creators_copy(header, seat: int | None, peer_secret: bytes | None):
+        """A peer game is made by one of its players: their copy, with their private secret."""
+        if seat is None or not 0 <= seat < len(header.players):
+            raise InvalidCommand(
+                "a peer game is made by one of its players (--as)", code="unknown-player"
+            )
+        return attrs.evolve(header, viewer=seat, peer_secret=peer_secret or os.urandom(LINK_BYTES))
 
     def seed(self, game) -> bytes | None:
         return None
