@@ -7,6 +7,8 @@ spec, the first state, ``decide`` into a ``Table``, and ``validate`` (by default
 
 from __future__ import annotations
 
+import attrs
+
 from ._errors import (
     BoardstateError,
     FutureVersion,
@@ -19,6 +21,19 @@ from ._peer import NeedsInput
 from ._table import Table
 
 ENGINE_RULE = "boardstate engine"
+
+
+@attrs.frozen
+class Decision:
+    """What the rules gave for a decision that may wait (the peer mode): the events so far and
+    the state after them; ``waits``, what they wait for (``("links", epoch)`` or
+    ``("arrange", owner, index, items)``: ``_peer``), None once decided; ``unmade``, whether a
+    secret another copy made stood in (the referee takes those from the record)."""
+
+    events: tuple
+    state: object
+    waits: tuple | None = None
+    unmade: bool = False
 
 
 class Decider:
@@ -103,14 +118,24 @@ class Decider:
         return self.rules.initial(Setup(tuple(players), dict(options), revision))
 
     def start(self, state, rng) -> tuple:
-        """``(events, state after them)`` of the setup."""
+        """``(events, state after them)`` of the setup (``NeedsInput`` if it waits)."""
         table = Table(state, self.evolve, rng)
-        try:
-            self.rules.start(table)
-        except NeedsInput as exc:
-            exc.partial, exc.state = tuple(table.events), table.state
-            raise
+        self.rules.start(table)
         return tuple(table.events), table.state
+
+    def run(self, state, moves, rng, openings=None) -> Decision:
+        """A decision that may wait for what the players supply (``moves`` None: the setup),
+        as a value: what the rules gave so far, and what they wait for."""
+        table = Table(state, self.evolve, rng, openings)
+        waits = None
+        try:
+            if moves is None:
+                self.rules.start(table)
+            else:
+                self.rules.decide(table, moves)
+        except NeedsInput as exc:
+            waits = exc.what
+        return Decision(tuple(table.events), table.state, waits, rng.unmade)
 
     def decide(self, state, moves, rng, openings=None) -> tuple:
         """``(events, state after them)`` for ``moves``."""
@@ -119,9 +144,6 @@ class Decider:
             self.rules.decide(table, moves)
         except SecretUnavailable as exc:
             exc.partial = tuple(table.events)  # what the rules gave before they needed it
-            raise
-        except NeedsInput as exc:  # (the peer mode: the decision waits for the players)
-            exc.partial, exc.state = tuple(table.events), table.state
             raise
         return tuple(table.events), table.state
 

@@ -26,6 +26,7 @@ class Rng:
     """
 
     __slots__ = ("_key", "_stream", "_counter")
+    unmade = False  # a secret another copy made stood in (``PeerRng`` only)
 
     def __init__(self, seed: bytes, stream: bytes) -> None:
         self._key = seed

@@ -118,16 +118,9 @@ class SignedTrust(OpenTrust):
         after them)``; what it still needs goes with the record being made."""
         rng = self.waiting_rng(game, pending) if rng is None else rng
         self.unmade = False
-        decider = game.decider
-        try:
-            if pending.moves is None:
-                events, state = decider.start(pending.base, rng)
-            else:
-                events, state = decider.decide(pending.base, pending.moves, rng, pending.openings)
-            pending.need = None
-        except NeedsInput as exc:
-            events, state, pending.need = exc.partial, exc.state, exc.what
-        self.unmade = getattr(rng, "unmade", False)  # (the referee takes those from the record)
+        decision = game.decider.run(pending.base, pending.moves, rng, pending.openings)
+        events, state, pending.need = decision.events, decision.state, decision.waits
+        self.unmade = decision.unmade  # (the referee takes those from the record)
         fresh = events[pending.emitted :]
         pending.emitted = len(events)
         self.next_pending = (game.seq, pending if pending.need is not None else None)
