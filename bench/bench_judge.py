@@ -119,9 +119,20 @@ class _NoStore:
 
     def __init__(self) -> None:
         self._players: dict[bytes, list] = {}
+        self._heads: dict[bytes, int] = {}
 
     def add_game(self, game_id, header, rows, players, outgoing=()) -> None:
         self._players[game_id] = list(players)
+        self._heads[game_id] = len(rows)
+
+    def head(self, game_id) -> int:
+        return self._heads[game_id]
+
+    def claim(self, name) -> bool:  # (one judge: every claim is free)
+        return True
+
+    def release(self, name) -> None:
+        pass
 
     def players(self, game_id):
         return self._players[game_id]
@@ -130,7 +141,7 @@ class _NoStore:
         return False
 
     def accept(self, game_id, first_seq, rows, message, outgoing) -> None:
-        pass
+        self._heads[game_id] = first_seq + len(rows)
 
     def answer(self, message, outgoing) -> None:
         raise AssertionError("a request of the workload was refused while making it")
@@ -256,10 +267,10 @@ class TimedJudge(Judge):
         super().__init__(*args, **kwargs)
         self.clock = clock
 
-    def handle(self, mail):
+    def handle(self, mail, busy=None):
         self.clock.begin()
         try:
-            return super().handle(mail)
+            return super().handle(mail, busy)
         finally:
             self.clock.handled.append(time.perf_counter() - self.clock.starts[-1])
 
