@@ -142,9 +142,8 @@ class Decider:
         table = Table(state, self.evolve, rng, openings)
         try:
             self.rules.decide(table, moves)
-        except SecretUnavailable as exc:
-            exc.partial = tuple(table.events)  # what the rules gave before they needed it
-            raise
+        except SecretUnavailable as exc:  # (with what the rules gave before they needed it)
+            raise exc.given(table.events) from None
         return tuple(table.events), table.state
 
     def check_trust(self, mode: str, options, players, revision: int) -> None:

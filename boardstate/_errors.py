@@ -150,9 +150,20 @@ class VerificationFailed(BoardstateError):
 
 
 class SecretUnavailable(BoardstateError):
-    """The rules needed a secret (an opening or the seed) this copy of the game does not hold."""
+    """The rules needed a secret (an opening or the seed) this copy of the game does not hold.
+
+    ``partial``: the events the rules gave before they needed it (or, for a command whose
+    legality this copy cannot judge, every event: the referee still compares them)."""
 
     code = "secret-unavailable"
+
+    def __init__(self, reason: str, *, code: str | None = None, rule: str = "", partial=()) -> None:
+        super().__init__(reason, code=code, rule=rule)
+        self.partial = tuple(partial)
+
+    def given(self, partial) -> SecretUnavailable:
+        """The same refusal, with the events the rules gave before it."""
+        return type(self)(self.reason, code=self.code, rule=self.rule, partial=partial)
 
 
 def short(value) -> str:

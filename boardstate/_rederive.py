@@ -132,7 +132,7 @@ class Referee:
                     raise
                 expected = self._expected(kind, actor, command, sealed, openings)
         except SecretUnavailable as exc:
-            record = self._trust_chain(fields, body, hash_, getattr(exc, "partial", ()))
+            record = self._trust_chain(fields, body, hash_, exc.partial)
             self.partly_checked.append(seq)
             game.append(record._replace(signature=signature, letters=letters, request=request))
             return record
@@ -254,9 +254,9 @@ class Referee:
         text = game.rules.notation(game.state, actor, parsed)
         events, state = game.decide(((actor, parsed),), openings)
         if not judged:
-            unjudged = SecretUnavailable("this copy cannot judge whether the command is legal")
-            unjudged.partial = events  # (every event is still compared)
-            raise unjudged
+            raise SecretUnavailable(  # (every event is still compared)
+                "this copy cannot judge whether the command is legal", partial=events
+            )
         return text, events, state
 
     def _openings(self, raw_events) -> dict | None:

@@ -232,9 +232,9 @@ class SealedChoices:
                 self.decider.validate(chosen, seat, command)
             except SecretUnavailable:  # (legal or not depends on cards this copy lacks:
                 events, _ = self.decide(((seat, command),), openings)  # the rest is checked)
-                unjudged = SecretUnavailable("this copy cannot judge whether the choice is legal")
-                unjudged.partial = events
-                raise unjudged from None
+                raise SecretUnavailable(
+                    "this copy cannot judge whether the choice is legal", partial=events
+                ) from None
             return self.decide(((seat, command),), openings)
         phase.parsed[seat] = self.checked(seat, sealed.value)
         if len(phase.revealed) + 1 < phase.size:
