@@ -21,7 +21,7 @@ def canonical_region(game, start: int | None = None) -> None:
     mailed in.  Records of one player alone are in that player's order already."""
     start = game.region_start if start is None else start
     records = game.records[start:]
-    if not game.header.peer or len({r.actor for r in records}) < 2:
+    if not game.trust.keeps_canonical_order or len({r.actor for r in records}) < 2:
         return
     pool = [(r.kind, r.actor, r.sealed, r.signature, r.letters) for r in records]
     keep, game.keep_canonical = game.keep_canonical, False

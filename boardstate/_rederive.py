@@ -88,7 +88,7 @@ class Referee:
         peer mode, carries its actor's signature; in the hosted mode, the judge's and its
         player's request)."""
         game = self.game
-        if self.signed and game.header.signed and fields[1] != Kind.SETUP:
+        if self.signed and game.trust.signed and fields[1] != Kind.SETUP:
             try:
                 game.check_signature(
                     Record(
@@ -179,7 +179,7 @@ class Referee:
                 continue
             index += 1
             if value.owned_by(me) and not value.known and record.actor != me:
-                maker = "the judge" if game.header.hosted else game.players[record.actor]
+                maker = game.trust.maker_of(game, record.actor)
                 raise self._failure(
                     fields,
                     f"a value shown to {game.players[me]} (secret {index + 1} of the record) "
@@ -308,7 +308,7 @@ class Referee:
                 raise self._failure(
                     fields, "a revealed value does not match its commitment", "bad-reveal"
                 )
-            if type(value) is Reveal and self.game.header.peer:
+            if type(value) is Reveal and self.game.trust.reveals_are_checked_against_the_game:
                 if held is None:  # (every commitment the game and this record hold)
                     game = self.game
                     held = commitments_in(game.state) | {

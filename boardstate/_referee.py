@@ -210,7 +210,11 @@ def referee_moves(game: Game, move: RawFile, *, fast: bool = True) -> tuple[list
             code="gap",
         )
     local_base_hash = game.header.game_id if base < 0 else game.records[base].hash
-    if header.base_hash != local_base_hash and game.header.peer and base >= game.region_start:
+    if (
+        header.base_hash != local_base_hash
+        and game.trust.keeps_canonical_order
+        and base >= game.region_start
+    ):
         raise MoveRefused(
             f"{move.path} follows records this copy does not hold all of yet (choices, joins "
             f"or shares of the randomness made at once, of which this copy has only some): "
@@ -243,7 +247,7 @@ def referee_moves(game: Game, move: RawFile, *, fast: bool = True) -> tuple[list
     first = game.region_start
     referee.run(fresh)
     game.mark_shared(game.last_seq)  # (they came from another copy)
-    if game.header.peer and game.keep_canonical:  # (in the order every copy keeps)
+    if game.keep_canonical:  # (a peer copy: in the order every copy keeps)
         canonical_region(game)
         return game.records[min(first, start) :], referee.partly_checked
     return game.records[start:], referee.partly_checked

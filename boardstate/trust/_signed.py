@@ -63,6 +63,7 @@ class SignedTrust(OpenTrust):
     """Joins, waiting decisions and letters (the peer and hosted modes)."""
 
     signed = True
+    loaded_by_rederiving = True  # what waits for whom is known only by re-running the rules
 
     def __init__(self) -> None:
         super().__init__()

@@ -106,6 +106,9 @@ class HostedTrust(SignedTrust):
             request=request,
         )
 
+    def maker_of(self, game, actor: int) -> str:
+        return "the judge"
+
     def letter_writer(self, game, actor: int) -> bytes | None:
         return game.header.judge[32:]
 

@@ -16,7 +16,14 @@ class OpenTrust:
     """Nobody joins, nothing is signed, nothing waits for a player's share."""
 
     signed = False  # records carry their makers' signatures
+    loaded_by_rederiving = False  # a copy read back is folded, not decided again
     rebuilt_by_rederiving = False  # a shortened log is folded again, not decided again
+    keeps_canonical_order = False  # unsettled records that commute kept in one order
+    reveals_are_checked_against_the_game = False  # a reveal opens a value the game holds
+
+    def maker_of(self, game, actor: int) -> str:
+        """Who made ``actor``'s records, in words."""
+        return game.players[actor]
 
     # -------------------------------------------------------------------- a new game
     @staticmethod

@@ -19,6 +19,9 @@ class PeerTrust(SignedTrust):
     """Each copy makes its own player's records, signed; no copy holds a seed."""
 
     rebuilt_by_rederiving = True  # what waits for whom is known by re-running the rules only
+    keeps_canonical_order = True  # copies that part merge into one log (docs/trust.md)
+    reveals_are_checked_against_the_game = True  # no copy holds every value: each reveal
+    # must open a commitment the game or the record holds
 
     @staticmethod
     def creators_copy(header, seat: int | None, peer_secret: bytes | None):
