@@ -104,3 +104,29 @@ class ModeQuestions:
     def judge(self, request: Request) -> list[Record]:
         """The judge's copy makes the records ``request`` asks for."""
         return self.trust.judge(self, request)
+
+    # ------------------------------------------------------------------ a copy by mail
+    def keep_in_canonical_order(self) -> None:
+        """A copy adding records keeps each step it has not settled with the others in the
+        order every copy computes (the peer mode: ``_canonical``; the others have none)."""
+        self.keep_canonical = self.trust.keeps_canonical_order
+        if self.keep_canonical:
+            from ._canonical import canonical_region
+
+            canonical_region(self)
+
+    def mail_base(self, base: int) -> int:
+        """The base of this copy's next move file, from ``base``: before the records it has
+        not settled with the others (they commute, and a merge may have put them in another
+        order than they were mailed in), so the file carries them all."""
+        return min(base, self.region_start - 1) if self.trust.keeps_canonical_order else base
+
+    def add_owed(self) -> list[Record]:
+        """Append what this copy's player owes now, the reveals and deals due (a deal may let
+        a reveal fall due); the records added."""
+        added: list[Record] = []
+        while True:
+            more = self.reveal_held() + self.deal_held()
+            if not more:
+                return added
+            added += more

@@ -64,19 +64,11 @@ def public_key_bytes(key) -> bytes:
     return key.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
 
 
-def in_canonical_order(game: bs.Game) -> None:
-    """A peer copy adding records keeps each step it has not settled with the others in
-    canonical order (``boardstate.canonical_region``)."""
-    game.keep_canonical = game.trust.keeps_canonical_order
-    bs.canonical_region(game)
-
-
 def sign_as(game: bs.Game, key: str | None) -> None:
     """A peer game's copy signs its player's records: with ``key``, or the key in the keys
     folder whose public half is the one this player joined with (loaded when first used)."""
-    game.keep_canonical = (
-        game.trust.keeps_canonical_order
-    )  # (each step it completes in canonical order)
+    # (a peer copy puts each step it completes in canonical order)
+    game.keep_canonical = game.trust.keeps_canonical_order
     if not game.header.signed or game.header.viewer is None:
         return
     seat = game.header.viewer
@@ -116,13 +108,6 @@ def joined_key(game: bs.Game, seat: int, key: str | None):
 
 def outcome_text(game: bs.Game, outcome) -> str:
     return bs.outcome_line(game.players, outcome)
-
-
-def unsettled_base(game: bs.Game, base: int) -> int:
-    """The base of a peer copy's next move file: before the records it has not settled with
-    the others (joins, deals, a sealed round's choices: they commute, and a merge may have put
-    them in another order than the one they were mailed in), so the file carries them all."""
-    return min(base, game.region_start - 1) if game.trust.keeps_canonical_order else base
 
 
 def write_reply(

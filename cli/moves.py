@@ -12,9 +12,7 @@ import boardstate as bs
 
 from ._common import (
     echo_after,
-    in_canonical_order,
     sign_as,
-    unsettled_base,
     write_reply,
     write_request,
 )
@@ -74,7 +72,7 @@ def move(file, command, player, out, force, text, key):
             path = out or str(Path(file).with_name(f"{Path(file).stem}-{game.seq:04d}.request"))
             write_request(request, path, reading=[file], text=text, force=force)
             return
-        base = unsettled_base(game, game.last_seq)
+        base = game.mail_base(game.last_seq)
         records = []
         for given in commands:
             try:
@@ -83,7 +81,7 @@ def move(file, command, player, out, force, text, key):
                 if len(commands) > 1:
                     exc.reason = f"{given!r} (command {commands.index(given) + 1} of {len(commands)}, so none was made): {exc.reason}"
                 raise
-        in_canonical_order(game)
+        game.keep_in_canonical_order()
         write_reply(game, base, file, out, always=True, reading=[file], player=player, text=text)
         bs.save_game(game, file)
     echo = click.echo if out != "-" else lambda line: click.echo(line, err=True)
@@ -154,17 +152,12 @@ def apply(file, movefile, out, force, text, key):
             bs.check_output(out, force=force, reading=[file, movefile])
         move_raw = bs.read_raw(movefile)
         sign_as(game, key)  # (the reveals and deals due from this copy's player are signed)
-        unsettled = unsettled_base(game, game.last_seq)
+        unsettled = game.mail_base(game.last_seq)
         records, partly = bs.referee_moves(game, move_raw)
         base = game.last_seq
-        mine = []
-        while True:  # our reveals and deals, due now (a deal may let a reveal fall due)
-            added = game.reveal_held() + game.deal_held()
-            if not added:
-                break
-            mine += added
+        mine = game.add_owed()  # our reveals and deals, due now
         if mine:  # (in canonical order; the reply carries what this copy has not settled)
-            in_canonical_order(game)
+            game.keep_in_canonical_order()
             base = min(base, unsettled)
         write_reply(game, base, file, out, always=True, reading=[file, movefile], text=text)
         bs.save_game(game, file)

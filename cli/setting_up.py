@@ -16,11 +16,9 @@ from ._common import (
     NO_FORCE,
     claim_output,
     echo_after,
-    in_canonical_order,
     load_key,
     parse_options,
     public_key_bytes,
-    unsettled_base,
     write_reply,
     write_request,
 )
@@ -188,10 +186,10 @@ def join(invite, player, out, key, reply, text):
         bs.save_game(game, out)
         click.echo(f"created {out}: your copy of a hosted game ({game.header.module})")
         return
-    base = unsettled_base(game, base)
+    base = game.mail_base(base)
     game.keep_canonical = True
     records = game.join(seat, public_key_bytes(signing))
-    in_canonical_order(game)
+    game.keep_in_canonical_order()
     write_reply(game, base, out, reply, always=True, reading=[invite], player=player, text=text)
     bs.save_game(game, out)
     for rec in records:
