@@ -16,7 +16,7 @@ from ._records import Kind, pack
 
 def canonical_region(game, start: int | None = None) -> None:
     """A peer copy keeps the records it has not settled with the others (from ``start``,
-    default ``Game.region_start``) in canonical order (``_rebuild``), so that every copy that
+    default ``Game.region_start``) in canonical order (``rebuild``), so that every copy that
     holds the same records holds the same log and hashes, whatever order they were made and
     mailed in.  Records of one player alone are in that player's order already."""
     start = game.region_start if start is None else start
@@ -26,18 +26,18 @@ def canonical_region(game, start: int | None = None) -> None:
     pool = [(r.kind, r.actor, r.sealed, r.signature, r.letters) for r in records]
     keep, game.keep_canonical = game.keep_canonical, False
     try:
-        _rebuild(game, start, pool, _conflict(game, "this copy", start), where="this copy")
+        rebuild(game, start, pool, conflict_at(game, "this copy", start), where="this copy")
     except MoveRefused:  # (this copy's own records, already checked: left in their order)
         pass
     finally:
         game.keep_canonical = keep
 
 
-def _content(kind, seat, sealed) -> bytes:
+def content_key(kind, seat, sealed) -> bytes:
     return pack([kind, seat, sealed])
 
 
-def _conflict(game, path: str, at: int):
+def conflict_at(game, path: str, at: int):
     def conflict(why: str) -> MoveRefused:
         return MoveRefused(
             f"fork at record {at}: {why}; this copy and {path} cannot both stand. To "
@@ -50,7 +50,7 @@ def _conflict(game, path: str, at: int):
     return conflict
 
 
-def _rebuild(game, start: int, pool, conflict, *, where: str) -> None:
+def rebuild(game, start: int, pool, conflict, *, where: str) -> None:
     """Make the log again from record ``start`` with the commuting records of ``pool``
     (``(kind, seat, sealed, signature, letters)``, this copy's first: their openings are held
     here), in the canonical order: whenever joins or deals are due, the lowest seat's first;
@@ -65,7 +65,7 @@ def _rebuild(game, start: int, pool, conflict, *, where: str) -> None:
             raise conflict(
                 f"{where} holds a {Kind(kind).name.lower()} record, which does not commute"
             )
-        content = _content(kind, seat, sealed)
+        content = content_key(kind, seat, sealed)
         if content in seen:
             continue
         seen.add(content)

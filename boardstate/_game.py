@@ -12,6 +12,7 @@ import os
 
 import attrs
 
+from ._canonical import canonical_region
 from ._decider import ENGINE_RULE, Decider
 from ._errors import (
     BoardstateError,
@@ -117,6 +118,20 @@ class Game(SealedChoices, ModeQuestions):
                 f"{raw.path}: corrupt header (its options do not set up a "
                 f"{raw.header.module} game: {_why(exc)})"
             ) from None
+
+    @classmethod
+    def rederived(cls, raw) -> Game:
+        """A copy's own file read back by running the rules again (what waits for whom is
+        known only so); its records were checked when they came in, so their signatures are
+        not checked again.  A failure is one line."""
+        game = cls.of_file(raw)
+        try:
+            Referee(game, signed=False).run(raw.iter_records())
+        except VerificationFailed as exc:
+            raise GameFileError(f"{raw.path}: corrupt: {exc}", code="corrupt") from None
+        except GameFileError as exc:
+            raise type(exc)(f"{raw.path}: corrupt: {exc.reason}", code=exc.code) from None
+        return game
 
     def start_events(self) -> tuple:
         """The setup's ``(events, state after them)`` (in the peer mode, those the rules give
@@ -300,12 +315,9 @@ class Game(SealedChoices, ModeQuestions):
             header = self.header
             if shared is not None and shared >= count:
                 header = attrs.evolve(header, shared=count - 1 if count else None)
-            raw = parse_raw(encode_file(header, self.records[:count]), "this copy")
-            fresh = Game.of_file(raw)
-            try:  # (checked when they came in: their signatures are not checked again)
-                Referee(fresh, signed=False).run(raw.iter_records())
-            except VerificationFailed as exc:
-                raise GameFileError(f"{raw.path}: corrupt: {exc}", code="corrupt") from None
+            fresh = Game.rederived(
+                parse_raw(encode_file(header, self.records[:count]), "this copy")
+            )
             fresh.header = attrs.evolve(fresh.header, shared=shared)
         else:
             fresh = Game(self.module, self.header, codes=self.codes)
@@ -473,8 +485,6 @@ class Game(SealedChoices, ModeQuestions):
             # on them, so every copy that holds them holds the same log from here on.
             start, self.region_start = self.region_start, self._count
             if self.keep_canonical and len({r.actor for r in self.records[start:]}) > 1:
-                from ._canonical import canonical_region
-
                 canonical_region(self, start)
 
 

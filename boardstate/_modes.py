@@ -3,6 +3,7 @@ answers these questions by asking ``self.trust``, never by asking which mode it 
 
 from __future__ import annotations
 
+from ._canonical import canonical_region
 from ._hosted import Request
 from ._records import Record
 
@@ -111,8 +112,6 @@ class ModeQuestions:
         order every copy computes (the peer mode: ``_canonical``; the others have none)."""
         self.keep_canonical = self.trust.keeps_canonical_order
         if self.keep_canonical:
-            from ._canonical import canonical_region
-
             canonical_region(self)
 
     def mail_base(self, base: int) -> int:

@@ -1,24 +1,14 @@
 """The referee: a game file or a move file re-derived under the rules (``verify``,
 ``referee_moves``), a copy read back to be added to (``load_checked``, ``load_peer``), and
-crossing mail merged (``merge_sealed``).  The re-deriving itself is ``_rederive.Referee``.
-
-``Referee.accept`` takes one record of a file (or of a move file), asks the game's engine checks
-and the module's rules what that record must be, and compares.  The rules are asked once, by
-the same ``Game`` methods that local play uses (``check_turn``, ``commit_events``,
-``check_reveal``, ``decide``): the referee restates none of them.  Its fast paths only skip work:
-
-- a record without events (a commitment of a sealed round, a reveal that resolves nothing) is
-  compared field by field instead of being re-encoded and compared byte for byte;
-- a reveal that repeats an opening this copy already checked is not hashed again.
-
-``Referee(game, fast=False)`` does all the work; the differential test holds the verdicts equal.
+crossing mail merged (``merge_sealed``).  The re-deriving itself, record by record, is
+``_rederive.Referee``; the canonical order of a merge is ``_canonical``'s.
 """
 
 from __future__ import annotations
 
 import attrs
 
-from ._canonical import _conflict, _content, _rebuild, canonical_region
+from ._canonical import canonical_region, conflict_at, content_key, rebuild
 from ._errors import (
     GameFileError,
     MoveRefused,
@@ -92,14 +82,7 @@ def load_peer(raw: RawFile, *, signed: bool = True) -> Game:
         if not verdict.ok:
             raise GameFileError(f"{raw.path}: corrupt: {verdict.failure}", code="corrupt")
         return verdict.game
-    game = Game.of_file(raw)
-    try:
-        Referee(game, signed=False).run(raw.iter_records())
-    except VerificationFailed as exc:
-        raise GameFileError(f"{raw.path}: corrupt: {exc}", code="corrupt") from None
-    except GameFileError as exc:
-        raise type(exc)(f"{raw.path}: corrupt: {exc.reason}", code=exc.code) from None
-    return game
+    return Game.rederived(raw)
 
 
 def load_checked(path_or_raw) -> Game:
@@ -122,14 +105,14 @@ def merge_sealed(game: Game, move: RawFile, at: int, theirs, *, fast: bool = Tru
     and, once every choice is committed, their reveals; so do the peer mode's joins and deals.
     The records from the copy's unsettled region on (``Game.region_start``: the first record
     not yet in the order every copy holds) and the move file's are put in one canonical order
-    (``_rebuild``), each record made again and chained here; every copy that merges the same
+    (``rebuild``), each record made again and chained here; every copy that merges the same
     records computes the same log, whatever order the mail came in.  Anything else that forks
     (two moves of a sequential phase, one seat's two different choices) is refused, saying how
     to recover.  ``(records from the region on, records checked only in part)``.
     """
     decoder = BodyDecoder(game.codes.decoders, LIMITS, game.header)
     prev = game.records[at - 1].hash if at else game.header.game_id
-    conflict = _conflict(game, move.path, at)
+    conflict = conflict_at(game, move.path, at)
     incoming = []
     for item in theirs:
         body, hash_, openings = item[:3]
@@ -155,8 +138,8 @@ def merge_sealed(game: Game, move: RawFile, at: int, theirs, *, fast: bool = Tru
         )
     start = game.region_start
     if at < start:  # (this copy has settled what the file is still collecting: all held?)
-        held = {_content(r.kind, r.actor, r.sealed) for r in game.records[at:]}
-        if all(_content(k, a, s_) in held for k, a, s_, _sig, _l in incoming):
+        held = {content_key(r.kind, r.actor, r.sealed) for r in game.records[at:]}
+        if all(content_key(k, a, s_) in held for k, a, s_, _sig, _l in incoming):
             raise MoveRefused(
                 f"stale: every record {move.path} holds is already in this game", code="stale"
             )
@@ -165,7 +148,7 @@ def merge_sealed(game: Game, move: RawFile, at: int, theirs, *, fast: bool = Tru
     before = [r.hash for r in game.records]
     keep, game.keep_canonical = game.keep_canonical, False  # (a rebuild is canonical)
     try:
-        _rebuild(game, start, mine + incoming, conflict, where=move.path)
+        rebuild(game, start, mine + incoming, conflict, where=move.path)
     finally:
         game.keep_canonical = keep
     if [r.hash for r in game.records] == before:
