@@ -106,10 +106,6 @@ def joined_key(game: bs.Game, seat: int, key: str | None):
     return signing
 
 
-def outcome_text(game: bs.Game, outcome) -> str:
-    return bs.outcome_line(game.players, outcome)
-
-
 def write_reply(
     game: bs.Game,
     base_seq: int,
@@ -193,7 +189,3 @@ def settled_line(game, states, i) -> str:
     if line and (i == 0 or line != game.decider.report(states[i - 1])):
         return line
     return ""
-
-
-def standing_line(game: bs.Game) -> str:
-    return bs.standing(game)

@@ -10,7 +10,7 @@ import click
 
 import boardstate as bs
 
-from ._common import outcome_text, revision_note
+from ._common import revision_note
 from ._errors import BAD_INPUT, RULES_REJECTED, fail, one_line_errors
 
 
@@ -82,7 +82,7 @@ def verify(file, as_json, others):
             f"the end, 'verify LOG --with THIS-COPY' audits the judge's published log)"
         )
     status = (
-        outcome_text(game, verdict.outcome)
+        bs.outcome_line(game.players, verdict.outcome)
         if verdict.outcome is not None
         else game.waiting_text()
         if game.due()

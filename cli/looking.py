@@ -18,7 +18,6 @@ from ._common import (
     revision_note,
     seat_of,
     settled_line,
-    standing_line,
 )
 from ._errors import BAD_INPUT, fail, one_line_errors
 
@@ -217,7 +216,7 @@ def _show_step(game, states, i, seat) -> None:
     if line:
         click.echo(line)
     if i == len(game.records) - 1:  # the end of the file: the result, or where the game stands
-        click.echo(standing_line(game))
+        click.echo(bs.standing(game))
 
 
 @click.command()
@@ -267,7 +266,7 @@ def log(file, player):
         line = settled_line(game, states, i)
         if line:
             click.echo(f"   {line}")
-    click.echo(standing_line(game))
+    click.echo(bs.standing(game))
 
 
 def _short(value) -> bool:

@@ -9,7 +9,7 @@ import click
 
 import boardstate as bs
 
-from ._common import NO_FORCE, claim_output, outcome_text, parse_options
+from ._common import NO_FORCE, claim_output, parse_options
 from ._errors import BAD_INPUT, fail, one_line_errors
 
 
@@ -99,7 +99,7 @@ def play(module, players, bots, options, seed, out):
         if out:
             bs.save_game(game, out, settled=True)
     click.echo(game.decider.render(game.decider.view(game.state, None), None))
-    click.echo(outcome_text(game, game.outcome()))
+    click.echo(bs.outcome_line(game.players, game.outcome()))
 
 
 def _pass_terminal(name: str) -> str:
