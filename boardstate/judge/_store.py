@@ -159,14 +159,18 @@ class Store:
     def head(self, game_id: bytes) -> int:
         """How many records the game has in the store now (its next record's seq)."""
         with self._tx(write=False) as tx:
-            found = tx.one(
-                "SELECT (SELECT coalesce(max(seq) + 1, 0) FROM records WHERE game_id = ?)"
-                " FROM games WHERE game_id = ?",
-                (game_id, game_id),
-            )
-            if found is None:
-                raise self._unknown(game_id)
-            return int(found[0])
+            return self._head(tx, game_id)
+
+    def _head(self, tx: _Tx, game_id: bytes) -> int:
+        """How many records the game has (rows are numbered from 0 without gaps:
+        ``_check_follows``); an unknown game is refused."""
+        found = tx.one(
+            "SELECT (SELECT count(*) FROM records WHERE game_id = ?) FROM games WHERE game_id = ?",
+            (game_id, game_id),
+        )
+        if found is None:
+            raise self._unknown(game_id)
+        return int(found[0])
 
     def is_player(self, address: str) -> bool:
         """Whether ``address`` (any case) is a player's in some game of the store."""
@@ -200,14 +204,7 @@ class Store:
         the mail.  All in one transaction: on a conflict nothing of it is written."""
         with self._tx() as tx:
             _mark_answered(tx, message)
-            found = tx.one(
-                "SELECT (SELECT count(*) FROM records WHERE game_id = ?) FROM games"
-                " WHERE game_id = ?",
-                (game_id, game_id),
-            )
-            if found is None:
-                raise self._unknown(game_id)
-            _check_follows(game_id, first_seq, found[0])
+            _check_follows(game_id, first_seq, self._head(tx, game_id))
             _put_rows(tx, game_id, first_seq, rows)
             _queue(tx, outgoing)
 
