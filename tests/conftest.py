@@ -41,6 +41,17 @@ def replayed(sample: bs.Game, upto: int | None = None) -> bs.Game:
     return game
 
 
+def assert_replays_to_the_same_records(path) -> None:
+    """A sample made under an older rules revision, given its commands again, makes the very
+    same records (body and hash) and the same outcome."""
+    sample = bs.load_game(path)
+    game = replayed(sample)
+    assert len(game.records) == len(sample.records)
+    for made, recorded in zip(game.records, sample.records):
+        assert made == recorded, made.seq  # body and hash: the very same bytes
+    assert game.outcome() == sample.outcome()
+
+
 # ------------------------------------------------------------------------- the slow tests
 # The fast run (README, "Set-up") is ``python -m pytest -m "not slow" -n 2``: it leaves out
 # the tests listed here, each a second or more of CPU (measured on the 2-core CI machine; the

@@ -1,6 +1,6 @@
 """Epic Duels rules revision 3 (issue 23): team-mates are friends, one card decides one
 winner, the opening hands come after the minors are placed, and "any one character" damage
-spares one's own side by default.  Each rule is quoted from the rule texts in ../shared/rules;
+spares one's own side by default.  Each rule is quoted from the printed rulebook (Hasbro 2002) or its VASSAL edition;
 revision 2 games keep the old behaviour (their files verify as they were played)."""
 
 from __future__ import annotations
