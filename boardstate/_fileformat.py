@@ -399,9 +399,10 @@ def read_raw(path) -> RawFile:
         raise
 
 
-def _armored_text(path) -> bytes | None:
+def _armored_text(path, *, every: bool = False) -> bytes | None:
     """The whole text of a file that holds an armored move (a mail body saved as text), else
-    None (a binary file: read as a stream)."""
+    None (a binary file: read as a stream).  ``every``: the text of any file that is not
+    binary (a saved mail's encoded body shows its moves once decoded: ``read_mailed``)."""
     try:
         if not stat.S_ISREG(os.stat(path).st_mode):
             return None  # (a pipe or a device: read_raw refuses it without waiting)
@@ -409,10 +410,10 @@ def _armored_text(path) -> bytes | None:
             head = f.read(4096)
             if not head or head[0] & 0xF0 == 0x80 or head[0] in (0xDE, 0xDF):
                 return None  # (a msgpack header map: the binary form)
-            rest = _read_at_most(f, MAX_FILE_BYTES)
-            return head + rest if is_armored(head) or is_armored(head + rest) else None
+            text = head + _read_at_most(f, MAX_FILE_BYTES)
     except OSError:
         return None  # (read_raw says why, in its own words)
+    return text if every or is_armored(text) else None
 
 
 def _read_at_most(f, limit: int) -> bytes:

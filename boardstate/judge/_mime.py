@@ -16,7 +16,7 @@ import itertools
 from email.message import EmailMessage, Message
 from pathlib import Path
 
-from .._armor import BEGIN, END
+from .._armor import armored_blocks
 from ._transport_error import TransportError, one_line
 from ._types import Mail, Outgoing
 
@@ -29,27 +29,6 @@ _MOVE_TYPES = {"application/octet-stream", "application/x-msgpack", MOVE_TYPE}
 
 
 # -- reading a message ----------------------------------------------------------------------
-
-
-def armored_blocks(text: str) -> list[str]:
-    """Each armored move in ``text``, from its BEGIN line to its END line inclusive.
-
-    Quoted lines stay as they are (``dearmor`` strips ``>``).  A block whose END is missing
-    runs to the next BEGIN (or the end of the text), so that ``dearmor`` reports it as such
-    to the sender instead of the move vanishing silently.
-    """
-    blocks = []
-    start = text.find(BEGIN)
-    while start >= 0:
-        following = text.find(BEGIN, start + len(BEGIN))
-        end = text.find(END, start + len(BEGIN))
-        if end >= 0 and (following < 0 or end < following):
-            stop = end + len(END)
-        else:
-            stop = following if following >= 0 else len(text)
-        blocks.append(text[start:stop])
-        start = text.find(BEGIN, stop)
-    return blocks
 
 
 def _header(msg: Message, name: str) -> str:
