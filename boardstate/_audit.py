@@ -57,19 +57,19 @@ def audit(copies) -> Audit:
         lists.append(raw.records)
     longest = max(lists, key=len)
     for raw, records in zip(copies, lists):
-        if [r[1] for r in records] != [r[1] for r in longest[: len(records)]]:
+        if [r.hash for r in records] != [r.hash for r in longest[: len(records)]]:
             raise GameFileError(f"{raw.path}: its log differs from the others'", code="bad-audit")
     merged = []
     for i, item in enumerate(longest):
         openings = []
         for records in lists:
             if i < len(records):
-                for j, opening in enumerate(records[i][2]):
+                for j, opening in enumerate(records[i].openings):
                     while len(openings) <= j:
                         openings.append(None)
                     if openings[j] is None and opening is not None:
                         openings[j] = opening
-        merged.append((item[0], item[1], tuple(openings)) + tuple(item[3:]))
+        merged.append(item._replace(openings=tuple(openings)))
     raw = copies[lists.index(longest)]
     game = Game.of_file(raw)
     game.audit_secrets = dict(secrets)
@@ -129,7 +129,7 @@ def audit_hosted(full: RawFile, copies=()) -> Audit:
     for raw in copies if failure is None else ():
         theirs = raw.records
         hashes = [r.hash for r in game.records]
-        if [item[1] for item in theirs] != hashes[: len(theirs)]:
+        if [item.hash for item in theirs] != hashes[: len(theirs)]:
             failure = VerificationFailed(
                 f"{raw.path}: the judge sent this player a log other than the one it published",
                 code="bad-audit",
@@ -137,13 +137,13 @@ def audit_hosted(full: RawFile, copies=()) -> Audit:
                     (
                         i
                         for i, item in enumerate(theirs)
-                        if i >= len(hashes) or item[1] != hashes[i]
+                        if i >= len(hashes) or item.hash != hashes[i]
                     ),
                     len(theirs),
                 ),
             )
             break
-        shown = [game.records[i]._replace(letters=item[4]) for i, item in enumerate(theirs)]
+        shown = [game.records[i]._replace(letters=item.letters) for i, item in enumerate(theirs)]
         failure = _letters_failure(game, [(raw.path, shown)])
         if failure is not None:
             break
@@ -169,7 +169,7 @@ def _peer_letters_failure(game: Game, secrets: dict, lists) -> VerificationFaile
         for copy_records in lists:
             if record.seq >= len(copy_records) or actor < 0:
                 continue
-            letters = copy_records[record.seq][4] if len(copy_records[record.seq]) > 4 else ()
+            letters = copy_records[record.seq].letters
             letters = tuple(x for x in letters if type(x) is tuple and len(x) == 3)
             for reader in range(len(game.players)):
                 if reader == actor or not letters and not any(v.owned_by(reader) for v in values):

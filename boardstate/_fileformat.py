@@ -26,7 +26,7 @@ from ._errors import (
 )
 from ._events import EventCodes
 from ._header import HEADER_LIMITS, MAX_HEADER_BYTES, Header, check_records, read_header
-from ._records import HASH_SIZE, NO_ACTOR, BodyDecoder, Kind, Record
+from ._records import HASH_SIZE, NO_ACTOR, BodyDecoder, Kind, Record, Row
 from ._secrets import Reveal, Secret
 
 # Limits (docs/file-format.md, "Limits"): every length that sizes an allocation is bounded
@@ -259,7 +259,7 @@ def save_moves(game, base_seq: int, path, *, text: bool = False) -> int:
 
 # ---------------------------------------------------------------------------------- reading
 class RawFile:
-    """A file split into its header and raw records ``(body, hash, openings)``.
+    """A file split into its header and its stored records (``Row``), the one reader of both.
 
     Records are read lazily from a stream: ``iter_records()`` once (memory stays flat, as
     ``verify`` needs), or ``records`` to hold them all.  Each record is bounded
@@ -333,7 +333,7 @@ class RawFile:
                     or type(item[2]) is not tuple
                 ):
                     raise CorruptFile(f"{name}: corrupt at record {count} (malformed record)")
-                yield item
+                yield Row(*item)
                 count += 1
                 end = start + unpacker.tell()
         finally:

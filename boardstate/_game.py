@@ -24,11 +24,11 @@ from ._errors import (
     VerificationFailed,
 )
 from ._events import EventCodes
-from ._fileformat import _why, encode_file, parse_raw
+from ._fileformat import _why
 from ._header import Header
 from ._modes import ModeQuestions
 from ._module import Choice
-from ._records import NO_ACTOR, Kind, Record, chain, make_record
+from ._records import NO_ACTOR, Kind, Record, Row, chain, make_record
 from ._rederive import Referee
 from ._sealed import REVEAL_WORD, FaceDown, SealedChoices, SealedRound
 from ._secrets import make_secret
@@ -310,14 +310,13 @@ class Game(SealedChoices, ModeQuestions):
     def truncate(self, count: int) -> None:
         """Keep only the first ``count`` records (the live state folded again from them): a
         merge of sealed choices rebuilds the log from the record where two copies parted."""
-        if self.trust.rebuilt_by_rederiving:
+        if self.trust.rebuilt_by_rederiving:  # (what waits for whom: the rules run again)
             shared = self.header.shared  # (a rebuild makes the records again: kept as it was)
             header = self.header
             if shared is not None and shared >= count:
                 header = attrs.evolve(header, shared=count - 1 if count else None)
-            fresh = Game.rederived(
-                parse_raw(encode_file(header, self.records[:count]), "this copy")
-            )
+            fresh = Game(self.module, header, codes=self.codes)
+            Referee(fresh, signed=False).run(Row.of(r) for r in self.records[:count])
             fresh.header = attrs.evolve(fresh.header, shared=shared)
         else:
             fresh = Game(self.module, self.header, codes=self.codes)

@@ -36,7 +36,7 @@ def _load_game(path_or_raw) -> Game:
     game = Game.of_file(raw)
     decoder = raw.decoder(game)
     players = len(game.players)
-    for i, (body, hash_, openings) in enumerate(raw.iter_records()):
+    for i, (body, hash_, openings, _sig, _letters, _request) in enumerate(raw.iter_records()):
         try:
             fields = decoder.fields(body, openings)
             _check_shape(fields, players)

@@ -61,6 +61,37 @@ class Record(NamedTuple):
         return out
 
 
+class Row(NamedTuple):
+    """A record as it is stored (docs/file-format.md): what the one reader of files yields
+    (``RawFile.iter_records``, framing checked once) and every consumer takes — loading, the
+    referee, merges, audits.  Fields a mode does not store are left at their defaults."""
+
+    body: bytes
+    hash: bytes
+    openings: tuple  # ``(salt, value)`` or None per secret of the body, in body order
+    signature: bytes = b""
+    letters: tuple = ()
+    request: tuple = ()
+
+    @classmethod
+    def of(cls, record: Record) -> Row:
+        """A record this copy holds, as its own full file would give it back: a log is cut
+        short in memory without writing and reading it again (``Game.truncate``)."""
+        return cls(
+            record.body,
+            record.hash,
+            tuple(None if o is None else (o[0], as_stored(o[1])) for o in record.openings()),
+            record.signature,
+            tuple(tuple(letter) for letter in record.letters),
+            tuple(record.request),
+        )
+
+
+def as_stored(value):
+    """``value`` as a file gives it back (msgpack: sequences become tuples)."""
+    return msgpack.unpackb(msgpack.packb(value, use_bin_type=True), raw=False, use_list=False)
+
+
 def sealed_values(record):
     """Every ``Secret`` and ``Reveal`` in a record, in body order (the order openings follow)."""
     yield from _walk(record.sealed)

@@ -43,14 +43,10 @@ class Referee:
         self.partly_checked: list[int] = []  # records this copy could not re-derive in full
 
     def run(self, records) -> None:
-        """Referee ``(body, hash, openings)`` triples in order; raises VerificationFailed."""
+        """Referee stored records (``Row``) in order; raises VerificationFailed."""
         with no_cyclic_gc():
             decoder, game = self.decoder, self.game
-            for item in records:
-                body, hash_, openings = item[:3]
-                signature = item[3] if len(item) > 3 else b""
-                letters = item[4] if len(item) > 4 else ()
-                request = item[5] if len(item) > 5 else ()
+            for body, hash_, openings, signature, letters, request in records:
                 try:
                     fields = decoder.fields(body, openings)
                     if letters:  # (openings for this copy's player, encrypted by the actor)

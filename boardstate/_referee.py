@@ -114,8 +114,7 @@ def merge_sealed(game: Game, move: RawFile, at: int, theirs, *, fast: bool = Tru
     prev = game.records[at - 1].hash if at else game.header.game_id
     conflict = conflict_at(game, move.path, at)
     incoming = []
-    for item in theirs:
-        body, hash_, openings = item[:3]
+    for body, hash_, openings, signature, letters, _request in theirs:
         if chain(prev, body) != hash_:
             raise MoveRefused(f"{move.path}: hash chain broken at record {at}", code="bad-hash")
         prev = hash_
@@ -127,15 +126,7 @@ def merge_sealed(game: Game, move: RawFile, at: int, theirs, *, fast: bool = Tru
             ) from None
         if not 0 <= actor < len(game.players) or sealed is None:
             raise conflict(f"{move.path} holds a record that is no sealed choice")
-        incoming.append(
-            (
-                kind,
-                actor,
-                sealed,
-                item[3] if len(item) > 3 else b"",
-                item[4] if len(item) > 4 else (),
-            )
-        )
+        incoming.append((kind, actor, sealed, signature, letters))
     start = game.region_start
     if at < start:  # (this copy has settled what the file is still collecting: all held?)
         held = {content_key(r.kind, r.actor, r.sealed) for r in game.records[at:]}
@@ -213,7 +204,7 @@ def referee_moves(game: Game, move: RawFile, *, fast: bool = True) -> tuple[list
     incoming = move.records
     overlap = game.records[base + 1 :]
     for i, (mine, theirs) in enumerate(zip(overlap, incoming)):
-        if mine.hash != theirs[1]:
+        if mine.hash != theirs.hash:
             return merge_sealed(game, move, base + 1 + i, incoming[i:], fast=fast)
     fresh = incoming[len(overlap) :]
     if not fresh:

@@ -105,7 +105,7 @@ def _tampered(copies, seq, change):
         raw = parse_raw(data, f"copy {i}")
         records = raw.records
         item = records[seq]
-        records[seq] = tuple(item[:4]) + (change(item[4]),) + tuple(item[5:])
+        records[seq] = item._replace(letters=change(item.letters))
         out.append(raw)
     return out
 
