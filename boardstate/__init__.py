@@ -42,6 +42,7 @@ from ._fileformat import (
     save_moves,
 )
 from ._game import Game
+from ._gamelist import ListedGame, list_games
 from ._loading import load_game
 from ._migrate import migrate
 from ._module import GameSpec, Module, Option, Outcome
@@ -76,6 +77,7 @@ __all__ = [
     "IllegalCommand",
     "InvalidCommand",
     "Kind",
+    "ListedGame",
     "Module",
     "MoveRefused",
     "OffBoard",
@@ -112,6 +114,7 @@ __all__ = [
     "encode_moves",
     "get_module",
     "installed_modules",
+    "list_games",
     "load_checked",
     "load_game",
     "migrate",

@@ -16,6 +16,7 @@ import boardstate as bs
 from . import checking, looking, moves, setting_up
 from ._errors import BAD_INPUT, fail
 from .board import board
+from .games import games
 from .judge import judge
 from .key import key
 from .play import play
@@ -79,6 +80,7 @@ for command in (
     looking.replay,
     looking.log,
     looking.view_cmd,
+    games,
     checking.verify,
     checking.check,
     play,
