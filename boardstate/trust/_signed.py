@@ -62,6 +62,7 @@ class Pending:
 class SignedTrust(OpenTrust):
     """Joins, waiting decisions and letters (the peer and hosted modes)."""
 
+    joins = True
     signed = True
     loaded_by_rederiving = True  # what waits for whom is known only by re-running the rules
 

@@ -22,6 +22,8 @@ from ._signed import JoinsFirst, Pending, SignedTrust
 class HostedTrust(SignedTrust):
     """The judge's requests and judgements; a player's copy checks what the judge made."""
 
+    joins_by_request = True  # the judge makes the join record from the player's request
+
     def __init__(self) -> None:
         super().__init__()
         self.hosted_key: bytes | None = None  # the key of the randomness, once all have joined

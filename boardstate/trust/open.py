@@ -20,6 +20,8 @@ class OpenTrust:
     rebuilt_by_rederiving = False  # a shortened log is folded again, not decided again
     keeps_canonical_order = False  # unsettled records that commute kept in one order
     reveals_are_checked_against_the_game = False  # a reveal opens a value the game holds
+    joins = False  # players join the game's log (each with their keys)
+    joins_by_request = False  # a join is a request another copy (the judge) makes a record of
 
     def maker_of(self, game, actor: int) -> str:
         """Who made ``actor``'s records, in words."""
