@@ -1,9 +1,10 @@
 """``boardstate games``: a player's list of games (issue 26, item 6).
 
 One folder holds an open game in progress, a finished one, both players' copies of a peer game,
-the move files and the invitation they made, a key, a note, a truncated game file and a game
-file cut inside its header; a subfolder holds one more game.  A hosted game is played through
-a judge (SQLite store, folders for mail) far enough for a player's copy to send a request.
+the move files (one as text) and the invitation they made, a key, a note, an empty file, a
+truncated game file and a game file cut inside its header; a subfolder holds one more game.
+A hosted game is played through a judge (SQLite store, folders for mail) far enough for a
+player's copy to send a request.
 """
 
 from __future__ import annotations
@@ -113,6 +114,8 @@ def table(tmp_path_factory) -> Path:
     shutil.copy(keys / "alice.pub", g / "alice.pub")
     shutil.copy(keys / "alice.key", g / "alice.key")
     (g / "notes.txt").write_text("bob owes me a pint\n")
+    ok("export", g / "open.msgpack", "--after", "0", "--text", "-o", g / "again.txt")
+    (g / "empty.msgpack").write_bytes(b"")
     whole = (g / "open.msgpack").read_bytes()
     (g / "broken.msgpack").write_bytes(whole[:-7])
     (g / "cut.msgpack").write_bytes(whole[:40])
@@ -133,8 +136,11 @@ def table(tmp_path_factory) -> Path:
 
 def test_the_game_files_are_listed_and_the_rest_left_out(table):
     rows = listing(table)
-    # move files, the invitation (alice's copy of its game is here), the key, the note and the
-    # subfolder are left out
+    # move files (one as text), the invitation (alice's copy of its game is here), the key, the
+    # note, an empty file and the subfolder are left out
+    assert {"again.txt", "open-0001-alice.msgpack", "to-bob.msgpack", "alice.key"} <= {
+        p.name for p in table.iterdir()
+    }
     assert set(rows) == LISTED
     for row in rows.values():
         assert set(row) == KEYS
