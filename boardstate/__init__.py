@@ -58,6 +58,7 @@ from ._referee import (
 )
 from ._registry import broken_modules, get_module, installed_modules
 from ._safety import check_output, locked
+from ._seating import Seated, take_seat
 from ._secrets import UNKNOWN, Reveal, Secret
 from ._simulate import random_playout
 from ._words import describe, next_line, outcome_line, standing, status_lines
@@ -89,6 +90,7 @@ __all__ = [
     "Record",
     "Referee",
     "Reveal",
+    "Seated",
     "Secret",
     "SecretUnavailable",
     "TruncatedFile",
@@ -110,6 +112,7 @@ __all__ = [
     "outcome_line",
     "standing",
     "status_lines",
+    "take_seat",
     "encode_game",
     "encode_moves",
     "get_module",

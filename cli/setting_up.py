@@ -22,7 +22,7 @@ from ._common import (
     write_reply,
     write_request,
 )
-from ._errors import BAD_INPUT, RULES_REJECTED, fail, one_line_errors
+from ._errors import BAD_INPUT, fail, one_line_errors
 
 
 @click.command("modules")
@@ -163,38 +163,23 @@ def _invite_name(out: str) -> str:
 @one_line_errors
 def join(invite, player, out, key, reply, text):
     """Join a peer game from its invitation: your copy, and the move file to mail back."""
-    import os
-
-    import attrs
-
     claim_output(out, reading=[invite], refused=NO_FORCE)
     game = bs.load_checked(invite)
-    if not game.header.signed:
-        fail(f"error: {invite} is not a peer or hosted game (nobody joins an open game)", BAD_INPUT)
-    seat = game.seat(player)
-    if seat in game.keys:
-        fail(f"error: {player} has already joined this game", RULES_REJECTED)
-    game.header = attrs.evolve(game.header, viewer=seat, peer_secret=os.urandom(32))
-    game.mark_shared(game.last_seq)
-    base = game.last_seq
     signing = load_key(key or player)
-    game.signer = signing.sign
-    if game.header.hosted:  # (the judge makes the join record from the signed request)
-        request = game.join_request(seat, public_key_bytes(signing))
+    seated = bs.take_seat(game, player, public_key_bytes(signing), signing.sign)
+    if seated.request is not None:  # (the judge makes the join record from the request)
         path = reply or str(Path(out).with_name(f"{Path(out).stem}-join.request"))
-        write_request(request, path, reading=[invite], text=text, force=False)
+        write_request(seated.request, path, reading=[invite], text=text, force=False)
         bs.save_game(game, out)
         click.echo(f"created {out}: your copy of a hosted game ({game.header.module})")
         return
-    base = game.mail_base(base)
-    game.keep_canonical = True
-    records = game.join(seat, public_key_bytes(signing))
-    game.keep_in_canonical_order()
-    write_reply(game, base, out, reply, always=True, reading=[invite], player=player, text=text)
+    write_reply(
+        game, seated.base, out, reply, always=True, reading=[invite], player=player, text=text
+    )
     bs.save_game(game, out)
-    for rec in records:
-        click.echo(f"record {rec.seq}: {bs.describe(game, rec, seat)}")
-    echo_after(game, seat)
+    for rec in seated.records:
+        click.echo(f"record {rec.seq}: {bs.describe(game, rec, seated.seat)}")
+    echo_after(game, seated.seat)
 
 
 @click.command()
