@@ -12,7 +12,7 @@ Three façades, by audience:
 """
 
 from ._armor import armor
-from ._audit import Audit, audit, audit_hosted
+from ._audit import Audit, audit, audit_hosted, audit_peer
 from ._errors import (
     AmbiguousCommand,
     BoardError,
@@ -103,6 +103,7 @@ __all__ = [
     "Audit",
     "audit",
     "audit_hosted",
+    "audit_peer",
     "broken_modules",
     "check_output",
     "encode_public",

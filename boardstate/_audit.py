@@ -1,6 +1,7 @@
-"""End-of-game audits, above the referee: a peer game re-derived with every player's published
-copy (``audit``), a hosted game's published log with the players' copies (``audit_hosted``),
-and every letter opened."""
+"""End-of-game audits, above the referee: ``audit`` takes what was published and audits it as
+its mode requires — a peer game re-derived with every player's published copy
+(``audit_peer``), a hosted game's published log with the players' copies (``audit_hosted``) —
+every letter opened."""
 
 from __future__ import annotations
 
@@ -20,19 +21,59 @@ from ._secrets import Secret
 
 @attrs.frozen
 class Audit:
-    """What the end-of-game audit of a peer game found (``audit``)."""
+    """What an end-of-game audit found (``audit``)."""
 
     records: int
     partly: int  # records still checked only in part (0 when every copy was given)
     missing: tuple[str, ...]  # players whose copies were not given
     failure: VerificationFailed | None
+    judges_log: bool = False  # a hosted game's: the judge's log re-derived from its seed
+    copies: int = 0  # the players' copies checked against the judge's log
 
     @property
     def ok(self) -> bool:
         return self.failure is None
 
+    def line(self) -> str:
+        """The audit's result in one line."""
+        if not self.ok:
+            return f"audit failed: {self.failure}"
+        if self.judges_log:
+            return (
+                f"audit ok: {self.records} records of the judge's log re-derived from its "
+                f"seed, every letter opened and shown to its owners only; players' copies "
+                f"checked against it: {self.copies}"
+            )
+        missing = (
+            f"; not audited: the cards of {', '.join(self.missing)} (their copies were not given)"
+            if self.missing
+            else ""
+        )
+        return (
+            f"audit ok: {self.records} records re-derived with "
+            f"{'the copies' if self.missing else 'every copy'} given, "
+            f"{self.partly} checked in part{missing}"
+        )
+
 
 def audit(copies) -> Audit:
+    """The end-of-game audit of what was published (``RawFile``s): a hosted game's log that
+    the judge published (it holds the seed), with any players' copies; or a peer game's
+    players' copies."""
+    copies = list(copies)
+    judged = [raw for raw in copies if raw.header.hosted and raw.header.seed is not None]
+    if judged:
+        return audit_hosted(judged[0], [raw for raw in copies if raw is not judged[0]])
+    if any(raw.header.hosted for raw in copies):
+        raise GameFileError(
+            "a hosted game is audited with the judge's published log "
+            "(boardstate judge publish): give it too",
+            code="bad-audit",
+        )
+    return audit_peer(copies)
+
+
+def audit_peer(copies) -> Audit:
     """The end-of-game audit of a peer game: every player's copy (``RawFile``s, each with its
     player's private secret and openings) is published, and the whole game is re-derived with
     all of them: every card dealt, every salt and every pile arranged, nothing taken on trust.
@@ -149,7 +190,7 @@ def audit_hosted(full: RawFile, copies=()) -> Audit:
             break
     given = {raw.header.viewer for raw in copies}
     missing = tuple(p for s, p in enumerate(game.players) if s not in given)
-    return Audit(verdict.records, 0, missing, failure)
+    return Audit(verdict.records, 0, missing, failure, judges_log=True, copies=len(copies))
 
 
 def _peer_letters_failure(game: Game, secrets: dict, lists) -> VerificationFailed | None:

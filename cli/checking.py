@@ -11,7 +11,7 @@ import click
 import boardstate as bs
 
 from ._common import revision_note
-from ._errors import BAD_INPUT, RULES_REJECTED, fail, one_line_errors
+from ._errors import RULES_REJECTED, fail, one_line_errors
 
 
 @click.command()
@@ -109,37 +109,10 @@ def verify(file, as_json, others):
 
 def _audit(file: str, others) -> None:
     """The end-of-game audit: a peer game's copies, or a hosted game's published log and copies."""
-    copies = [bs.read_raw(f) for f in (file, *others)]
-    judged = [raw for raw in copies if raw.header.hosted and raw.header.seed is not None]
-    if judged:  # (the hosted mode: the judge's published log, and players' copies)
-        report = bs.audit_hosted(judged[0], [raw for raw in copies if raw is not judged[0]])
-        if not report.ok:
-            fail(f"audit failed: {report.failure}", RULES_REJECTED)
-        click.echo(
-            f"audit ok: {report.records} records of the judge's log re-derived from its "
-            f"seed, every letter opened and shown to its owners only; players' copies "
-            f"checked against it: {len(copies) - 1}"
-        )
-        return
-    if any(raw.header.hosted for raw in copies):
-        fail(
-            "error: a hosted game is audited with the judge's published log "
-            "(boardstate judge publish): give it too",
-            BAD_INPUT,
-        )
-    report = bs.audit(copies)
+    report = bs.audit([bs.read_raw(f) for f in (file, *others)])
     if not report.ok:
-        fail(f"audit failed: {report.failure}", RULES_REJECTED)
-    missing = (
-        f"; not audited: the cards of {', '.join(report.missing)} (their copies were not given)"
-        if report.missing
-        else ""
-    )
-    click.echo(
-        f"audit ok: {report.records} records re-derived with "
-        f"{'the copies' if report.missing else 'every copy'} given, "
-        f"{report.partly} checked in part{missing}"
-    )
+        fail(report.line(), RULES_REJECTED)
+    click.echo(report.line())
 
 
 @click.command()
