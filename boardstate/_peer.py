@@ -68,16 +68,16 @@ def epoch_key(game_id: bytes, seq: int, epoch: int, links) -> bytes:
 
 
 class NeedsInput(Exception):
-    """Raised inside ``decide``: it needs what some players have not supplied yet.
+    """Raised inside the module's ``decide`` (the rules asked the randomness for what some
+    players have not supplied yet) and never out of the engine: ``Decider.run`` catches it
+    and returns a ``Decision`` — the events the rules gave so far, and what they wait for.
 
-    ``what`` is ``("links", epoch)`` or ``("arrange", owner, index, count)``; the engine
-    catches it, keeps the events the rules gave so far, and waits for those players.
+    ``what`` is ``("links", epoch)``, ``("arrange", owner, index, count)`` or ``("joins",)``.
     """
 
     def __init__(self, what: tuple) -> None:
         super().__init__(what)
         self.what = what
-        self.partial: tuple = ()
         self.state = None
 
 
