@@ -700,7 +700,9 @@ def test_repudiate_a_record(mode):
             made.append(record)
         assert made[0].body == made[1].body and made[0].hash == made[1].hash
         assert made[0].signature == b"" == made[1].signature
-        items = parse_raw(encode_game(game), "file").records
+        unpacker = msgpack.Unpacker(raw=False)
+        unpacker.feed(encode_game(game))
+        items = list(unpacker)[1:]  # (after the header)
         assert all(len(item) == 3 for item in items)  # body, hash, openings: nothing signed
         return
     t = table(3, rng_seed=6)
