@@ -44,6 +44,7 @@ from ._fileformat import (
 from ._game import Game
 from ._gamelist import ListedGame, list_games
 from ._loading import load_game
+from ._mailed import Delivery, Mailed, read_mailed, referee_mailed
 from ._migrate import migrate
 from ._module import GameSpec, Module, Option, Outcome
 from ._pictures import Position
@@ -70,6 +71,7 @@ __all__ = [
     "BoardError",
     "BoardstateError",
     "CorruptFile",
+    "Delivery",
     "ForeignFile",
     "FutureVersion",
     "Game",
@@ -79,6 +81,7 @@ __all__ = [
     "InvalidCommand",
     "Kind",
     "ListedGame",
+    "Mailed",
     "Module",
     "MoveRefused",
     "OffBoard",
@@ -124,7 +127,9 @@ __all__ = [
     "migrate",
     "parse_raw",
     "random_playout",
+    "read_mailed",
     "read_raw",
+    "referee_mailed",
     "referee_moves",
     "save_game",
     "save_moves",

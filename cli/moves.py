@@ -16,7 +16,7 @@ from ._common import (
     write_reply,
     write_request,
 )
-from ._errors import BAD_INPUT, RULES_REJECTED, fail, one_line_errors
+from ._errors import BAD_INPUT, RULES_REJECTED, exit_code, fail, one_line_errors
 
 
 def split_commands(words: tuple[str, ...]) -> list[str]:
@@ -132,7 +132,9 @@ def _why_no_undo(game: bs.Game, seat: int) -> str:
 
 @click.command()
 @click.argument("file", type=click.Path(dir_okay=False))
-@click.argument("movefile", type=click.Path(dir_okay=False, allow_dash=True))
+@click.argument(
+    "movefiles", nargs=-1, required=True, type=click.Path(dir_okay=False, allow_dash=True)
+)
 @click.option(
     "-o",
     "--out",
@@ -143,29 +145,40 @@ def _why_no_undo(game: bs.Game, seat: int) -> str:
 @click.option("--text", is_flag=True, help="Write the reply as text to paste into a mail.")
 @click.option("--key", help="Peer mode: your signing key's name (default: found by the game).")
 @one_line_errors
-def apply(file, movefile, out, force, text, key):
-    """Referee a move file's records and append them to FILE (locked for the whole command;
-    the reply is written before the game, so a failed write leaves the game as it was)."""
+def apply(file, movefiles, out, force, text, key):
+    """Referee the moves of each MOVEFILE and append them to FILE.
+
+    A MOVEFILE is a move file, or a mail's text or a saved mail: every armored move in it is
+    read, quoted ("> ") or not, above or below the text.  The moves are refereed in the order
+    their records follow one another, whatever order they come in; one already in the game is
+    skipped, one refused is listed with its reason and the others still apply.  FILE is locked
+    for the whole command and written once, at the end (the reply first, so a failed write
+    leaves the game as it was)."""
+    reading = [file, *movefiles]
     with bs.locked(file):
         game = bs.load_checked(file)
         if out is not None and out != "-":
-            bs.check_output(out, force=force, reading=[file, movefile])
-        move_raw = bs.read_raw(movefile)
+            bs.check_output(out, force=force, reading=reading)
+        mailed = [move for path in movefiles for move in bs.read_mailed(path)]
         sign_as(game, key)  # (the reveals and deals due from this copy's player are signed)
         unsettled = game.mail_base(game.last_seq)
-        records, partly = bs.referee_moves(game, move_raw)
-        base = game.last_seq
-        mine = game.add_owed()  # our reveals and deals, due now
-        if mine:  # (in canonical order; the reply carries what this copy has not settled)
-            game.keep_in_canonical_order()
-            base = min(base, unsettled)
-        write_reply(game, base, file, out, always=True, reading=[file, movefile], text=text)
-        bs.save_game(game, file)
+        delivery = bs.referee_mailed(game, mailed, prepare=lambda copy: sign_as(copy, key))
+        game = delivery.game
+        if delivery.applied:
+            base = game.last_seq
+            mine = game.add_owed()  # our reveals and deals, due now
+            if mine:  # (in canonical order; the reply carries what this copy has not settled)
+                game.keep_in_canonical_order()
+                base = min(base, unsettled)
+            write_reply(game, base, file, out, always=True, reading=reading, text=text)
+            bs.save_game(game, file)
     echo = click.echo if out != "-" else lambda line: click.echo(line, err=True)
-    for rec in records:
+    _each_move(delivery, echo)
+    if not delivery.applied:
+        raise _refusal(delivery, movefiles)
+    for rec in game.records[_first(delivery) :]:  # (ours too: the reveals and deals due now)
         echo(f"record {rec.seq}: {bs.describe(game, rec)}")
-    for rec in mine:  # our own reveals and deals, due now
-        echo(f"record {rec.seq}: {bs.describe(game, rec)}")
+    partly = sorted({seq for outcome in delivery.applied for seq in outcome.partly})
     if partly:
         shown = ", ".join(map(str, partly))
         echo(
@@ -174,41 +187,128 @@ def apply(file, movefile, out, force, text, key):
             f"end-of-game audit with the full log checks the rest"
         )
     echo_after(game, None, echo)
+    if delivery.refused:
+        raise _refusal(delivery, movefiles)
+
+
+def _each_move(delivery: bs.Delivery, echo, *, would: bool = False) -> None:
+    """One line a move, when there are several: what became of it (or would), and why."""
+    if len(delivery.outcomes) < 2:
+        return
+    for outcome in delivery.outcomes:
+        name, span = outcome.mailed.name, outcome.span
+        if span is not None:
+            name += (
+                f" (record {span[0]})" if span[0] == span[1] else f" (records {span[0]}-{span[1]})"
+            )
+        if outcome.status == "applied":
+            echo(f"{name}: {'would apply' if would else 'applied'}")
+        elif outcome.status == "skipped":
+            echo(f"{name}: skipped: already in this game")
+        else:
+            why = str(outcome.error).removeprefix(f"{outcome.mailed.name}: ")
+            echo(f"{name}: {'would be refused' if would else 'refused'}: {why}")
+
+
+def _first(delivery: bs.Delivery) -> int:
+    """The first record the moves added to the game, or put in order (a merge)."""
+    records = [rec.seq for outcome in delivery.applied for rec in outcome.records]
+    return min(records, default=len(delivery.game.records))
+
+
+def _refusal(delivery: bs.Delivery, movefiles) -> bs.BoardstateError:
+    """The error to end with: the one move's own, as ever; of several, the first of the most
+    severe (unreadable before refused), naming the move and how many more were refused; or,
+    when every move was in the game already, that nothing was new."""
+    outcomes, refused = delivery.outcomes, delivery.refused
+    if len(outcomes) == 1:
+        return outcomes[0].error
+    if not refused:
+        return bs.MoveRefused(
+            f"stale: every move of {' '.join(movefiles)} ({len(outcomes)}) is already in this game",
+            code="stale",
+        )
+    worst = max(refused, key=lambda outcome: exit_code(outcome.error))
+    error, name = worst.error, worst.mailed.name
+    if name not in error.reason:
+        error.reason = f"{name}: {error.reason}"
+    if len(refused) > 1:
+        error.reason += f" ({len(refused)} of {len(outcomes)} moves refused, each listed above)"
+    return error
 
 
 @click.command()
-@click.argument("movefile", type=click.Path(dir_okay=False, allow_dash=True))
-@click.argument("game_file", required=False, type=click.Path(dir_okay=False))
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, allow_dash=True))
 @one_line_errors
-def inspect(movefile, game_file):
-    """Show what a move file holds before applying it (binary or armored text).  With the game
-    file, say what each record does and whether it would apply; nothing is written."""
-    move = bs.read_raw(movefile)
-    header = move.header
-    if header.kind != "move":
-        fail(f"error: {movefile} is a game file, not a move file", BAD_INPUT)
-    records = move.records
+def inspect(files):
+    """Show what move files hold before applying them: MOVEFILE... [GAME].
+
+    Every move of each MOVEFILE is shown (a move file, or a mail's text or a saved mail with
+    armored moves in it, quoted or not).  With the game file named last, say what each record
+    does and whether each move would apply, in the order apply takes them; nothing is written."""
+    mailed = [move for path in files for move in bs.read_mailed(path)]
+    game_raw = None
+    last = mailed[-1].raw if len(files) > 1 and len(mailed) > 0 else None
+    if last is not None and last.header.kind == "game" and mailed[-1].name == files[-1]:
+        game_raw, mailed = last, mailed[:-1]
+    for move in mailed:
+        if move.raw is not None and move.raw.header.kind != "move":
+            fail(f"error: {move.name} is a game file, not a move file", BAD_INPUT)
+    if len(mailed) == 1 and mailed[0].error is not None:
+        raise mailed[0].error
+    if game_raw is None:
+        for move in mailed:
+            _show_move(move, len(mailed) > 1)
+        click.echo("(name the game file too, to see the moves in words and check them)")
+    else:
+        _inspect_against(bs.load_checked(game_raw), mailed, files[-1])
+    unreadable = [move for move in mailed if move.error is not None]
+    if unreadable:
+        fail(
+            f"error: {unreadable[0].error} ({len(unreadable)} unreadable, listed above)", BAD_INPUT
+        )
+
+
+def _show_move(move: bs.Mailed, named: bool) -> None:
+    """A move's header and its records, without the game (seats and kinds, no words)."""
+    prefix = f"{move.name}: " if named else ""
+    if move.error is not None:
+        click.echo(f"{prefix}unreadable: {move.error}")
+        return
+    header = move.raw.header
+    try:
+        records = move.raw.records
+    except bs.BoardstateError as exc:
+        if not named:
+            raise
+        click.echo(f"{prefix}unreadable: {exc}")
+        return
     click.echo(
-        f"move file for {header.module} {header.module_version}, game "
+        f"{prefix}move file for {header.module} {header.module_version}, game "
         f"{header.game_id.hex()[:12]}: {len(records)} record(s) after record {header.base_seq}"
     )
-    if game_file is None:
-        kinds = {0: "setup", 1: "move", 2: "sealed choice", 3: "reveal"}
-        for body, _hash, _openings in records:
-            seq, kind, actor, command = _peek(body)
-            said = f": {command}" if command else ""
-            click.echo(f"record {seq}: seat {actor}, {kinds.get(kind, kind)}{said}")
-        click.echo("(name the game file too, to see the moves in words and check them)")
+    kinds = {0: "setup", 1: "move", 2: "sealed choice", 3: "reveal"}
+    for row in records:
+        seq, kind, actor, command = _peek(row[0])
+        said = f": {command}" if command else ""
+        click.echo(f"record {seq}: seat {actor}, {kinds.get(kind, kind)}{said}")
+
+
+def _inspect_against(game: bs.Game, mailed: list, game_file: str) -> None:
+    """Each move refereed onto the game in memory, as apply would: what it does, or why not."""
+    delivery = bs.referee_mailed(game, mailed)
+    if len(mailed) == 1 and not delivery.applied:
+        click.echo(f"would be refused: {delivery.outcomes[0].error}")
         return
-    game = bs.load_checked(game_file)
-    try:
-        applied, _partly = bs.referee_moves(game, move)
-    except bs.BoardstateError as exc:
-        click.echo(f"would be refused: {exc}")
-        return
-    for rec in applied:
-        click.echo(f"record {rec.seq}: {bs.describe(game, rec)}")
-    click.echo(f"applies cleanly to {game_file} (nothing was written)")
+    _each_move(delivery, click.echo, would=True)
+    game = delivery.game
+    if delivery.applied:
+        for rec in game.records[_first(delivery) :]:
+            click.echo(f"record {rec.seq}: {bs.describe(game, rec)}")
+    if not delivery.refused:
+        click.echo(f"applies cleanly to {game_file} (nothing was written)")
+    else:
+        click.echo(f"{len(delivery.refused)} would be refused (nothing was written)")
 
 
 def _peek(body: bytes) -> tuple:
