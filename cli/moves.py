@@ -133,7 +133,11 @@ def _why_no_undo(game: bs.Game, seat: int) -> str:
 @click.command()
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.argument(
-    "movefiles", nargs=-1, required=True, type=click.Path(dir_okay=False, allow_dash=True)
+    "movefiles",
+    nargs=-1,
+    required=True,
+    metavar="MOVEFILE...",
+    type=click.Path(dir_okay=False, allow_dash=True),
 )
 @click.option(
     "-o",
@@ -238,10 +242,16 @@ def _refusal(delivery: bs.Delivery, movefiles) -> bs.BoardstateError:
 
 
 @click.command()
-@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, allow_dash=True))
+@click.argument(
+    "files",
+    nargs=-1,
+    required=True,
+    metavar="MOVEFILE... [GAME]",
+    type=click.Path(dir_okay=False, allow_dash=True),
+)
 @one_line_errors
 def inspect(files):
-    """Show what move files hold before applying them: MOVEFILE... [GAME].
+    """Show what move files hold before applying them.
 
     Every move of each MOVEFILE is shown (a move file, or a mail's text or a saved mail with
     armored moves in it, quoted or not).  With the game file named last, say what each record
