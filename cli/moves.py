@@ -18,6 +18,8 @@ from ._common import (
 )
 from ._errors import BAD_INPUT, RULES_REJECTED, exit_code, fail, one_line_errors
 
+MOVE_PATHS = click.Path(dir_okay=False, allow_dash=True)  # (move files, mails; '-': stdin)
+
 
 def split_commands(words: tuple[str, ...]) -> list[str]:
     """The command words as given (quoted or not), one or more commands separated by ';'."""
@@ -132,13 +134,7 @@ def _why_no_undo(game: bs.Game, seat: int) -> str:
 
 @click.command()
 @click.argument("file", type=click.Path(dir_okay=False))
-@click.argument(
-    "movefiles",
-    nargs=-1,
-    required=True,
-    metavar="MOVEFILE...",
-    type=click.Path(dir_okay=False, allow_dash=True),
-)
+@click.argument("movefiles", nargs=-1, required=True, metavar="MOVEFILE...", type=MOVE_PATHS)
 @click.option(
     "-o",
     "--out",
@@ -242,13 +238,7 @@ def _refusal(delivery: bs.Delivery, movefiles) -> bs.BoardstateError:
 
 
 @click.command()
-@click.argument(
-    "files",
-    nargs=-1,
-    required=True,
-    metavar="MOVEFILE... [GAME]",
-    type=click.Path(dir_okay=False, allow_dash=True),
-)
+@click.argument("files", nargs=-1, required=True, metavar="MOVEFILE... [GAME]", type=MOVE_PATHS)
 @one_line_errors
 def inspect(files):
     """Show what move files hold before applying them.
