@@ -32,6 +32,7 @@ from ._records import NO_ACTOR, Kind, Record, Row, chain, make_record
 from ._rederive import Referee
 from ._sealed import REVEAL_WORD, FaceDown, SealedChoices, SealedRound
 from ._secrets import make_secret
+from ._takeback import Takebacks, states_after
 from ._talk import Talk, canonical
 from ._words import revision_note
 from .trust import PLUGS, plug_for
@@ -54,7 +55,8 @@ class Game(SealedChoices, ModeQuestions):
         self.head_hash = header.game_id
         self.round: SealedRound | None = None
         self.face_down: dict[int, FaceDown] = {}
-        self.talk = Talk()  # notes, resignations, draws: the engine's own records
+        self.talk = Talk()  # notes, resignations, draws, takebacks: the engine's own records
+        self.takebacks = Takebacks()  # the state before each player's last turn
         self._count = 0
         self._facts_of = self._facts_cache = None
         # What the trust mode adds (joins, keys, waiting decisions, requests): its plug,
@@ -291,6 +293,11 @@ class Game(SealedChoices, ModeQuestions):
         self.deal_held()
         return self.records[start:]
 
+    def states(self) -> list:
+        """The state after each record (a takeback's acceptance: the state before the turn it
+        took back), to step through the game."""
+        return states_after(self)
+
     def mark_shared(self, seq: int) -> None:
         """Records up to ``seq`` are in another copy (mailed, or received): ``undo`` leaves
         them alone."""
@@ -343,6 +350,7 @@ class Game(SealedChoices, ModeQuestions):
         if not 0 <= seat < len(self.players):
             raise IllegalCommand("no such player", code="unknown-player", rule=ENGINE_RULE)
         self.talk.check(self.players, seat, command, self.outcome() is not None)
+        self.takebacks.check(self, seat, command)
 
     def check_writable(self) -> None:
         """Refuse to append to a file whose events are written under an older schema."""
@@ -451,7 +459,7 @@ class Game(SealedChoices, ModeQuestions):
         )
         self.trust.on_request(self, record)
         if kind == Kind.MOVE and not record.events and canonical(record.command) == record.command:
-            self.talk.said(self.players, record.actor, record.command)
+            self.takebacks.said(self, record)  # (a takeback accepted: the turn is taken back)
             self._facts_of = None
             if self.keep_records:
                 self.records.append(record)
@@ -460,6 +468,8 @@ class Game(SealedChoices, ModeQuestions):
             self.region_start = self._count  # (the engine's words do not commute)
             return
         if kind != Kind.SETUP and record.actor >= 0:
+            if kind in (Kind.MOVE, Kind.COMMIT):
+                self.takebacks.moving(self, record)
             self.talk.moved(record.actor)
         self.trust.on_append(self, record)
         self.note_sealed(record)

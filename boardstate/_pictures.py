@@ -17,6 +17,7 @@ from functools import cached_property
 import attrs
 
 from ._decider import _drawn
+from ._takeback import states_after
 from ._words import describe, status_lines
 
 LAST_MOVES = 5
@@ -26,15 +27,9 @@ _PROLOG = re.compile(r"\A\s*(<\?xml[^>]*\?>\s*)?(<!DOCTYPE[^>]*>\s*)?", re.IGNOR
 
 
 def state_after(game, index: int):
-    """The state after record ``index`` (the events of records ``0..index`` folded)."""
-    header = game.header
-    decider = game.decider
-    evolve = decider.evolve
-    state = decider.initial(header.options, header.players, header.revision)
-    for record in game.records[: index + 1]:
-        for event in record.events:
-            state = evolve(state, event)
-    return state
+    """The state after record ``index`` (the events of records ``0..index`` folded; a takeback
+    accepted: the state before the turn it took back)."""
+    return states_after(game, index)[index]
 
 
 def _check_index(position: Position, attribute, index) -> None:

@@ -1,4 +1,5 @@
-"""Records every game gets from the engine: a note, a resignation, a draw offered and accepted.
+"""Records every game gets from the engine: a note, a resignation, a draw offered and accepted,
+a takeback asked for and answered.
 
 They are open ``MOVE`` records whose command is one of the engine's words; no module sees them,
 and they change no module state.  Any player may give them at any time while the game is on,
@@ -7,7 +8,11 @@ in or out of turn (a player by mail resigns when they like).  Their effect is th
 - ``note TEXT``: a remark for the others, kept in the log (at most ``MAX_NOTE`` characters);
 - ``resign``: the game ends at once; every other player wins;
 - ``offer draw``: stands until the offering player's next move of the game (or a withdrawal:
-  ``withdraw draw``); ``accept draw`` by every other player ends the game drawn.
+  ``withdraw draw``); ``accept draw`` by every other player ends the game drawn;
+- ``ask takeback``: the asker asks to take back their last turn; ``accept takeback`` by every
+  other player takes it back (``boardstate._takeback``: what is taken back, and when it is
+  refused); ``refuse takeback`` by any of them, ``withdraw takeback`` by the asker, or any
+  record of the game itself (the game went on) ends the request.
 
 ``verify`` re-checks them like every record: a resignation after the end, an acceptance with no
 offer standing, an empty note are refused.
@@ -20,7 +25,8 @@ from ._errors import IllegalCommand
 from ._module import Outcome
 
 MAX_NOTE = 500
-WORDS = ("resign", "offer draw", "accept draw", "withdraw draw")
+TAKEBACK_WORDS = ("ask takeback", "accept takeback", "refuse takeback", "withdraw takeback")
+WORDS = ("resign", "offer draw", "accept draw", "withdraw draw", *TAKEBACK_WORDS)
 
 
 def canonical(text: str) -> str | None:
@@ -35,13 +41,17 @@ def canonical(text: str) -> str | None:
 
 
 class Talk:
-    """The engine's side of a game: draw offers standing, and an end the players agreed on."""
+    """The engine's side of a game: draw offers standing, a takeback asked for (``asker``, and
+    the seats that have ``accepted`` it, the asker's own included), and an end the players
+    agreed on."""
 
-    __slots__ = ("offers", "ended")
+    __slots__ = ("offers", "ended", "asker", "accepted")
 
     def __init__(self) -> None:
         self.offers: set[int] = set()
         self.ended: Outcome | None = None
+        self.asker: int | None = None
+        self.accepted: set[int] = set()
 
     def check(self, players, seat: int, command: str, over: bool) -> None:
         """Refuse what cannot be said now (IllegalCommand naming the engine's rule)."""
@@ -63,9 +73,41 @@ class Talk:
             raise IllegalCommand(
                 f"{who} has no draw offer standing", code="no-offer", rule=ENGINE_RULE
             )
+        elif command in TAKEBACK_WORDS:
+            self._check_takeback(players, seat, command)
 
-    def said(self, players, seat: int, command: str) -> None:
-        """Fold a checked command into the engine's side."""
+    def _check_takeback(self, players, seat: int, command: str) -> None:
+        who, asker = players[seat], self.asker
+        if command == "ask takeback":
+            if asker is not None:
+                raise IllegalCommand(
+                    f"{players[asker]} has asked to take back a move: that is answered first",
+                    code="takeback-asked",
+                    rule=ENGINE_RULE,
+                )
+        elif asker is None:
+            raise IllegalCommand("no takeback is asked", code="no-takeback", rule=ENGINE_RULE)
+        elif command == "withdraw takeback":
+            if seat != asker:
+                raise IllegalCommand(
+                    f"{who} has asked for no takeback ({players[asker]} has)",
+                    code="no-takeback",
+                    rule=ENGINE_RULE,
+                )
+        elif seat == asker:
+            raise IllegalCommand(
+                f"{who} asked for the takeback: the other players answer it",
+                code="no-takeback",
+                rule=ENGINE_RULE,
+            )
+        elif seat in self.accepted:
+            raise IllegalCommand(
+                f"{who} has accepted the takeback already", code="answered", rule=ENGINE_RULE
+            )
+
+    def said(self, players, seat: int, command: str) -> int | None:
+        """Fold a checked command into the engine's side; the asker's seat when it completes
+        a takeback (every other player has accepted it: the caller takes the move back)."""
         n = len(players)
         if command == "resign":
             winners = tuple(s for s in range(n) if s != seat)
@@ -82,8 +124,21 @@ class Talk:
                 )
         elif command == "withdraw draw":
             self.offers.discard(seat)
+        elif command == "ask takeback":
+            self.asker, self.accepted = seat, {seat}
+        elif command == "accept takeback":
+            self.accepted.add(seat)
+            if len(self.accepted) == n:
+                asker, self.asker, self.accepted = self.asker, None, set()
+                return asker
+        elif command in ("refuse takeback", "withdraw takeback"):
+            self.asker, self.accepted = None, set()
+        return None
 
     def moved(self, seat: int) -> None:
-        """A move of the game itself withdraws its player's draw offer (one is answered, not
-        kept for later)."""
+        """A record of the game itself withdraws its player's draw offer (one is answered, not
+        kept for later) and ends a takeback asked for (the game went on: what was asked for
+        is no longer the last turn)."""
         self.offers.discard(seat)
+        if self.asker is not None:
+            self.asker, self.accepted = None, set()

@@ -13,7 +13,6 @@ import boardstate as bs
 
 from ._common import (
     claim_output,
-    each_state,
     echo_report,
     revision_note,
     seat_of,
@@ -164,7 +163,7 @@ def replay(file, to, player, step, html_out, force):
     if html_out is not None:
         _write_html(game, seat, file, html_out, force)
         return
-    states = each_state(game)
+    states = game.states()  # (a takeback: the state before the turn)
     if revision_note(game):
         click.echo(revision_note(game))
     last = len(game.records) - 1
@@ -229,7 +228,7 @@ def log(file, player):
     settled, then the result; like a PGN movetext."""
     game = bs.load_game(file)
     seat = seat_of(game, player)
-    states = each_state(game)
+    states = game.states()  # (a takeback: the state before the turn)
     header = game.header
     options = ", ".join(f"{k}={v}" for k, v in dict(header.options).items() if _short(v))
     tags = [
