@@ -62,7 +62,15 @@ from ._safety import check_output, locked
 from ._seating import Seated, take_seat
 from ._secrets import UNKNOWN, Reveal, Secret
 from ._simulate import random_playout
-from ._words import describe, next_line, outcome_line, standing, status_lines
+from ._words import (
+    describe,
+    next_line,
+    outcome_line,
+    records_grouped,
+    records_said,
+    standing,
+    status_lines,
+)
 
 __version__ = "0.2.0"
 
@@ -127,6 +135,8 @@ __all__ = [
     "migrate",
     "parse_raw",
     "random_playout",
+    "records_grouped",
+    "records_said",
     "read_mailed",
     "read_raw",
     "referee_mailed",

@@ -159,9 +159,19 @@ def echo_report(game: bs.Game, state, echo=click.echo) -> None:
         echo(line)
 
 
-def echo_after(game: bs.Game, seat: int | None, echo=click.echo) -> None:
-    echo_report(game, game.state, echo)
+def echo_after(game: bs.Game, seat: int | None, echo=click.echo, *, before=None) -> None:
+    """What the records just added settled (only if they changed it: the state ``before``
+    them reported something else) and what comes next."""
+    line = game.decider.report(game.state)
+    if line and (before is None or line != game.decider.report(before)):
+        echo(line)
     echo(bs.next_line(game))
+
+
+def echo_records(game: bs.Game, records, viewer: int | None, echo=click.echo, **how) -> None:
+    """The records a command added, one line each (the trust mode's own in one line a run)."""
+    for line in bs.records_said(game, records, viewer, **how):
+        echo(line)
 
 
 def each_state(game: bs.Game) -> list:
@@ -183,9 +193,11 @@ def revision_note(game: bs.Game) -> str:
     return f"note: this game is {note}" if note else ""
 
 
-def settled_line(game, states, i) -> str:
-    """What record ``i`` settled, in the module's words ('' when nothing new)."""
+def settled_line(game, states, i, *, since: int | None = None) -> str:
+    """What record ``i`` settled (records ``since`` + 1 to ``i``, when given), in the
+    module's words ('' when nothing new)."""
+    before = i - 1 if since is None else since
     line = game.decider.report(states[i])
-    if line and (i == 0 or line != game.decider.report(states[i - 1])):
+    if line and (before < 0 or line != game.decider.report(states[before])):
         return line
     return ""

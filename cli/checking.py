@@ -70,17 +70,7 @@ def verify(file, as_json, others):
     if not verdict.ok:
         fail(f"verification failed: {verdict.failure}", RULES_REJECTED)
     trusted = verdict.records - verdict.rederived
-    note = f" ({trusted} checked on the hash chain only: this copy has no seed)" if trusted else ""
-    if trusted and game.header.peer:
-        note = (
-            f" ({trusted} checked in part: they hold other players' cards this copy cannot "
-            f"open; after the end, 'verify FILE --with OTHER-COPIES' audits them)"
-        )
-    elif trusted and game.header.hosted:
-        note = (
-            f" ({trusted} checked in part: they hold what only the judge's seed gives; after "
-            f"the end, 'verify LOG --with THIS-COPY' audits the judge's published log)"
-        )
+    note = f" ({trusted} {game.trust.checked_in_part})" if trusted else ""
     status = (
         bs.outcome_line(game.players, verdict.outcome)
         if verdict.outcome is not None

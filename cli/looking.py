@@ -221,8 +221,13 @@ def _show_step(game, states, i, seat) -> None:
 @click.command()
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
 @click.option("--as", "player", help="As this player saw it (default: a spectator).")
+@click.option(
+    "--protocol",
+    is_flag=True,
+    help="Each join and share of the randomness on its own line (by default a run is one).",
+)
 @one_line_errors
-def log(file, player):
+def log(file, player, protocol):
     """The whole game as text, for a forum or a mail: tags, then one numbered line per record
     (the moves in notation, sealed choices as commitments until revealed) with what each
     settled, then the result; like a PGN movetext."""
@@ -260,9 +265,9 @@ def log(file, player):
         if value:
             click.echo(f'[{name} "{value}"]')
     click.echo("")
-    for i, rec in enumerate(game.records[1:], 1):
-        click.echo(f"{i}. {bs.describe(game, rec, seat)}")
-        line = settled_line(game, states, i)
+    for first, last, words in bs.records_grouped(game, game.records[1:], seat, protocol=protocol):
+        click.echo(f"{first}. {words}" if first == last else f"{first}-{last}. {words}")
+        line = settled_line(game, states, last, since=first - 1)
         if line:
             click.echo(f"   {line}")
     click.echo(bs.standing(game))
@@ -285,3 +290,4 @@ def view_cmd(file, player, out, force):
     bs.check_output(out, force=force, reading=[file])
     bs.save_game(game, out, viewer=game.seat(player))
     click.echo(f"wrote {out}: {player}'s view of {file}")
+    click.echo(f"note: some records will be {game.trust.checked_in_part}")

@@ -12,6 +12,7 @@ import boardstate as bs
 
 from ._common import (
     echo_after,
+    echo_records,
     sign_as,
     write_reply,
     write_request,
@@ -75,6 +76,7 @@ def move(file, command, player, out, force, text, key):
             write_request(request, path, reading=[file], text=text, force=force)
             return
         base = game.mail_base(game.last_seq)
+        before = game.state
         records = []
         for given in commands:
             try:
@@ -87,9 +89,8 @@ def move(file, command, player, out, force, text, key):
         write_reply(game, base, file, out, always=True, reading=[file], player=player, text=text)
         bs.save_game(game, file)
     echo = click.echo if out != "-" else lambda line: click.echo(line, err=True)
-    for rec in records:
-        echo(f"record {rec.seq}: {bs.describe(game, rec, seat)}")
-    echo_after(game, seat, echo)
+    echo_records(game, records, seat, echo)
+    echo_after(game, seat, echo, before=before)
 
 
 @click.command()
@@ -144,8 +145,13 @@ def _why_no_undo(game: bs.Game, seat: int) -> str:
 @click.option("--force", is_flag=True, help="Replace an existing game file at the output path.")
 @click.option("--text", is_flag=True, help="Write the reply as text to paste into a mail.")
 @click.option("--key", help="Peer mode: your signing key's name (default: found by the game).")
+@click.option(
+    "--protocol",
+    is_flag=True,
+    help="Show each join and share of the randomness (by default a run of them is one line).",
+)
 @one_line_errors
-def apply(file, movefiles, out, force, text, key):
+def apply(file, movefiles, out, force, text, key, protocol):
     """Referee the moves of each MOVEFILE and append them to FILE.
 
     A MOVEFILE is a move file, or a mail's text or a saved mail: every armored move in it is
@@ -157,6 +163,7 @@ def apply(file, movefiles, out, force, text, key):
     reading = [file, *movefiles]
     with bs.locked(file):
         game = bs.load_checked(file)
+        before, viewer = game.state, game.header.viewer
         if out is not None and out != "-":
             bs.check_output(out, force=force, reading=reading)
         mailed = [move for path in movefiles for move in bs.read_mailed(path)]
@@ -176,17 +183,9 @@ def apply(file, movefiles, out, force, text, key):
     _each_move(delivery, echo)
     if not delivery.applied:
         raise _refusal(delivery, movefiles)
-    for rec in game.records[_first(delivery) :]:  # (ours too: the reveals and deals due now)
-        echo(f"record {rec.seq}: {bs.describe(game, rec)}")
-    partly = sorted({seq for outcome in delivery.applied for seq in outcome.partly})
-    if partly:
-        shown = ", ".join(map(str, partly))
-        echo(
-            f"note: record{'s' if len(partly) > 1 else ''} {shown} could be checked only in part "
-            f"here (this copy does not hold the seed or another player's cards); the "
-            f"end-of-game audit with the full log checks the rest"
-        )
-    echo_after(game, None, echo)
+    first = _first(delivery)  # (ours too: the reveals and deals due now)
+    echo_records(game, game.records[first:], viewer, echo, protocol=protocol)
+    echo_after(game, None, echo, before=before)
     if delivery.refused:
         raise _refusal(delivery, movefiles)
 

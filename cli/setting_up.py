@@ -16,6 +16,7 @@ from ._common import (
     NO_FORCE,
     claim_output,
     echo_after,
+    echo_records,
     load_key,
     parse_options,
     public_key_bytes,
@@ -129,6 +130,7 @@ def new(module, players, options, seed, out, force, trust, player, key, invite):
             f"wrote {paths[1]}: send it to the other players, who join from it "
             f"('boardstate join {paths[1]} --as NAME -o THEIR-COPY')"
         )
+        _note_what_this_copy_cannot_check(game)
         click.echo(game.waiting_text())
         return
     game = bs.Game.new(
@@ -172,14 +174,20 @@ def join(invite, player, out, key, reply, text):
         write_request(seated.request, path, reading=[invite], text=text, force=False)
         bs.save_game(game, out)
         click.echo(f"created {out}: your copy of a hosted game ({game.header.module})")
+        _note_what_this_copy_cannot_check(game)
         return
     write_reply(
         game, seated.base, out, reply, always=True, reading=[invite], player=player, text=text
     )
     bs.save_game(game, out)
-    for rec in seated.records:
-        click.echo(f"record {rec.seq}: {bs.describe(game, rec, seated.seat)}")
+    echo_records(game, seated.records, seated.seat)
+    _note_what_this_copy_cannot_check(game)
     echo_after(game, seated.seat)
+
+
+def _note_what_this_copy_cannot_check(game: bs.Game) -> None:
+    """Said once a game, when the copy is made: which records it will check only in part."""
+    click.echo(f"note: some records will be {game.trust.checked_in_part}")
 
 
 @click.command()

@@ -23,6 +23,10 @@ class HostedTrust(SignedTrust):
     """The judge's requests and judgements; a player's copy checks what the judge made."""
 
     joins_by_request = True  # the judge makes the join record from the player's request
+    checked_in_part = (
+        "checked in part: they hold what only the judge's seed gives; after the end, "
+        "'verify LOG --with THIS-COPY' audits the judge's published log"
+    )
 
     def __init__(self) -> None:
         super().__init__()

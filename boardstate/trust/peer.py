@@ -22,6 +22,10 @@ class PeerTrust(SignedTrust):
     keeps_canonical_order = True  # copies that part merge into one log (docs/trust.md)
     reveals_are_checked_against_the_game = True  # no copy holds every value: each reveal
     # must open a commitment the game or the record holds
+    checked_in_part = (
+        "checked in part: they hold other players' cards this copy cannot open; after the "
+        "end, 'verify FILE --with OTHER-COPIES' audits them"
+    )
 
     @staticmethod
     def creators_copy(header, seat: int | None, peer_secret: bytes | None):
