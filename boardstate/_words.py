@@ -5,6 +5,7 @@ these things, so each is written here once."""
 from __future__ import annotations
 
 from ._records import Kind
+from ._takeback import takeback_words
 
 
 def winners_words(players, outcome) -> str:
@@ -150,4 +151,4 @@ def describe(game, record, viewer: int | None = None) -> str:
         if record.sealed[0] == "link":
             return f"{who} adds a share of the randomness"
         return f"{who} arranges a face-down pile of {len(record.sealed[1])} cards"
-    return f"{who}: {record.command}"
+    return takeback_words(game, record, viewer) or f"{who}: {record.command}"
