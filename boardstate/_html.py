@@ -187,14 +187,10 @@ def _steps(game, seat: int | None):
     from ._words import describe
 
     decider = game.decider
-    header = game.header
     draw = getattr(game.module.rules, "svg", None)
-    state = decider.initial(header.options, header.players, header.revision)
     drawn = None  # the state last drawn, and its picture and report
     previous = None
-    for i, rec in enumerate(game.records):
-        for ev in rec.events:
-            state = decider.evolve(state, ev)
+    for (i, rec), state in zip(enumerate(game.records), game.states()):  # (takebacks folded)
         if drawn is None or drawn[0] is not state:
             view = decider.view(state, seat)
             if draw is not None:

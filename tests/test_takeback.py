@@ -16,6 +16,7 @@ from test_peer import Table
 
 import boardstate as bs
 from boardstate._fileformat import encode_game, parse_raw
+from boardstate._html import _steps
 from boardstate._registry import registered
 from boardstate.testing import CREATED, Kind
 
@@ -85,6 +86,8 @@ def test_an_accepted_takeback_gives_back_the_turn_and_the_retaken_turn_new_rando
     assert [r.events for r in again] != [r.events for r in original]  # (new record numbers)
     assert game.states()[accepted.seq] == before[0]
     assert game.position(accepted.seq).state == before[0]
+    pictures = [step[-1] for step in _steps(game, seat)]  # (the replay page's)
+    assert pictures[accepted.seq] == pictures[first - 1] != pictures[accepted.seq - 1]
     for keep in (True, False):  # (verify keeps no records: the takeback needs none)
         verdict = verified(game, keep_records=keep)
         assert verdict.ok, verdict.failure
