@@ -382,3 +382,51 @@ def test_hosted_a_takeback_is_refused_while_a_sealed_choice_seen_would_be_sealed
         hosted.ask(hosted.copies[seat].request(seat, hosted.copies[seat].legal(seat)[0]))
     for copy in hosted.copies:
         assert copy.head_hash == judge.head_hash
+
+
+def test_peer_an_acceptance_in_another_players_name_is_refused(peer_table):
+    lead, seat = draws(peer_table, 2)
+    peer_table.copies[1 - seat].play(1 - seat, "ask takeback")
+    peer_table.settle()
+    forger = peer_table.copies[1 - seat]  # (accepts for the other player: unsigned)
+    forger.play(seat, "accept takeback")
+    with pytest.raises(bs.VerificationFailed) as caught:
+        peer_table.mail(1 - seat, seat)
+    assert caught.value.code == "unsigned" and caught.value.seq == forger.last_seq
+
+
+# ---------------------------------------------------------------------------------- CLI
+def test_by_mail_from_the_command_line(tmp_path):
+    from click.testing import CliRunner
+
+    from boardstate.cli import cli
+
+    def run(*args) -> str:
+        result = CliRunner().invoke(cli, [str(a) for a in args], catch_exceptions=False)
+        assert result.exit_code == 0, result.output
+        return result.output
+
+    ann, ben = tmp_path / "ann.msgpack", tmp_path / "ben.msgpack"
+    game = new(players=("ann", "ben"))
+    for _ in range(3):
+        turn(game)
+    ann.write_bytes(bs.encode_game(game))
+    ben.write_bytes(bs.encode_game(game))
+    (seat,) = game.to_act()
+    mover, other = (ann, ben) if seat == 0 else (ben, ann)
+    names = game.players
+    legal = run("legal", mover, "--as", names[seat])
+    run("move", mover, "--as", names[seat], game.legal(seat)[0], "-o", tmp_path / "m1.msgpack")
+    run("apply", other, tmp_path / "m1.msgpack")
+    asked = run(
+        "move", mover, "--as", names[seat], "ask", "takeback", "-o", tmp_path / "m2.msgpack"
+    )
+    assert f"{names[seat]} asks to take back the move" in asked
+    run("apply", other, tmp_path / "m2.msgpack")
+    said = run("move", other, "--as", names[1 - seat], "accept takeback", "-o", tmp_path / "m3")
+    assert f"accepts: the game goes back to before record {game.seq}" in said
+    assert f"to act: {names[seat]}" in said
+    run("apply", mover, tmp_path / "m3")
+    assert run("legal", mover, "--as", names[seat]) == legal
+    assert "goes back to before record" in run("log", mover)
+    assert run("verify", mover).startswith("ok: ")
