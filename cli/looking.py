@@ -146,22 +146,30 @@ def legal(file, player, as_json):
     help="Write the replay as one self-contained web page to this file (open it from disk).",
 )
 @click.option("--force", is_flag=True, help="With --html: replace an existing file.")
+@click.option(
+    "--spoilers",
+    is_flag=True,
+    help="With --html: the page opens with every move and the result shown "
+    "(by default they show as the reader steps to them).",
+)
 @one_line_errors
-def replay(file, to, player, step, html_out, force):
+def replay(file, to, player, step, html_out, force, spoilers):
     """Step through a game: Enter/n next, p back, j N jump, q quit.
 
     Without a terminal (or with --to) it prints the steps and stops.  With --html OUT it
     writes the replay as one web page instead (every position, the moves, the result; the
-    arrow keys step), showing only what the player of --as may see (default: a spectator).
+    arrow keys step), showing only what the player of --as may see (default: a spectator),
+    and no move ahead of the one shown nor the result before the end (--spoilers: all of it).
     """
-    if html_out is None and force:
-        fail("usage: --force replaces the --html page; add --html OUT", BAD_INPUT)
+    if html_out is None and (force or spoilers):
+        flag = "--force replaces" if force else "--spoilers is for"
+        fail(f"usage: {flag} the --html page; add --html OUT", BAD_INPUT)
     if html_out is not None and (to is not None or step is not None):
         fail("usage: --html cannot be combined with --to or --step", BAD_INPUT)
     game = bs.load_game(file)
     seat = seat_of(game, player)
     if html_out is not None:
-        _write_html(game, seat, file, html_out, force)
+        _write_html(game, seat, file, html_out, force, spoilers)
         return
     states = game.states()  # (a takeback: the state before the turn)
     if revision_note(game):
@@ -199,11 +207,13 @@ def replay(file, to, player, step, html_out, force):
             i = min(last, i + 1)
 
 
-def _write_html(game: bs.Game, seat: int | None, file: str, out, force: bool) -> None:
+def _write_html(
+    game: bs.Game, seat: int | None, file: str, out, force: bool, spoilers: bool
+) -> None:
     """The replay page, written to ``out``: never over the game file read, nor over an
     existing file without ``--force``."""
     claim_output(out, force=force, reading=[file], checked_first=True)
-    bs.save_replay_html(game, seat, out)
+    bs.save_replay_html(game, seat, out, spoilers=spoilers)
     click.echo(f"wrote {out}", err=True)
 
 

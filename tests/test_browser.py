@@ -19,6 +19,7 @@ import os
 import random
 import re
 import shutil
+import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -148,10 +149,14 @@ def play(module_id, players, seed, *, stop_after=None, options=None) -> bs.Game:
     return game
 
 
-def write_page(tmp_path, game, viewer) -> Path:
+def write_page(tmp_path, game, viewer, *extra) -> Path:
     path, out = tmp_path / "game.msgpack", tmp_path / "replay.html"
     bs.save_game(game, path)
-    args = ["replay", str(path), "--html", str(out)] + (["--as", viewer] if viewer else [])
+    return write_page_of(path, out, viewer, *extra)
+
+
+def write_page_of(path: Path, out: Path, viewer, *extra) -> Path:
+    args = ["replay", str(path), "--html", str(out), *extra] + (["--as", viewer] if viewer else [])
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == 0, result.stderr
     return out
@@ -162,25 +167,19 @@ def _squeeze(text: str) -> str:
 
 
 class Expected:
-    """What Python says each step of the page shows, as ``seat`` sees it."""
+    """What Python says each step of the page shows, as ``seat`` sees it (each picture drawn
+    when a test first asks for it)."""
 
     def __init__(self, game, seat) -> None:
         self.game, self.seat = game, seat
         self.last = len(game.records) - 1
-        decider, header = game.decider, game.header
-        draw = getattr(game.module.rules, "svg", None)
-        state = decider.initial(header.options, header.players, header.revision)
-        self.moves, self.pictures = [], []
-        for rec in game.records:
-            for ev in rec.events:
-                state = decider.evolve(state, ev)
-            view = decider.view(state, seat)
-            self.moves.append(bs.describe(game, rec, seat))
-            if draw is None:
-                self.pictures.append(_squeeze(decider.render(view, seat)))
-            else:  # the drawing's text, as a browser's textContent reads it
-                self.pictures.append(_squeeze("".join(ET.fromstring(draw(view, seat)).itertext())))
-        self.draws = draw is not None
+        decider = game.decider
+        self._draw = getattr(game.module.rules, "svg", None)
+        self.moves = [bs.describe(game, rec, seat) for rec in game.records]
+        self._views = [decider.view(state, seat) for state in game.states()]
+        self._pictures = {}
+        self.draws = self._draw is not None
+        self.spoilers = False  # (the page was written with --spoilers, or the button pressed)
         outcome = game.outcome()
         if outcome is None:
             self.result = f"The game goes on (after record {self.last})"
@@ -189,59 +188,95 @@ class Expected:
             self.result = f"Game over ({outcome.reason})"
             self.winners = f"Winner: {winners}"
 
+    def picture(self, i: int) -> str:
+        """The text of the picture after record ``i``, as a browser's textContent reads it."""
+        if i not in self._pictures:
+            view, seat = self._views[i], self.seat
+            if self._draw is None:
+                text = self.game.decider.render(view, seat)
+            else:
+                text = "".join(ET.fromstring(self._draw(view, seat)).itertext())
+            self._pictures[i] = _squeeze(text)
+        return self._pictures[i]
+
     def status(self, i: int) -> str:
         return f"record {i} of {self.last}: {self.moves[i]}"
 
 
 _SNAPSHOT = """
 const position = document.getElementById("position");
-const shown = Array.from(position.querySelectorAll(".frame"))
+const frames = Array.from(position.querySelectorAll(".frame"))
   .filter((f) => !f.hidden && f.getClientRects().length > 0);
 const current = Array.from(document.querySelectorAll("#moves > li.current"));
-const picture = shown.length === 1 ? shown[0].querySelector(".picture") : null;
+const picture = frames.length === 1 ? frames[0].querySelector(".picture") : null;
 const svg = picture ? picture.querySelector("svg") : null;
 const box = svg ? svg.getBoundingClientRect() : null;
 const item = current.length === 1 ? current[0] : null;
 const list = document.getElementById("moves");
-let inView = false;
+const shown = (el) => el.getClientRects().length > 0;
+let inView = false, numberWhole = false;
 if (item) {
   const a = item.getBoundingClientRect(), b = list.getBoundingClientRect();
   inView = a.top >= b.top - 1 && a.bottom <= b.bottom + 1;
+  const n = item.querySelector(".n"), c = n.getBoundingClientRect();
+  numberWhole = c.left >= b.left - 0.5 && n.scrollWidth <= Math.ceil(c.width) + 1;
 }
 return {
+  ready: position.getAttribute("data-ready"),
   step: position.getAttribute("data-step"),
-  frames: shown.map((f) => f.getAttribute("data-frame")),
+  frames: frames.length,
   current: current.map((li) => li.getAttribute("data-step")),
   ariaCurrent: Array.from(document.querySelectorAll('#moves > li[aria-current="step"]'))
     .map((li) => li.getAttribute("data-step")),
   currentText: item ? item.querySelector(".move").textContent : null,
+  currentNumber: item ? item.querySelector(".n").textContent : null,
+  numberWhole: numberWhole,
   currentInView: inView,
+  listed: Array.from(document.querySelectorAll("#moves > li")).filter(shown)
+    .map((li) => li.getAttribute("data-step")),
   status: document.getElementById("status").textContent,
   picture: picture ? picture.textContent : null,
   svgSize: box ? [box.width, box.height] : null,
   result: document.getElementById("result").textContent,
-  resultShown: document.getElementById("result").getClientRects().length > 0,
+  resultShown: shown(document.getElementById("result")),
+  text: document.body.innerText,
   jump: document.getElementById("jump").value,
   controls: !document.getElementById("controls").hidden,
+  everything: document.getElementById("everything").getAttribute("aria-pressed"),
 };
 """
 
 
 def check_step(driver, expected: Expected, i: int) -> dict:
+    """The page shows record ``i``: its picture alone, the move current and in view, the
+    status; the moves up to it and no later one, the result only at the last record (or
+    everything, once asked for)."""
     seen = driver.execute_script(_SNAPSHOT)
+    assert seen["ready"] == "yes"
     assert seen["step"] == str(i), seen["status"]
     assert seen["current"] == [str(i)] and seen["ariaCurrent"] == [str(i)]
     assert seen["currentText"] == expected.moves[i]
+    assert seen["currentNumber"] == f"{i}." and seen["numberWhole"], f"move {i}'s number cut"
     assert seen["currentInView"], f"the current move {i} is scrolled out of the list"
     assert seen["status"] == expected.status(i)
-    assert len(seen["frames"]) == 1, f"{len(seen['frames'])} positions shown at once"
-    assert _squeeze(seen["picture"]) == expected.pictures[i], f"the wrong position at step {i}"
+    assert seen["frames"] == 1, f"{seen['frames']} positions shown at once"
+    assert _squeeze(seen["picture"]) == expected.picture(i), f"the wrong position at step {i}"
     if expected.draws:
         width, height = seen["svgSize"]
         assert width > 100 and height > 100, seen["svgSize"]
     assert seen["jump"] == str(i)
     assert seen["controls"]
-    assert seen["resultShown"] and seen["result"].startswith(expected.result)
+    assert seen["everything"] == ("true" if expected.spoilers else "false")
+    if expected.spoilers:
+        assert seen["listed"] == [str(k) for k in range(expected.last + 1)]
+    else:
+        assert seen["listed"] == [str(k) for k in range(i + 1)], "a later move is listed"
+    assert seen["result"].startswith(expected.result)
+    if expected.spoilers or i == expected.last:
+        assert seen["resultShown"] and expected.result in seen["text"]
+    else:
+        assert not seen["resultShown"] and expected.result not in seen["text"]
+        assert "Winner" not in seen["text"], "the winner is shown before the end"
     return seen
 
 
@@ -260,9 +295,22 @@ def assert_clean_log(driver) -> None:
     assert not bad, bad
 
 
-def open_page(driver, page: Path) -> None:
-    driver.get(page.resolve().as_uri())
+_READY = "return document.getElementById('position').getAttribute('data-ready')"
+
+
+def open_page(driver, page: Path, at: str = "") -> float:
+    """Open the page (at ``#N``: that record); the seconds until its pictures were unpacked."""
+    start = time.perf_counter()
+    driver.get(page.resolve().as_uri() + at)
+    if at:  # (only the address's fragment changed: the page is not loaded again by itself)
+        driver.refresh()
+    while driver.execute_script(_READY) is None:
+        assert time.perf_counter() - start < 30, "the pictures were never unpacked"
+        time.sleep(0.005)
+    seconds = time.perf_counter() - start
     assert driver.title.endswith("(replay)")
+    assert driver.execute_script(_READY) == "yes"
+    return seconds
 
 
 # ------------------------------------------------------------------------------ the tests
@@ -299,6 +347,7 @@ def test_stepping_through_a_jedi_duel_as_a_player(browser, shots, tmp_path):
     press(browser, Keys.ARROW_LEFT)  # at the start: stays
     check_step(browser, expected, 0)
 
+    press(browser, Keys.END)  # (every move listed: none is after the last)
     middle = last // 2  # a click in the move list jumps there
     item = browser.find_element(By.CSS_SELECTOR, f'#moves > li[data-step="{middle}"] .move')
     browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", item)
@@ -357,38 +406,144 @@ def test_an_epic_duel_seen_by_a_spectator_draws_every_step(browser, shots, tmp_p
         check_step(browser, expected, i)
     press(browser, Keys.HOME)
     check_step(browser, expected, 0)
-    browser.get(page.resolve().as_uri() + "#20")  # (a new address: the page opens there)
-    browser.refresh()
+    open_page(browser, page, "#20")  # (a new address: the page opens there)
     check_step(browser, expected, 20)
     shots(browser, "epic-duels-spectator-020-address")
     assert_clean_log(browser)
 
 
-def test_without_javascript_every_position_and_move_is_shown(tmp_path_factory, shots, tmp_path):
-    """Scripts off: every position one under another, every move listed, the result; the
-    buttons (which would do nothing) are not shown."""
+def test_no_spoilers_until_the_end_or_until_asked(browser, shots, tmp_path):
+    """Before the last record the list shows no later move and the result is not on the
+    screen; "Show everything" shows them all, and again hides them; a page written with
+    ``--spoilers`` opens with everything shown."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    game = play("duel-of-the-forces", ["ann", "ben"], 4)
+    expected = Expected(game, 0)
+    last = expected.last
+    assert last > 20 and game.outcome() is not None
+    page = write_page(tmp_path, game, "ann")
+    open_page(browser, page)
+    check_step(browser, expected, 0)
+    press(browser, Keys.ARROW_RIGHT, 7)
+    check_step(browser, expected, 7)
+    shots(browser, "duel-of-the-forces-ann-007-no-spoilers")
+    button = browser.find_element(By.ID, "everything")
+    assert button.text == "Show everything"
+    button.click()
+    expected.spoilers = True
+    check_step(browser, expected, 7)
+    shots(browser, "duel-of-the-forces-ann-007-everything")
+    press(browser, Keys.ARROW_RIGHT)  # (the keys step on, everything still shown)
+    check_step(browser, expected, 8)
+    button.click()
+    expected.spoilers = False
+    check_step(browser, expected, 8)
+    press(browser, Keys.END)
+    check_step(browser, expected, last)
+    assert expected.winners in browser.find_element(By.ID, "result").text
+    press(browser, Keys.ARROW_LEFT)
+    check_step(browser, expected, last - 1)
+    assert_clean_log(browser)
+
+    shown = write_page_of(tmp_path / "game.msgpack", tmp_path / "shown.html", "ann", "--spoilers")
+    expected.spoilers = True
+    open_page(browser, shown)
+    check_step(browser, expected, 0)
+    shots(browser, "duel-of-the-forces-ann-000-spoilers")
+    press(browser, Keys.ARROW_RIGHT, 3)
+    check_step(browser, expected, 3)
+    assert_clean_log(browser)
+
+
+# The largest page of the sample games (bench/bench_replay_pages.py: every file in replays/, as
+# every viewer): Master Play for four, 945 records, as a spectator.  Before: 40.5 MB.
+LARGEST = Path(__file__).resolve().parent.parent / "replays" / "epic-duels-master-4p.msgpack"
+MOST_BYTES = 1_500_000
+MOST_SECONDS = 1.0  # (a step: the key pressed, the picture put together, laid out and drawn)
+
+_NEXT_FRAME = "requestAnimationFrame(() => setTimeout(arguments[arguments.length - 1], 0));"
+
+
+def test_the_largest_sample_page_is_small_and_each_step_takes_under_a_second(
+    browser, shots, tmp_path
+):
+    """The page of the largest sample game: at most 1.5 MB; it opens (its pictures unpacked)
+    and steps, each step timed from the key or the jump to the next frame drawn: the first 40
+    records one by one, 60 jumps spread over the game, the last 20 backwards; move 275 shows
+    its number whole."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    page = write_page_of(LARGEST, tmp_path / "largest.html", None)
+    size = page.stat().st_size
+    assert size <= MOST_BYTES, f"{size:,} bytes"
+    game = bs.load_game(LARGEST)
+    expected = Expected(game, None)
+    last = expected.last
+    assert last > 900
+    opened = open_page(browser, page)
+    assert opened < 3 * MOST_SECONDS, f"{opened:.2f} s to open"
+    check_step(browser, expected, 0)
+    field = browser.find_element(By.ID, "jump")
+    times = []
+
+    def timed(step, i: int) -> None:
+        start = time.perf_counter()
+        step()
+        browser.execute_async_script(_NEXT_FRAME)
+        times.append(time.perf_counter() - start)
+        check_step(browser, expected, i)
+
+    for i in range(1, 41):
+        timed(lambda: press(browser, Keys.ARROW_RIGHT), i)
+
+    def jump(i: int) -> None:
+        field.clear()
+        field.send_keys(str(i), Keys.ENTER)
+
+    for i in [*range(last, 0, -last // 60), 275]:
+        timed(lambda i=i: jump(i), i)
+    shots(browser, "epic-duels-master-4p-275")
+    timed(browser.find_element(By.ID, "last").click, last)  # (the keys go to the button)
+    for i in range(last - 1, last - 21, -1):
+        timed(lambda: press(browser, Keys.ARROW_LEFT), i)
+    shots(browser, f"epic-duels-master-4p-{last - 20}")
+    assert_clean_log(browser)
+    times.sort()
+    print(
+        f"\n{LARGEST.name}: {size:,} bytes, opened in {opened:.2f} s; {len(times)} steps: "
+        f"median {times[len(times) // 2]:.3f} s, slowest {times[-1]:.3f} s"
+    )
+    assert times[-1] < MOST_SECONDS, f"a step took {times[-1]:.2f} s"
+
+
+def test_without_javascript_the_first_position_and_every_move_are_shown(
+    tmp_path_factory, shots, tmp_path
+):
+    """Scripts off: the first position, every move listed, the result, and a note that the
+    other positions need the script; the buttons (which would do nothing) are not shown."""
     from selenium.webdriver.common.by import By
 
     game = play("duel-of-the-forces", ["ann", "ben"], 3)
     expected = Expected(game, 1)
     page = write_page(tmp_path, game, "ben")
-    runs = [p for i, p in enumerate(expected.pictures) if i == 0 or p != expected.pictures[i - 1]]
     driver = _start(tmp_path_factory, javascript=False)
     try:
-        open_page(driver, page)
+        driver.get(page.resolve().as_uri())
         frames = driver.find_elements(By.CSS_SELECTOR, "#position .frame")
-        assert len(frames) == len(runs)
-        assert all(f.is_displayed() for f in frames[:3] + frames[-3:])
-        pictures = [
-            _squeeze(f.find_element(By.CSS_SELECTOR, ".picture").get_attribute("textContent"))
-            for f in frames
-        ]
-        assert pictures == runs
+        assert len(frames) == 1 and frames[0].is_displayed()
+        picture = frames[0].find_element(By.CSS_SELECTOR, ".picture")
+        assert _squeeze(picture.get_attribute("textContent")) == expected.picture(0)
         items = driver.find_elements(By.CSS_SELECTOR, "#moves > li .move")
         assert [i.text for i in items] == expected.moves
+        assert all(i.is_displayed() for i in items[:3] + items[-3:])
         assert not driver.find_element(By.ID, "controls").is_displayed()
         assert expected.winners in driver.find_element(By.ID, "result").text
         assert "js" not in (driver.find_element(By.TAG_NAME, "html").get_attribute("class") or "")
+        body = driver.find_element(By.TAG_NAME, "body").text
+        assert "Without JavaScript only the first position is shown" in body
         shots(driver, "duel-of-the-forces-ben-no-javascript")
         assert_clean_log(driver)
     finally:

@@ -1,9 +1,9 @@
 """The replay page within the memory bound, and running out of memory never called corruption
 (issue 24, item 4).
 
-The page is written to its file step by step (``save_replay_html``): one run of equal pictures
-at a time, each state drawn once, and a line per record for the move list; never the page in
-memory.  Every place a reader turns a module's failure into "corrupt" lets ``MemoryError``
+The page is written to its file step by step (``save_replay_html``): one picture at a time,
+each state drawn once and packed as it comes (what changed since the picture before, compressed
+as a stream), and a line per record for the move list; never the page in memory.  Every place a reader turns a module's failure into "corrupt" lets ``MemoryError``
 through, and the CLI's one error funnel says "out of memory" (exit 2) instead of "internal
 error" or "corrupt"."""
 
@@ -15,6 +15,7 @@ from xml.parsers import expat
 import pytest
 from click.testing import CliRunner
 from test_hardening_files import limited
+from test_replay_html import expand
 
 import boardstate as bs
 from boardstate.cli import cli
@@ -46,7 +47,8 @@ def test_the_replay_page_of_a_long_game_stays_within_the_bound(tmp_path):
     assert rc == 0, err[-2000:]
     page = (tmp_path / "long.html").read_text()
     assert page.count("<li data-step=") == 12_001
-    assert page.count('<figure class="frame"') == 1  # (one position, drawn once)
+    assert page.count('<figure class="frame"') == 1
+    assert len(expand(page)) == 1  # (one position, drawn once)
     assert not list(tmp_path.glob(".long.html.*"))  # (no temporary file left)
 
 

@@ -3,18 +3,21 @@ viewer may see.
 
 Real games of every module (Jedi Duel with three players, Duel of the Forces, Epic Duels; whole
 games and games stopped with a choice still face down) are written through the command line
-as a player and as a spectator; the page's source is then searched for every value the viewer
-never saw: the salt of every secret the viewer does not own, and the label of every card or
-choice that was never made public nor shown to the viewer.  The browser tests
+as a player and as a spectator; the page's source, its packed pictures expanded (``expand``:
+this file's own code, not the page's script nor the writer's), is then searched for every
+value the viewer never saw: the salt of every secret the viewer does not own, and the label of
+every card or choice that was never made public nor shown to the viewer.  The browser tests
 (``test_browser.py``) drive the same pages in Chromium.
 """
 
 from __future__ import annotations
 
 import base64
+import json
 import random
 import re
 import xml.etree.ElementTree as ET
+import zlib
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -22,7 +25,7 @@ import pytest
 from click.testing import CliRunner
 
 import boardstate as bs
-from boardstate import Reveal, Secret, _html
+from boardstate import Reveal, Secret, _html_assets
 from boardstate._html import CSP, replay_html
 from boardstate._records import Kind, sealed_values
 from boardstate.cli import cli
@@ -165,6 +168,65 @@ def parsed(pages):
     return get
 
 
+# ------------------------------------------------------------------------------ packed pictures
+_PACKED = re.compile(
+    r'<script type="application/octet-stream" id="pictures">([A-Za-z0-9+/=\s]*)</script>'
+)
+
+
+def expand(page: str) -> list[str]:
+    """Every picture packed in the page, put together again the way the page's script does,
+    with code of its own: base64, then zlib (the browser's ``DecompressionStream("deflate")``),
+    then a line of JSON a picture, ``[new pieces, changes]``; a picture is its pieces in the
+    order the changes leave them in, the changes ``at, removed, added, the added...`` in the
+    previous picture's order."""
+    found = _PACKED.findall(page)
+    assert len(found) == 1, "the page packs its pictures in one place"
+    text = zlib.decompress(base64.b64decode(found[0])).decode("utf-8")
+    assert text.endswith("\n")
+    pieces: list[str] = []
+    order: list[int] = []
+    pictures = []
+    for line in text.split("\n")[:-1]:
+        new, flat = json.loads(line)
+        pieces += new
+        made, at, k = [], 0, 0
+        while k < len(flat):
+            start, removed, added = flat[k : k + 3]
+            assert start >= at and start + removed <= len(order)
+            made += order[at:start] + flat[k + 3 : k + 3 + added]
+            at, k = start + removed, k + 3 + added
+        order = made + order[at:]
+        pictures.append("".join(pieces[n] for n in order))
+    return pictures
+
+
+def unpacked(page: str) -> str:
+    """The page with its packed pictures expanded in their place: all a reader could ever be
+    shown of it."""
+    found = _PACKED.search(page)
+    assert found
+    return page[: found.start()] + "\n".join(expand(page)) + page[found.end() :]
+
+
+def pictures_of(game, seat) -> tuple[list[str], list[int]]:
+    """Each picture as the page embeds it, from the module's drawings, once for a run of
+    records that draw the same; and per record, the number of its picture."""
+    from boardstate._html_svg import picture_html
+
+    made, frames = [], []
+    decider = game.decider
+    draw = getattr(game.module.rules, "svg", None)
+    for state in game.states():
+        view = decider.view(state, seat)
+        picture = ("svg", draw(view, seat)) if draw else ("text", decider.render(view, seat))
+        html = picture_html(picture)
+        if not made or made[-1] != html:
+            made.append(html)
+        frames.append(len(made) - 1)
+    return made, frames
+
+
 # ------------------------------------------------------------------------------ what is hidden
 def labels(game, value) -> set[str]:
     """How a page could spell a card or a choice."""
@@ -208,19 +270,20 @@ def word(label: str):
 
 
 def assert_hides(game, viewer, page: str) -> None:
+    """Searched: the page as written, and the page with every packed picture expanded."""
     foreign, hidden = hidden_from(game, viewer)
     assert foreign, "nothing was hidden from this viewer: the test would prove nothing"
-    data = page.encode("utf-8")
-    tokens = "\n".join(_TOKENS.findall(page))  # (every hex or base64 spelling lies in one)
+    whole = unpacked(page)
+    assert len(whole) > len(page) or len(expand(page)) == 1
+    data = (page + whole).encode("utf-8")
+    tokens = "\n".join(_TOKENS.findall(page + whole))  # (every hex or base64 spelling is one)
     for secret in foreign:
         assert secret.salt not in data
         for text in spellings(secret.salt):
             assert text not in tokens, f"the salt of a hidden secret is in the page ({text})"
     # The labels are short ("JS": the jack of spades): searched in all but the page's fixed
     # style and script, the same in every page (checked here).
-    game_part = page.replace(f"<style>{_html._STYLE}</style>", "", 1)
-    game_part = game_part.replace(f"<script>{_html._SCRIPT}</script>", "", 1)
-    game_part = game_part.replace(f"<script>{_html._EARLY}</script>", "", 1)
+    game_part = without_assets(whole)
     assert "<style" not in game_part and "<script" not in game_part
     for label in hidden:
         found = word(label).search(game_part)
@@ -228,6 +291,18 @@ def assert_hides(game, viewer, page: str) -> None:
             f"{label!r}, never shown to the viewer, is in the page: "
             f"...{game_part[max(0, found.start() - 80) : found.end() + 80]}..."
         )
+
+
+def without_assets(page: str) -> str:
+    """The page less its fixed style and scripts (checked to be there, once each)."""
+    for asset in (
+        f"<style>{_html_assets.STYLE}</style>",
+        f"<script>{_html_assets.SCRIPT}</script>",
+        f"<script>{_html_assets.EARLY}</script>",
+    ):
+        assert page.count(asset) == 1
+        page = page.replace(asset, "", 1)
+    return page
 
 
 CASES = [
@@ -284,10 +359,12 @@ def test_the_search_finds_what_the_viewer_did_see(saved, tmp_path, name, viewer)
     }
     assert own
     own_labels = set().union(*(labels(game, v) for v in own))
-    assert any(word(label).search(mine) for label in own_labels)
+    assert any(word(label).search(unpacked(mine)) for label in own_labels)
     _, hidden_from_public = hidden_from(game, None)
     assert own_labels & hidden_from_public
-    assert not any(word(label).search(public) for label in own_labels & hidden_from_public)
+    assert not any(
+        word(label).search(unpacked(public)) for label in own_labels & hidden_from_public
+    )
     assert mine != public
 
 
@@ -384,8 +461,14 @@ def test_the_page_is_well_formed_and_needs_nothing_else(pages, parsed, name, vie
     assert not parsed.problems, parsed.problems[:5]
     assert page.startswith("<!DOCTYPE html>\n")
     assert len(parsed.ids) == len(set(parsed.ids)), "an id is used twice"
+    pictures = expand(page)  # (the page shows one picture at a time, the first in its markup)
+    own = set(parsed.ids) - set(Page(pictures[0]).ids)
+    for picture in pictures:
+        one = Page(f"<div>{picture}</div>")
+        assert not one.problems, one.problems[:5]
+        assert not set(one.ids) & own and len(one.ids) == len(set(one.ids))
     html = [a for t, a in parsed.tags if t == "html"]
-    assert html == [{"lang": "en"}]
+    assert html == [{"lang": "en", "class": "quiet"}]
     metas = [a for t, a in parsed.tags if t == "meta"]
     assert {"charset": "utf-8"} in metas
     assert {"http-equiv": "Content-Security-Policy", "content": CSP} in metas
@@ -393,21 +476,21 @@ def test_the_page_is_well_formed_and_needs_nothing_else(pages, parsed, name, vie
         "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:"
     )
     # Nothing to fetch: no address, no src, no stylesheet or frame; links stay in the page.
-    lowered = page.lower()
+    # (Searched with every packed picture expanded in its place.)
+    lowered = unpacked(page).lower()
     for needle in ("http:", "https:", "src=", "ftp:", "file:", "//www.", "xmlns", "@import"):
         assert needle not in lowered, needle
-    for tag, attrs in parsed.tags:
+    for tag, attrs in Page(unpacked(page)).tags:
         assert tag not in ("link", "iframe", "img", "object", "embed", "base", "audio", "video")
         for key, value in attrs.items():
             assert not key.startswith("on"), f"<{tag} {key}>: an inline handler"
             if key in ("href", "xlink:href", "action", "formaction", "poster", "data"):
                 assert (value or "").startswith("#"), f"<{tag} {key}={value!r}>"
+    # Two scripts, inline, no src; the packed pictures in a data block that never runs.
     scripts = [a for t, a in parsed.tags if t == "script"]
-    assert scripts == [{}, {}]  # inline, no type trickery, no src
-    assert page.count("<script>") == 2
-    assert (
-        f"<script>{_html._EARLY}</script>" in page and f"<script>{_html._SCRIPT}</script>" in page
-    )
+    assert scripts == [{}, {"type": "application/octet-stream", "id": "pictures"}, {}]
+    assert page.count("<script") == 3
+    without_assets(page)  # (the fixed style and scripts are there, once each)
     assert lowered.count("<svg") == lowered.count("</svg>")
 
 
@@ -426,6 +509,8 @@ def test_every_record_is_in_the_move_list_with_what_it_settled(pages, parsed, na
         assert reports
     for key in reports:
         assert parsed.texts[key].strip()
+    for i, item in enumerate(items):  # (every number whole: "275.", never "75.")
+        assert item["text"].startswith(f"{i}.{parsed.texts[f'move{i}']}")
     ols = [a for t, a in parsed.tags if t == "ol"]
     assert ols == [{"id": "moves", "start": "0"}]
     current = [i for i in items if "current" in i["attrs"].get("class", "")]
@@ -437,8 +522,10 @@ def test_every_record_is_in_the_move_list_with_what_it_settled(pages, parsed, na
     position = next(a for t, a in parsed.tags if a.get("id") == "position")
     assert position["data-step"] == "0"
     frames = [a for t, a in parsed.tags if t == "figure" and "frame" in a.get("class", "")]
-    assert {int(i["attrs"]["data-frame"]) for i in items} == set(range(len(frames)))
-    assert not any("hidden" in a for a in frames), "without JS every position shows"
+    assert frames == [{"class": "frame", "data-frame": "0"}]  # (the first, shown without JS)
+    pictures = expand(pages(name, viewer))
+    assert (pictures, [int(i["attrs"]["data-frame"]) for i in items]) == pictures_of(game, seat)
+    assert f'<div class="picture">{pictures[0]}</div>' in pages(name, viewer)
     outcome = game.outcome()
     if outcome is None:
         assert parsed.texts["result"].startswith("The game goes on (after record ")
@@ -457,7 +544,7 @@ def test_a_module_that_draws_no_pictures_shows_its_text(tmp_path):
     plain = bs.Module(module.spec, _Without(module.rules, "svg"))
     game = play("jedi-duel", ["ann", "ben"], 8, module=plain)
     page = replay_html(game, 0)
-    assert "<svg" not in page
+    assert "<svg" not in unpacked(page)
     state = game.decider.initial(game.header.options, game.header.players, game.header.revision)
     for ev in game.records[0].events:
         state = game.decider.evolve(state, ev)
@@ -465,12 +552,21 @@ def test_a_module_that_draws_no_pictures_shows_its_text(tmp_path):
 
     first = game.decider.render(game.decider.view(state, 0), 0)
     assert f'<div class="picture"><pre>\n{escape(first)}</pre></div>' in page
-    assert page.count("<pre>") == page.count('class="frame"')
+    pictures = expand(page)
+    assert pictures[0] == f"<pre>\n{escape(first)}</pre>"
+    assert (pictures, _frames(page)) == pictures_of(game, 0)
+    assert len(pictures) > 10 and all(p.startswith("<pre>\n") for p in pictures)
+
+
+def _frames(page: str) -> list[int]:
+    return [int(n) for n in re.findall(r'<li data-step="\d+" data-frame="(\d+)"', page)]
 
 
 def test_a_modules_svg_is_embedded_inline_and_made_harmless(tmp_path):
     """The engine embeds the module's drawing as it is, less what could run or fetch, with
-    its ids made unique across the page."""
+    its ids prefixed (the page shows one picture at a time: one prefix, none of the page's
+    own ids).  What the pictures say is found only once they are expanded: a search of the
+    page as written would be blind to it."""
     drawing = (
         '<?xml version="1.0" encoding="UTF-8"?>\n'
         '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
@@ -499,22 +595,24 @@ def test_a_modules_svg_is_embedded_inline_and_made_harmless(tmp_path):
     module = bs.get_module("jedi-duel")
     game = play("jedi-duel", ["ann", "ben"], 9, module=bs.Module(module.spec, Drawn(module.rules)))
     page = replay_html(game, None)
-    lowered = page.lower()
+    pictures = expand(page)
+    assert len(pictures) > 1
+    whole = unpacked(page)
+    lowered = whole.lower()
     for needle in ("alert", "http", "xmlns", "javascript:", "inkscape", "@import", "<?xml"):
         assert needle not in lowered.replace("http-equiv", ""), needle
     assert lowered.count("<script") == 2 and "foreignobject" not in lowered
-    frames = page.count('class="frame"')
-    assert frames > 1
-    assert page.count('<linearGradient id="f') == frames
-    assert 'fill="url(#f0-g)"' in page and 'fill="url(#f1-g)"' in page
-    assert '<use href="#f0-p"' in page
-    assert 'xml:space="preserve"' in page
-    assert "&lt;b&gt;" in page
-    parsed = Page(page)
-    assert not parsed.problems
-    assert len(parsed.ids) == len(set(parsed.ids))
-    for root in re.findall(r"<svg.*?</svg>", page, re.S):
-        ET.fromstring(root)  # each embedded picture is still well-formed XML
+    assert whole.count('<linearGradient id="p-g"') == len(pictures) + 1  # (+ the first, inline)
+    for picture in pictures:
+        assert 'fill="url(#p-g)"' in picture and '<use href="#p-p"' in picture
+        assert 'xml:space="preserve"' in picture and "&lt;b&gt;" in picture
+        one = Page(picture)
+        assert not one.problems and len(one.ids) == len(set(one.ids))
+        ET.fromstring(picture)  # each embedded picture is still well-formed XML
+    assert not Page(page).problems
+    turn = game.state.turns
+    assert turn > 1 and f"<title>turn {turn}</title>" in pictures[-1]
+    assert f"turn {turn}<" not in page  # (only in the packed pictures)
 
 
 class _Without:
@@ -540,7 +638,9 @@ def test_player_names_are_escaped(module_id, monkeypatch):
     assert not parsed.problems
     assert [t for t, _ in parsed.tags if t in ("img", "b")] == []
     assert not any(k.startswith("on") for _, attrs in parsed.tags for k in attrs)
-    assert page.count("</script>") == 2
+    assert page.count("</script>") == 3
+    whole = Page(unpacked(page))
+    assert not whole.problems and [t for t, _ in whole.tags if t in ("img", "b")] == []
     assert "&lt;img/src=x/onerror=alert(1)&gt;&amp;amp;&lt;/script&gt;&lt;b" in page
     assert parsed.texts["result"].endswith(evil) or evil in parsed.texts["result"]
 
@@ -559,6 +659,25 @@ def test_the_page_is_not_written_over_an_existing_file_without_force(saved, tmp_
     status, _, stderr = run("replay", game_file, "--html", out, "--force")
     assert status == 0, stderr
     assert out.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+
+
+def test_spoilers_make_a_page_that_opens_with_every_move_and_the_result(saved, tmp_path):
+    """By default the page's script shows the moves up to the current one and the result at
+    the last (the browser tests step through it); ``--spoilers`` opens it with everything
+    shown, the button "Show everything" pressed.  Nothing else differs."""
+    game_file = saved("duel-of-the-forces")
+    quiet = write_page(game_file, tmp_path / "quiet.html")
+    shown = write_page(game_file, tmp_path / "shown.html", None, "--spoilers")
+    assert quiet.count('<html lang="en" class="quiet">') == 1 and '<html lang="en">' not in quiet
+    assert shown.count('<html lang="en">') == 1 and "quiet" not in without_assets(shown)
+    pressed = '<button type="button" id="everything" aria-pressed="{}">Show everything</button>'
+    assert pressed.format("false") in quiet and pressed.format("true") in shown
+    assert (
+        shown.replace('<html lang="en">', '<html lang="en" class="quiet">').replace(
+            pressed.format("true"), pressed.format("false")
+        )
+        == quiet
+    )
 
 
 def test_the_page_is_never_written_over_the_game_file(saved, tmp_path):
@@ -593,6 +712,7 @@ def test_bad_usage_is_one_line(saved, tmp_path):
         ("replay", tmp_path / "missing.msgpack", "--html", out),
         ("replay", game_file, "--html", out, "--as", "nobody"),
         ("replay", game_file, "--force"),
+        ("replay", game_file, "--spoilers"),
         ("replay", game_file, "--html", out, "--to", "3"),
         ("replay", game_file, "--html", tmp_path),
     ]
