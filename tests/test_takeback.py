@@ -430,3 +430,53 @@ def test_by_mail_from_the_command_line(tmp_path):
     assert run("legal", mover, "--as", names[seat]) == legal
     assert "goes back to before record" in run("log", mover)
     assert run("verify", mover).startswith("ok: ")
+
+
+def test_peer_a_sealed_round_taken_back_in_part_merges_crossing_mail_to_one_log(monkeypatch):
+    """Three players bid (Duel of the Forces): ben's bid stands, ann's is taken back before
+    cat's is in; ann's new bid and cat's cross in the mail, and every copy merges them into
+    one log; the game goes on to the end and the audit re-derives the takeback."""
+    import test_peer
+
+    monkeypatch.setattr(test_peer, "MODULE", DOTF)
+    peer = Table(3, secrets=[bytes([i]) * 32 for i in (1, 2, 3)], rng_seed=1)
+    peer.settle()
+    ann, ben, cat = peer.copies
+    ben.play(1, ben.legal(1)[0])
+    peer.settle()
+    ann.play(0, ann.legal(0)[0])
+    peer.settle()
+    ann.play(0, "ask takeback")
+    peer.settle()
+    ben.play(1, "accept takeback")
+    peer.settle()  # (the engine's words do not commute: two answers that cross are a fork)
+    cat.play(2, "accept takeback")
+    peer.settle()
+    for copy in peer.copies:
+        assert sorted(copy.round.commits) == [1] and copy.to_act() == (0, 2)
+    ann.play(0, ann.legal(0)[1])
+    cat.play(2, cat.legal(2)[0])  # (on the same base: the commitments commute)
+    peer.settle()
+    assert len({copy.head_hash for copy in peer.copies}) == 1
+    while ann.outcome() is None:
+        for seat in ann.to_act():
+            if seat in peer.copies[seat].to_act():
+                peer.copies[seat].play(seat, peer.rng.choice(peer.copies[seat].legal(seat)))
+        peer.settle()
+    copies = [parse_raw(encode_game(c, viewer=i), f"copy {i}") for i, c in enumerate(peer.copies)]
+    report = bs.audit(copies)
+    assert report.ok, report.failure
+
+
+def test_a_copy_read_back_or_cut_short_folds_the_takeback_again():
+    game = in_play()
+    (seat,) = game.to_act()
+    before = table(game)
+    turn(game)
+    game.play(seat, "ask takeback")
+    after = table(game)
+    game.play(1 - seat, "accept takeback")
+    loaded = bs.load_game(bs.parse_raw(bs.encode_game(game), "copy"))  # (folded, not re-run)
+    assert table(loaded) == before and loaded.takebacks.done == game.takebacks.done
+    game.truncate(game.seq - 1)  # (the acceptance undone before it was mailed)
+    assert table(game) == after and game.talk.asker == seat
