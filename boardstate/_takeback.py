@@ -183,6 +183,18 @@ def takeback_words(game, record, viewer: int | None) -> str | None:
     return None
 
 
+def asked_line(game) -> str:
+    """Where a takeback stands, for a status: ``Takeback asked by ann; to answer (accept or
+    refuse takeback): ben, cat`` ('' when none is asked)."""
+    talk = game.talk
+    answering = talk.answering(game.players)
+    if not answering:
+        return ""
+    names = ", ".join(game.players[s] for s in answering)
+    asker = game.players[talk.asker]
+    return f"Takeback asked by {asker}; to answer (accept or refuse takeback): {names}"
+
+
 def _turn_words(game, first: int, viewer: int | None) -> str:
     """The turn a takeback was asked for: its first record, in words."""
     if first < 0:

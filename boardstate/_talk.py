@@ -135,6 +135,12 @@ class Talk:
             self.asker, self.accepted = None, set()
         return None
 
+    def answering(self, players) -> tuple[int, ...]:
+        """The seats asked to answer the takeback standing (none: no request stands)."""
+        if self.asker is None:
+            return ()
+        return tuple(s for s in range(len(players)) if s not in self.accepted)
+
     def moved(self, seat: int) -> None:
         """A record of the game itself withdraws its player's draw offer (one is answered, not
         kept for later) and ends a takeback asked for (the game went on: what was asked for

@@ -5,7 +5,7 @@ these things, so each is written here once."""
 from __future__ import annotations
 
 from ._records import Kind
-from ._takeback import takeback_words
+from ._takeback import asked_line, takeback_words
 
 
 def winners_words(players, outcome) -> str:
@@ -46,6 +46,9 @@ def status_lines(game, viewer: int | None) -> list[str]:
     waiting = game.waiting_text()
     if waiting:
         lines.append(waiting[0].upper() + waiting[1:])
+    asked = asked_line(game)
+    if asked:
+        lines.append(asked)
     lines.append(f"To act: {acting_words(game)}")
     return lines
 

@@ -178,13 +178,18 @@ def test_with_three_players_the_turn_is_taken_back_when_the_last_accepts():
     others = [s for s in range(3) if s != seat]
     game.play(seat, "ask takeback")
     game.play(others[1], "accept takeback")
+    assert game.talk.answering(game.players) == (others[0],)
+    assert (
+        f"Takeback asked by {game.players[seat]}; to answer (accept or refuse takeback): "
+        f"{game.players[others[0]]}" in bs.status_lines(game, seat)
+    )
     with pytest.raises(bs.IllegalCommand, match="accepted the takeback already") as caught:
         game.play(others[1], "accept takeback")
     assert caught.value.code == "answered"
     assert game.to_act() != before[1] and game.state != before[0]  # (not yet)
     assert bs.describe(game, game.records[-1]).endswith("accepts the takeback")
     game.play(others[0], "accept takeback")
-    assert table(game) == before
+    assert table(game) == before and not game.talk.answering(game.players)
     assert verified(game).ok
 
 
