@@ -1,11 +1,11 @@
 """The game in words, in one place: the outcome line, where a game stands, whom it waits for,
 and the rules-revision note.  The CLI, the notebook, the replay page and the judge all say
-these things, so each is written here once."""
+these things, so each is written here once.  The judge's mail to a player says it as that
+player sees it: the records since their last mail, their turn, their table."""
 
 from __future__ import annotations
 
 from ._records import Kind
-from ._takeback import asked_line, takeback_words
 
 
 def winners_words(players, outcome) -> str:
@@ -46,9 +46,6 @@ def status_lines(game, viewer: int | None) -> list[str]:
     waiting = game.waiting_text()
     if waiting:
         lines.append(waiting[0].upper() + waiting[1:])
-    asked = asked_line(game)
-    if asked:
-        lines.append(asked)
     lines.append(f"To act: {acting_words(game)}")
     return lines
 
@@ -72,6 +69,45 @@ def standing(game) -> str:
     return f"The game goes on (after record {game.last_seq}); to act: {acting_words(game)}"
 
 
+def turn_line(game, seat: int) -> str:
+    """Whose turn, said to ``seat``: the outcome line, ``Your turn, ann (to act: ann)`` or
+    ``To act: ben``."""
+    outcome = game.outcome()
+    if outcome is not None:
+        return outcome_line(game.players, outcome)
+    if seat in game.to_act():
+        return f"Your turn, {game.players[seat]} (to act: {acting_words(game)})"
+    return f"To act: {acting_words(game)}"
+
+
+def records_lines(game, first: int, last: int, viewer: int | None) -> list[str]:
+    """Records ``first``..``last`` described as ``viewer`` sees them, one line each
+    (``record 12: ben: stance 8H``)."""
+    return [f"record {r.seq}: {describe(game, r, viewer)}" for r in game.records[first : last + 1]]
+
+
+def table_text(game, seat: int | None) -> str:
+    """The table as ``seat`` sees it, as ``boardstate show --as`` prints it: the module's
+    text, what the last decision settled, where the game stands (no one else's secret)."""
+    position = game.position(seat=seat)
+    lines = [position.text()]
+    report = game.decider.report(position.viewed)
+    if report:
+        lines.append(report)
+    return "\n".join(lines + status_lines(game, seat))
+
+
+def stage_line(game) -> str:
+    """Where a game stands, for a list of games: ``waiting for joins: ann, ben``, ``in play:
+    to act: ben`` or ``over: Game over (...). Scores: .... Winner: ann``."""
+    outcome = game.outcome()
+    if outcome is not None:
+        return f"over: {outcome_line(game.players, outcome)}"
+    if game.due() == "join":
+        return "waiting for joins: " + ", ".join(game.players[s] for s in game.waiting_for())
+    return f"in play: to act: {acting_words(game)}"
+
+
 def revision_note(spec, revision: int) -> str:
     """Which rules revision an older game is played under and what changed since ("played
     under ... rules revision N (newest: M; changed since: ...)"); empty for the newest."""
@@ -82,54 +118,6 @@ def revision_note(spec, revision: int) -> str:
         f"played under {spec.id} rules revision {revision} (newest: {spec.revision}; "
         f"changed since: {changes})"
     )
-
-
-def records_said(game, records, viewer: int | None, *, protocol: bool = False) -> list[str]:
-    """Records described as ``viewer`` sees them, one line each (``record 12: ben: stance
-    8H``); a run of the trust mode's own records (joins, shares of the randomness, piles
-    arranged) is one line (``records 3-5: shares of the randomness: ann, ben``) unless
-    ``protocol`` asks for each."""
-    return [
-        f"record {first}: {words}" if first == last else f"records {first}-{last}: {words}"
-        for first, last, words in records_grouped(game, records, viewer, protocol=protocol)
-    ]
-
-
-def records_grouped(game, records, viewer: int | None, *, protocol: bool = False) -> list:
-    """``(first seq, last seq, words)`` for each record, or each run of the trust mode's own
-    records (``protocol``: each of those on its own)."""
-    out: list[tuple[int, int, str]] = []
-    run: list = []
-    for record in [*records, None]:
-        if record is not None and not protocol and record.kind in _PROTOCOL:
-            run.append(record)
-            continue
-        if run:
-            out.append((run[0].seq, run[-1].seq, _protocol_words(game, run)))
-            run = []
-        if record is not None:
-            out.append((record.seq, record.seq, describe(game, record, viewer)))
-    return out
-
-
-_PROTOCOL = (Kind.JOIN, Kind.DEAL)
-
-
-def _protocol_words(game, run) -> str:
-    """A run of joins and deals in one line: what each kind was, and from whom."""
-    kinds: dict[str, list[str]] = {}
-    for record in run:
-        kind = (
-            "joins"
-            if record.kind == Kind.JOIN
-            else "shares of the randomness"
-            if record.sealed[0] == "link"
-            else "face-down piles arranged"
-        )
-        who = game.players[record.actor]
-        if who not in kinds.setdefault(kind, []):
-            kinds[kind].append(who)
-    return "; ".join(f"{k}: {', '.join(w)}" for k, w in kinds.items())
 
 
 def describe(game, record, viewer: int | None = None) -> str:
@@ -154,4 +142,4 @@ def describe(game, record, viewer: int | None = None) -> str:
         if record.sealed[0] == "link":
             return f"{who} adds a share of the randomness"
         return f"{who} arranges a face-down pile of {len(record.sealed[1])} cards"
-    return takeback_words(game, record, viewer) or f"{who}: {record.command}"
+    return f"{who}: {record.command}"

@@ -49,10 +49,19 @@ def _judge(store: str, key: str):
     help="A player and their mail address (in seat order).",
 )
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="A module option.")
+@click.option(
+    "--mail",
+    type=click.Choice(["digest", "every-record"]),
+    default="digest",
+    show_default=True,
+    help="When players are mailed: 'digest', when the game needs them (every record since "
+    "their last mail in one move file) and at the end; 'every-record', every record as it "
+    "is made.",
+)
 @_STORE
 @_KEY
 @one_line_errors
-def judge_new(module, players, options, store, key):
+def judge_new(module, players, options, mail, store, key):
     """Create a hosted game and queue each player's invitation (sent by 'judge run')."""
     pairs = []
     for given in players:
@@ -67,8 +76,10 @@ def judge_new(module, players, options, store, key):
             fail(f"error: --option {given!r}: expected KEY=VALUE", BAD_INPUT)
         opts[k.strip()] = v.strip()
     referee = _judge(store, key)
-    game_id = referee.create(module, pairs, opts)
-    click.echo(f"created game {game_id.hex()}: invitations queued for {len(pairs)} players")
+    game_id = referee.create(module, pairs, opts, mail=mail)
+    click.echo(
+        f"created game {game_id.hex()}: invitations queued for {len(pairs)} players (mail: {mail})"
+    )
 
 
 @judge.command("run")
@@ -91,9 +102,11 @@ def judge_run(store, key, inbox, outbox, sender, once, poll):
     referee = _judge(store, key)
     source, sink = open_inbox(inbox), open_outbox(outbox, sender)
     while True:
-        counts = serve_once(referee, source, sink)
-        if any(counts.values()):
-            click.echo(", ".join(f"{n} {what}" for what, n in counts.items()))
+        said = serve_once(referee, source, sink).line()
+        if said:
+            click.echo(said)
+        elif once:
+            click.echo("nothing to do: no new mail, none queued")
         if once:
             return
         time.sleep(poll)
@@ -132,11 +145,10 @@ def judge_publish(game, store, key, out):
 @_STORE
 @one_line_errors
 def judge_list(store):
-    """The store's games: id, module, players, records, and whom each waits for."""
-    from boardstate.judge import open_store
+    """The store's games: id, module, players, records, where each stands (waiting for joins,
+    in play and whose turn, or over and the result) and since when."""
+    from boardstate.judge import game_lines, open_store
 
     with open_store(store) as opened:
-        for game_id in opened.game_ids():
-            header, rows = opened.load(game_id)
-            names = ", ".join(name for name, _ in opened.players(game_id))
-            click.echo(f"{game_id.hex()[:16]}  {len(rows)} records  {names}")
+        for line in game_lines(opened):
+            click.echo(line)

@@ -342,8 +342,9 @@ def test_a_judge_killed_at_any_moment_loses_nothing_and_does_nothing_twice(
     extra.subtract(collections.Counter(m for m, _ in expected["queued"]))
     (refusal,) = [m for m, n in extra.items() if n]
     assert extra[refusal] == 1
-    to, _subject, text, attachments = msgpack.unpackb(refusal, raw=False)
+    to, _subject, text, attachments, kind = msgpack.unpackb(refusal, raw=False)
     assert to == swapped.sender and text.startswith("refused: ") and "stale" in text
+    assert kind == "refusal"
     assert attachments == []  # (it lacked nothing: it was early, not late)
     # The mail that went out: all of the reference's, the refusal, and repeats only of mail
     # sent just before a kill (at most one per kill).

@@ -13,8 +13,9 @@ README = Path(__file__).parent.parent / "README.md"
 
 def walkthrough_commands() -> list[list[str]]:
     text = README.read_text()
+    # (the judge's section is run by its own test: the judge deals who acts first)
     section = text.split("## Play by email in five minutes", 1)[1].split(
-        "To play at one terminal", 1
+        "### A judge for a club", 1
     )[0]
     commands = []
     for line in section.splitlines():
@@ -64,7 +65,11 @@ def test_walkthrough_runs_as_written(tmp_path):
 
 
 def test_judge_walkthrough_runs_as_written(tmp_path):
-    """The hosted mode's section, as written; then one move through the judge."""
+    """The hosted mode's section, as written (file names with a '*' as a shell expands them);
+    the judge mails only the player it deals to act first: the README says "say ann", so when
+    it is ben, ann and ben swap in the commands after 'judge list'.  Then one move through the
+    judge."""
+    import glob
     import os
 
     text = README.read_text()
@@ -80,8 +85,13 @@ def test_judge_walkthrough_runs_as_written(tmp_path):
     env = dict(os.environ, BOARDSTATE_KEYS=str(tmp_path / "keys"))
 
     def run(args):
+        expanded = []
+        for arg in args:  # (as a shell expands a pattern that names one file)
+            found = glob.glob(arg, root_dir=tmp_path) if "*" in arg else [arg]
+            assert len(found) == 1, (arg, found)
+            expanded += found
         proc = subprocess.run(
-            [sys.executable, "-m", "boardstate.cli", *args],
+            [sys.executable, "-m", "boardstate.cli", *expanded],
             cwd=tmp_path,
             capture_output=True,
             text=True,
@@ -90,16 +100,31 @@ def test_judge_walkthrough_runs_as_written(tmp_path):
         assert proc.returncode == 0, (args, proc.stderr)
         return proc.stdout
 
+    swap = {"ann": "ben", "ben": "ann"}
+    first = None
     for args in commands:
+        if first == "ben":
+            args = [re.sub(r"\b(ann|ben)\b", lambda m: swap[m[1]], a) for a in args]
         out = run(args)
-    assert "your hand:" in out
-    first = [line for line in out.splitlines() if line.startswith("To act:")][0].split()[-1]
+        if args[:2] == ["judge", "list"]:
+            (first,) = re.findall(r"in play: to act: (\w+)", out)
+    assert first in swap and "your hand:" in out
+    assert [line for line in out.splitlines() if line.startswith("To act:")] == [f"To act: {first}"]
+    other = swap[first]
+    assert not list((tmp_path / "from-judge" / f"{other}@club.example").glob("0002-*"))
     legal = run(["legal", f"{first}.msgpack", "--as", first]).split("\n")[0]
     inbox = f"to-judge/{first}@club.example--move.msgpack"
     run(["move", f"{first}.msgpack", "--as", first, *legal.split(), "-o", inbox])
     judge = ["--store", "club.sqlite", "--key", "judge"]
+    moves = "*/*-jedi-duel-*-[0-9][0-9][0-9][0-9]-[0-9][0-9][0-9][0-9].msgpack"
+    before = set((tmp_path / "from-judge").glob(moves))
     assert "1 accepted" in run(
         ["judge", "run", *judge, "--inbox", "dir:to-judge", "--outbox", "dir:from-judge", "--once"]
     )
-    answer = sorted((tmp_path / "from-judge" / f"{first}@club.example").glob("0004-moves-*"))
-    assert "record 3" in run(["apply", f"{first}.msgpack", str(answer[0])])
+    # (whoever is to act next is mailed: the same player, or the other one)
+    answer = sorted(set((tmp_path / "from-judge").glob(moves)) - before)
+    assert len(answer) == 1, answer
+    who = answer[0].parent.name.split("@")[0]
+    out = run(["apply", f"{who}.msgpack", str(answer[0])])
+    assert "record 3" in out
+    assert "in play: to act: " in run(["judge", "list", "--store", "club.sqlite"])

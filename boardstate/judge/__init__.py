@@ -2,23 +2,28 @@
 
 ``Judge`` judges requests onto its store (``open_store``: SQLite or PostgreSQL); ``serve_once``
 runs one pass between an inbox and an outbox (``open_inbox`` / ``open_outbox``: Maildir, IMAP,
-SMTP, or a directory).
+SMTP, or a directory) and says what it did (``Pass``); ``game_lines`` lists the store's games.
+A game's ``mail`` setting (``MAIL_MODES``) says when its players are mailed.
 """
 
-from ._judge import Judge, send_queued, serve_once
+from ._judge import Judge, Pass, send_queued, serve_once
+from ._listing import game_lines
 from ._mime import parse_mail
-from ._store import StoreConflict, StoreError, open_store
+from ._store import MAIL_MODES, StoreConflict, StoreError, open_store
 from ._transport import open_inbox, open_outbox
 from ._transport_error import TransportError
 from ._types import Mail, Outgoing
 
 __all__ = [
+    "MAIL_MODES",
     "Judge",
     "Mail",
     "Outgoing",
+    "Pass",
     "StoreConflict",
     "StoreError",
     "TransportError",
+    "game_lines",
     "open_inbox",
     "open_outbox",
     "open_store",

@@ -2,8 +2,9 @@
 
 ``Judge.handle(mail)`` is the whole cycle for one message: every request in it is checked
 (signature first: the From header authenticates nothing) and judged under the rules on the
-judge's copy; the new records, and a move file for every player carrying only that player's
-letters, go to the store in **one transaction** with the message marked answered.  Only then is
+judge's copy; the new records, the mail to the players who must hear of them now (``_digest``:
+each a move file carrying only that player's letters) and the last record each was sent go to
+the store in **one transaction** with the message marked answered.  Only then is
 the message marked done in its inbox and the queued mail sent.  A judge killed between any two
 of those steps loses nothing and does nothing twice: a message already answered is skipped; mail
 queued and not sent goes out at the next start.  Several judges may share a store and an inbox:
@@ -12,20 +13,19 @@ each claims a game while it judges it and a queued mail while it sends it (``Sto
 
 from __future__ import annotations
 
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 
 import msgpack
 
 from .._errors import BoardstateError, GameFileError
-from .._fileformat import encode_game, encode_moves, encode_public, encode_row, parse_raw
+from .._fileformat import encode_game, encode_moves, encode_row, parse_raw
 from .._game import Game
 from .._hosted import decode_request, is_request
 from .._registry import get_module
-from .._words import describe, next_line
-from ._store import StoreConflict, StoreError
+from .._words import table_text
+from ._digest import TAG, Names, answers, check_pictures, invitations
+from ._store import MAIL_MODES, StoreConflict, StoreError
 from ._types import Mail, Outgoing
-
-_TAG = "[boardstate]"
 
 
 class Judge:
@@ -41,15 +41,30 @@ class Judge:
         )
         self._games: OrderedDict[bytes, Game] = OrderedDict()
         self._cache = cache
+        check_pictures()
 
     # ------------------------------------------------------------------ games
     def create(
-        self, module_id: str, players, options=None, *, created=None, seed=None, secret=None
+        self,
+        module_id: str,
+        players,
+        options=None,
+        *,
+        mail: str = "digest",
+        created=None,
+        seed=None,
+        secret=None,
     ) -> bytes:
         """A new hosted game for ``players`` (``(name, address)`` pairs, in seat order); each
-        player is mailed the invitation to join from.  Returns the game id.  ``seed``,
-        ``created`` and ``secret`` (the judge's secret for letters) are random and now unless
-        given: give them only to make identical games (tests, benchmarks)."""
+        player is mailed the invitation to join from.  Returns the game id.  ``mail``: when
+        the players are mailed (``digest``: when the game needs them, and at the end;
+        ``every-record``: every record, as it is made).  ``seed``, ``created`` and ``secret``
+        (the judge's secret for letters) are random and now unless given: give them only to
+        make identical games (tests, benchmarks)."""
+        if mail not in MAIL_MODES:
+            raise StoreError(
+                f"no mail setting {mail!r} (settings: {', '.join(MAIL_MODES)})", code="bad-mail"
+            )
         module = get_module(module_id)
         names = [name for name, _ in players]
         game = Game.new(
@@ -65,24 +80,13 @@ class Judge:
         )
         game.signer = self.key.sign
         game_id = game.header.game_id
-        invite = encode_public(game)
-        mails = [
-            Outgoing(
-                address,
-                f"{_TAG} {module_id} {game_id.hex()[:12]}: you are invited as {name}",
-                f"You are invited to a {module_id} game refereed by this judge, as {name}.\n"
-                f"Join it from the attached invitation and mail the request back:\n\n"
-                f"    boardstate join invite.msgpack --as {name} -o mine.msgpack --reply join.msgpack\n",
-                (("invite.msgpack", invite),),
-            )
-            for name, address in players
-        ]
         self.store.add_game(
             game_id,
             msgpack.packb(game.header.to_map(), use_bin_type=True),
             [encode_row(game.header, r) for r in game.records],
             list(players),
-            mails,
+            invitations(game, players),
+            mail=mail,
         )
         self._keep(game_id, game)
         return game_id
@@ -96,7 +100,7 @@ class Judge:
             self._games.move_to_end(game_id)
             return game
         header, rows = self.store.load(game_id)
-        game = _load(header, rows, game_id)
+        game = read_game(header, rows, game_id)
         game.signer = self.key.sign
         self._keep(game_id, game)
         return game
@@ -158,7 +162,7 @@ class Judge:
                 self._games.clear()  # (a cached game may hold a part of what failed)
                 return self._refuse(mail, _internal(exc))
             try:
-                self.store.accept(game_id, new[0], new[1], mail.digest, mails)
+                self.store.accept(game_id, new[0], new[1], mail.digest, mails, new[2])
             except StoreConflict:  # (a writer that claims nothing: judge it again later)
                 self._games.pop(game_id, None)
                 return "duplicate" if self.store.answered(mail.digest) else "busy"
@@ -210,51 +214,31 @@ class Judge:
         except BoardstateError:
             raise _Refused(f"no game {game_id.hex()[:12]} here") from None
         start = game.seq
+        before = set(game.to_act())
         try:
             for request in requests:
                 game.judge(request)
         except BoardstateError as exc:
             self._games.pop(game_id, None)  # (the cached copy may hold a part: read it again)
             seat, base = requests[0].actor, requests[0].base
-            catch_up = None
+            catch_up, shown = None, game
             # (records base+1 .. start-1 are what the sender lacks: sent for a stale request
             # only, which was signed by the seat's key; a forged one learns nothing; none for
             # a request from ahead of the game, which was made on records it does not hold)
             if exc.code == "stale" and 0 <= seat < len(game.players) and base < start - 1:
-                fresh = self.game(game_id)
-                catch_up = (seat, encode_moves(fresh, base, reader=seat))
-            raise _Refused(str(exc), game=game, catch_up=catch_up) from None
-        records = game.records[start:]
-        rows = [encode_row(game.header, r) for r in records]
-        said = "; ".join(describe(game, r) for r in records)
-        first, last = records[0].seq, records[-1].seq
-        status = next_line(game)
-        log = ()
-        if game.outcome() is not None:  # (the end: the seed and full log go to everyone)
-            log = (("log.msgpack", encode_game(game)),)
-            status += (
-                "\nThe game is over: log.msgpack is the judge's full log with its seed. Audit "
-                "the judge with 'boardstate verify log.msgpack --with mine.msgpack' (and the "
-                "other players' copies, if they publish them)."
-            )
-        mails = []
-        for seat, (_name, address) in enumerate(self.store.players(game_id)):
-            base = start - 1
-            asker = any(r.actor == seat for r in requests)
-            if asker:  # (the asker gets whatever it lacked since its request's base)
-                base = min(r.base for r in requests if r.actor == seat)
-            data = encode_moves(game, base, reader=seat)
-            mails.append(
-                Outgoing(
-                    address,
-                    f"{_TAG} {game.header.module} {game_id.hex()[:12]}: records {first}-{last}",
-                    f"{said}\n{status}\n\nApply it to your copy:\n\n"
-                    f"    boardstate apply mine.msgpack moves.msgpack\n\n"
-                    f"{_view(game, seat)}",
-                    ((f"moves-{base + 1:04d}-{last:04d}.msgpack", data),) + log,
-                )
-            )
-        return (first, rows), mails
+                shown = self.game(game_id)  # (as the store holds it: without this mail's part)
+                catch_up = (seat, base, encode_moves(shown, base, reader=seat))
+            raise _Refused(str(exc), game=shown, catch_up=catch_up) from None
+        rows = [encode_row(game.header, r) for r in game.records[start:]]
+        mails, mailed = answers(
+            game,
+            before,
+            {r.actor for r in requests},
+            self.store.players(game_id),
+            self.store.mailed(game_id),
+            self.store.settings(game_id)["mail"],
+        )
+        return (start, rows, mailed), mails
 
 
 class _Refused(Exception):
@@ -272,13 +256,19 @@ class _Refused(Exception):
         attachments = ()
         text = f"refused: {self.reason}\nNothing was changed.\n"
         if self.catch_up is not None:
-            seat, data = self.catch_up
-            attachments = (("catch-up.msgpack", data),)
+            seat, base, data = self.catch_up
+            game = self.game
+            names = Names.of(game.header.module, game.header.game_id)
+            name = game.players[seat]
+            moves = names.moves(name, base + 1, game.last_seq)
+            attachments = ((moves, data),)
             text += (
                 "\nThe attached move file holds the records since your request was made: "
-                "apply it, then ask again.\n\n" + _view(self.game, seat)
+                f"apply it, then ask again:\n\n    boardstate apply {names.copy(name)} {moves}\n\n"
+                + table_text(game, seat)
             )
-        return [Outgoing(sender, f"{_TAG} refused: {self.reason[:60]}", text, attachments)]
+        subject = f"{TAG} refused: {self.reason[:60]}"
+        return [Outgoing(sender, subject, text, attachments, "refusal")]
 
 
 def _internal(exc: Exception) -> _Refused:
@@ -292,16 +282,8 @@ def _dearmored(data: bytes, name: str) -> bytes:
     return dearmor(data, name) if is_armored(data[:4096]) else data
 
 
-def _view(game: Game, seat: int) -> str:
-    """The table as ``seat`` sees it (the module's own text)."""
-    try:
-        decider = game.decider
-        return decider.render(decider.view(game.state, seat), seat)
-    except Exception:  # (a module without a text view: the status says enough)
-        return ""
-
-
-def _load(header: bytes, rows, game_id: bytes) -> Game:
+def read_game(header: bytes, rows, game_id: bytes) -> Game:
+    """The judge's copy of a game from its stored header and rows (re-derived)."""
     from .._loading import load_game
 
     game = load_game(parse_raw(header + b"".join(rows), f"game {game_id.hex()[:12]}"))
@@ -310,14 +292,15 @@ def _load(header: bytes, rows, game_id: bytes) -> Game:
     return game
 
 
-def send_queued(store, outbox) -> int:
-    """Send the mail the store has queued (mail queued before a crash goes out now).
+def send_queued(store, outbox) -> Counter:
+    """Send the mail the store has queued (mail queued before a crash goes out now); how many
+    of each kind were sent (``Outgoing.kind``).
 
     Each mail is claimed in the store while it is sent and noted sent before its claim is
     released, so judges sharing a store send it once; a judge that finds it claimed leaves it
     to the claimer.  (A judge killed after sending and before noting it sent: the mail goes out
     again from the next judge, at least once.)"""
-    count = 0
+    count: Counter = Counter()
     for mail_id, mail in store.outbox():
         claim = b"outbox %d" % mail_id
         if not store.claim(claim):
@@ -326,25 +309,56 @@ def send_queued(store, outbox) -> int:
             if store.unsent(mail_id):  # (not sent by another judge since the list was read)
                 outbox.send(mail)
                 store.sent(mail_id)
-                count += 1
+                count[mail.kind or "mail"] += 1
         finally:
             store.release(claim)
     return count
 
 
-def serve_once(judge: Judge, inbox, outbox) -> dict:
+class Pass(dict):
+    """What one pass did: how many messages were ``accepted``, ``refused``, ``duplicate`` (and
+    ``busy``, left for a later pass), as a dict; ``sent``: the mails sent, by kind."""
+
+    def __init__(self, counts: dict, sent: Counter) -> None:
+        super().__init__(counts)
+        self.sent = sent
+
+    def line(self) -> str:
+        """One line of what the pass did ('' if nothing): ``2 requests judged (1 accepted, 1
+        refused); 3 mails sent (2 digests, 1 refusal)``."""
+        said = []
+        judged = {what: n for what, n in self.items() if n}
+        if judged:
+            total = sum(judged.values())
+            parts = ", ".join(f"{n} {what}" for what, n in judged.items())
+            said.append(f"{total} message{'s' if total != 1 else ''} judged ({parts})")
+        if self.sent:
+            total = sum(self.sent.values())
+            parts = ", ".join(
+                f"{n} {_KINDS.get(kind, kind)}{'s' if n != 1 else ''}"
+                for kind, n in sorted(self.sent.items())
+            )
+            said.append(f"{total} mail{'s' if total != 1 else ''} sent ({parts})")
+        return "; ".join(said)
+
+
+_KINDS = {"moves": "move mail", "mail": "other mail"}
+
+
+def serve_once(judge: Judge, inbox, outbox) -> Pass:
     """One pass: queued mail out, every new message judged (then marked done), replies out.
     Returns how many messages were accepted, refused and duplicates, and how many were left
-    for a later pass (``busy``: another judge on the store held their game), if any.
+    for a later pass (``busy``: another judge on the store held their game), if any; and
+    (``Pass.sent``) the mails sent, by kind.
 
     The inbox is read one message at a time (``inbox.mails()``)."""
     counts = {"accepted": 0, "refused": 0, "duplicate": 0}
     busy: set[bytes] = set()
-    send_queued(judge.store, outbox)
+    sent = send_queued(judge.store, outbox)
     for mail in inbox.mails():
         said = judge.handle(mail, busy)
         counts[said] = counts.get(said, 0) + 1
         if said != "busy":
             inbox.done(mail)
-        send_queued(judge.store, outbox)
-    return counts
+        sent += send_queued(judge.store, outbox)
+    return Pass(counts, sent)

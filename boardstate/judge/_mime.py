@@ -26,6 +26,8 @@ MAX_PARTS = 64  # MIME parts (leaves and containers) in one mail
 HEADER_BYTES = 1 << 16  # what is read of a mail refused for its size: its sender is in there
 MAX_HEADER_CHARS = 4096  # a header longer than this is not parsed (taken as absent)
 _MOVE_TYPES = {"application/octet-stream", "application/x-msgpack", MOVE_TYPE}
+# A digest's pictures: the PNG shown in the mail (inline), the SVG beside it.
+_PICTURE_TYPES = {".png": ("image", "png", "inline"), ".svg": ("image", "svg+xml", "attachment")}
 
 
 # -- reading a message ----------------------------------------------------------------------
@@ -174,7 +176,9 @@ def compose(
     reply_to: str | None = None,
     in_reply_to: str | None = None,
 ) -> EmailMessage:
-    """The message for ``out``: its text, and its move files attached under their names.
+    """The message for ``out``: its text, and its files attached under their names (move
+    files as ``MOVE_TYPE``; a ``.png`` picture inline, so a mail reader shows it in the mail;
+    an ``.svg`` as an image attachment).
 
     The subject is folded to one line (it may quote a player's subject).  The Message-ID's
     domain is the sender's, so composing never waits on a DNS look-up of this host's name.
@@ -197,5 +201,12 @@ def compose(
     msg.set_content(out.text)
     maintype, subtype = MOVE_TYPE.split("/")
     for filename, data in out.attachments:
-        msg.add_attachment(data, maintype=maintype, subtype=subtype, filename=filename)
+        picture = _PICTURE_TYPES.get(Path(filename).suffix.lower())
+        if picture is None:
+            msg.add_attachment(data, maintype=maintype, subtype=subtype, filename=filename)
+        else:
+            kind, sub, disposition = picture
+            msg.add_attachment(
+                data, maintype=kind, subtype=sub, filename=filename, disposition=disposition
+            )
     return msg

@@ -14,11 +14,19 @@ bracket, two column types and the parameter mark differ.  Every rule (no gaps in
 records, a message answered once) is checked in the shared code, inside the write transaction;
 primary keys enforce the same rules again for writers that race past the check.
 
-Rows, headers and message digests are opaque bytes: the store knows nothing of games.
+Rows, headers and message digests are opaque bytes: the store knows nothing of games.  Beside
+them it keeps what the judge decides about its mail: a game's ``mail`` setting (``digest``: a
+player is mailed when the game needs them, every record since their last mail in one move file;
+``every-record``: every player, every record, as it happens), and per player the last record
+they were sent (``sent``), written in the same transaction as the mail that carries it.
+
+A store made by an older boardstate is brought up to date when opened (``_MIGRATIONS``: one
+transaction, under the same lock as the schema's creation); one made by a newer is refused.
 """
 
 from __future__ import annotations
 
+import datetime as _dt
 import errno
 import hashlib
 import os
@@ -35,20 +43,23 @@ import msgpack
 from .._errors import GameFileError
 from ._types import Outgoing
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: a game's mail setting and last change; each player's last record sent
+MAIL_MODES = ("digest", "every-record")
 BUSY_SECONDS = 30.0  # how long a SQLite writer waits for another process's transaction
 
 # ``{blob}`` and ``{serial}`` are the only words the dialects spell differently.  ``serial`` is
 # an ascending key: creation order for games, queue order for the outbox.
 _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS games ("
-    " n {serial}, game_id {blob} NOT NULL UNIQUE, header {blob} NOT NULL)",
+    " n {serial}, game_id {blob} NOT NULL UNIQUE, header {blob} NOT NULL,"
+    " mail TEXT NOT NULL DEFAULT 'digest', changed TEXT)",
     "CREATE TABLE IF NOT EXISTS records ("
     " game_id {blob} NOT NULL REFERENCES games (game_id), seq INTEGER NOT NULL,"
     " data {blob} NOT NULL, PRIMARY KEY (game_id, seq))",
     "CREATE TABLE IF NOT EXISTS players ("
     " game_id {blob} NOT NULL REFERENCES games (game_id), seat INTEGER NOT NULL,"
-    " name TEXT NOT NULL, address TEXT NOT NULL, PRIMARY KEY (game_id, seat))",
+    " name TEXT NOT NULL, address TEXT NOT NULL, sent INTEGER NOT NULL DEFAULT -1,"
+    " PRIMARY KEY (game_id, seat))",
     "CREATE TABLE IF NOT EXISTS answered (digest {blob} PRIMARY KEY)",
     "CREATE TABLE IF NOT EXISTS outbox ("
     " id {serial}, mail {blob} NOT NULL, sent INTEGER NOT NULL DEFAULT 0)",
@@ -57,6 +68,18 @@ _SCHEMA = (
     # Whether a sender is a player somewhere (a refusal is mailed to players only).
     "CREATE INDEX IF NOT EXISTS players_address ON players (lower(address))",
 )
+
+# What brings a store of version N-1 to N (its tables exist: ``_SCHEMA`` created none of them).
+_MIGRATIONS = {
+    2: (
+        "ALTER TABLE games ADD COLUMN mail TEXT NOT NULL DEFAULT 'digest'",
+        "ALTER TABLE games ADD COLUMN changed TEXT",
+        "ALTER TABLE players ADD COLUMN sent INTEGER NOT NULL DEFAULT -1",
+        # (a version-1 judge mailed every record to every player: each has been sent them all)
+        "UPDATE players SET sent ="
+        " (SELECT count(*) FROM records WHERE records.game_id = players.game_id) - 1",
+    ),
+}
 
 
 class StoreError(GameFileError):
@@ -118,17 +141,31 @@ class Store:
         rows: Sequence[bytes],
         players: Sequence[tuple[str, str]],
         outgoing: Sequence[Outgoing] = (),
+        *,
+        mail: str = "digest",
     ) -> None:
         """Store a new game with its first record rows and its players, in seat order, and
-        queue ``outgoing`` (the invitations) in the same transaction."""
+        queue ``outgoing`` (the invitations, which carry every row) in the same transaction.
+        ``mail`` is the game's mail setting (``MAIL_MODES``)."""
+        if mail not in MAIL_MODES:
+            raise StoreError(
+                f"no mail setting {mail!r} (settings: {', '.join(MAIL_MODES)})", code="bad-mail"
+            )
         with self._tx() as tx:
             if tx.one("SELECT 1 FROM games WHERE game_id = ?", (game_id,)):
                 raise StoreConflict(f"game {_short(game_id)} already exists")
-            tx.run("INSERT INTO games (game_id, header) VALUES (?, ?)", (game_id, header))
+            tx.run(
+                "INSERT INTO games (game_id, header, mail, changed) VALUES (?, ?, ?, ?)",
+                (game_id, header, mail, _now()),
+            )
             _put_rows(tx, game_id, 0, rows)
+            sent = len(rows) - 1
             tx.many(
-                "INSERT INTO players (game_id, seat, name, address) VALUES (?, ?, ?, ?)",
-                [(game_id, seat, name, address) for seat, (name, address) in enumerate(players)],
+                "INSERT INTO players (game_id, seat, name, address, sent) VALUES (?, ?, ?, ?, ?)",
+                [
+                    (game_id, seat, name, address, sent)
+                    for seat, (name, address) in enumerate(players)
+                ],
             )
             _queue(tx, outgoing)
 
@@ -155,6 +192,24 @@ class Store:
             if not found and not tx.one("SELECT 1 FROM games WHERE game_id = ?", (game_id,)):
                 raise self._unknown(game_id)
             return [(name, address) for name, address in found]
+
+    def settings(self, game_id: bytes) -> dict:
+        """What the judge keeps of a game besides its log: ``mail`` (its mail setting) and
+        ``changed`` (when its last records were stored, UTC ISO 8601; None in a store from
+        before it was kept, until the game's next move)."""
+        with self._tx(write=False) as tx:
+            found = tx.one("SELECT mail, changed FROM games WHERE game_id = ?", (game_id,))
+            if found is None:
+                raise self._unknown(game_id)
+            return {"mail": found[0], "changed": found[1]}
+
+    def mailed(self, game_id: bytes) -> list[int]:
+        """Per seat, in seat order: the last record that player has been mailed."""
+        with self._tx(write=False) as tx:
+            found = tx.all("SELECT sent FROM players WHERE game_id = ? ORDER BY seat", (game_id,))
+            if not found and not tx.one("SELECT 1 FROM games WHERE game_id = ?", (game_id,)):
+                raise self._unknown(game_id)
+            return [int(sent) for (sent,) in found]
 
     def head(self, game_id: bytes) -> int:
         """How many records the game has in the store now (its next record's seq)."""
@@ -199,13 +254,20 @@ class Store:
         rows: Sequence[bytes],
         message: bytes,
         outgoing: Sequence[Outgoing],
+        mailed: dict[int, int] | None = None,
     ) -> None:
         """Append rows at ``first_seq``, ``first_seq + 1``, ...; mark the message answered; queue
-        the mail.  All in one transaction: on a conflict nothing of it is written."""
+        the mail, and note for each seat in ``mailed`` the last record that mail carries to it.
+        All in one transaction: on a conflict nothing of it is written."""
         with self._tx() as tx:
             _mark_answered(tx, message)
             _check_follows(game_id, first_seq, self._head(tx, game_id))
             _put_rows(tx, game_id, first_seq, rows)
+            tx.run("UPDATE games SET changed = ? WHERE game_id = ?", (_now(), game_id))
+            tx.many(
+                "UPDATE players SET sent = ? WHERE game_id = ? AND seat = ?",
+                [(seq, game_id, seat) for seat, seq in sorted((mailed or {}).items())],
+            )
             _queue(tx, outgoing)
 
     def answer(self, message: bytes, outgoing: Sequence[Outgoing]) -> None:
@@ -262,8 +324,9 @@ class Store:
     # -- shared machinery -----------------------------------------------------------------
 
     def _create_schema(self) -> None:
-        """Create what is missing; refuse a store written by a newer boardstate (its tables may
-        mean something this code would corrupt)."""
+        """Create what is missing and bring a store from an older boardstate up to date
+        (``_MIGRATIONS``); refuse a store written by a newer boardstate (its tables may mean
+        something this code would corrupt)."""
         with self._tx() as tx:
             if self._schema_lock:
                 tx.run(self._schema_lock)
@@ -277,7 +340,12 @@ class Store:
                 )
             for statement in _SCHEMA:
                 tx.run(statement.format(**self._types))
-            if version is None:
+            if version is not None:  # (a store from before: its tables lack what came since)
+                for step in range(version + 1, SCHEMA_VERSION + 1):
+                    for statement in _MIGRATIONS[step]:
+                        tx.run(statement)
+            if version != SCHEMA_VERSION:
+                tx.run("DELETE FROM store_version")
                 tx.run("INSERT INTO store_version (version) VALUES (?)", (SCHEMA_VERSION,))
 
     @contextmanager
@@ -515,12 +583,19 @@ def _queue(tx: _Tx, outgoing: Sequence[Outgoing]) -> None:
 
 def _pack(mail: Outgoing) -> bytes:
     attachments = [[name, bytes(data)] for name, data in mail.attachments]
-    return msgpack.packb([mail.to, mail.subject, mail.text, attachments], use_bin_type=True)
+    fields = [mail.to, mail.subject, mail.text, attachments, mail.kind]
+    return msgpack.packb(fields, use_bin_type=True)
 
 
 def _unpack(blob: bytes) -> Outgoing:
-    to, subject, text, attachments = msgpack.unpackb(bytes(blob), raw=False)
-    return Outgoing(to, subject, text, tuple((name, data) for name, data in attachments))
+    fields = msgpack.unpackb(bytes(blob), raw=False)
+    to, subject, text, attachments = fields[:4]
+    kind = fields[4] if len(fields) > 4 else ""  # (queued by a version-1 judge: no kind)
+    return Outgoing(to, subject, text, tuple((name, data) for name, data in attachments), kind)
+
+
+def _now() -> str:
+    return _dt.datetime.now(_dt.UTC).replace(microsecond=0).isoformat()
 
 
 def _short(key: bytes) -> str:

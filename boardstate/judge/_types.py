@@ -33,9 +33,14 @@ class Mail:
 
 @attrs.frozen
 class Outgoing:
-    """One message to send: to one address, with move files attached (``(filename, bytes)``)."""
+    """One message to send: to one address, with files attached (``(filename, bytes)``: move
+    files, and a digest's pictures, ``.png`` shown inline and ``.svg``).  ``kind`` says what
+    it is, for the judge's report of what it sent: ``invitation``, ``digest`` (a player's
+    records since their last mail), ``moves`` (the records of one request, in a game that
+    mails every record) or ``refusal``."""
 
     to: str
     subject: str
     text: str
     attachments: tuple[tuple[str, bytes], ...] = ()
+    kind: str = ""
