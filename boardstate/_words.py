@@ -6,6 +6,7 @@ player sees it: the records since their last mail, their turn, their table."""
 from __future__ import annotations
 
 from ._records import Kind
+from ._takeback import asked_line, takeback_words
 
 
 def winners_words(players, outcome) -> str:
@@ -46,6 +47,9 @@ def status_lines(game, viewer: int | None) -> list[str]:
     waiting = game.waiting_text()
     if waiting:
         lines.append(waiting[0].upper() + waiting[1:])
+    asked = asked_line(game)
+    if asked:
+        lines.append(asked)
     lines.append(f"To act: {acting_words(game)}")
     return lines
 
@@ -120,6 +124,54 @@ def revision_note(spec, revision: int) -> str:
     )
 
 
+def records_said(game, records, viewer: int | None, *, protocol: bool = False) -> list[str]:
+    """Records described as ``viewer`` sees them, one line each (``record 12: ben: stance
+    8H``); a run of the trust mode's own records (joins, shares of the randomness, piles
+    arranged) is one line (``records 3-5: shares of the randomness: ann, ben``) unless
+    ``protocol`` asks for each."""
+    return [
+        f"record {first}: {words}" if first == last else f"records {first}-{last}: {words}"
+        for first, last, words in records_grouped(game, records, viewer, protocol=protocol)
+    ]
+
+
+def records_grouped(game, records, viewer: int | None, *, protocol: bool = False) -> list:
+    """``(first seq, last seq, words)`` for each record, or each run of the trust mode's own
+    records (``protocol``: each of those on its own)."""
+    out: list[tuple[int, int, str]] = []
+    run: list = []
+    for record in [*records, None]:
+        if record is not None and not protocol and record.kind in _PROTOCOL:
+            run.append(record)
+            continue
+        if run:
+            out.append((run[0].seq, run[-1].seq, _protocol_words(game, run)))
+            run = []
+        if record is not None:
+            out.append((record.seq, record.seq, describe(game, record, viewer)))
+    return out
+
+
+_PROTOCOL = (Kind.JOIN, Kind.DEAL)
+
+
+def _protocol_words(game, run) -> str:
+    """A run of joins and deals in one line: what each kind was, and from whom."""
+    kinds: dict[str, list[str]] = {}
+    for record in run:
+        kind = (
+            "joins"
+            if record.kind == Kind.JOIN
+            else "shares of the randomness"
+            if record.sealed[0] == "link"
+            else "face-down piles arranged"
+        )
+        who = game.players[record.actor]
+        if who not in kinds.setdefault(kind, []):
+            kinds[kind].append(who)
+    return "; ".join(f"{k}: {', '.join(w)}" for k, w in kinds.items())
+
+
 def describe(game, record, viewer: int | None = None) -> str:
     """A record in words as ``viewer`` sees it (None: a spectator), e.g. ``alice: play luke 5``
     or ``bob commits a sealed choice`` (its owner also sees the choice)."""
@@ -142,4 +194,4 @@ def describe(game, record, viewer: int | None = None) -> str:
         if record.sealed[0] == "link":
             return f"{who} adds a share of the randomness"
         return f"{who} arranges a face-down pile of {len(record.sealed[1])} cards"
-    return f"{who}: {record.command}"
+    return takeback_words(game, record, viewer) or f"{who}: {record.command}"
