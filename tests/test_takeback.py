@@ -354,11 +354,13 @@ def test_hosted_the_judge_makes_the_takeback_from_the_players_requests():
     hosted_turns(hosted, 1)
     with pytest.raises(bs.IllegalCommand, match="no takeback is asked"):
         hosted.copies[other].request(other, "accept takeback")
+    played = hosted_tables(hosted)
     hosted.ask(hosted.copies[seat].request(seat, "ask takeback"))
     hosted.ask(hosted.copies[other].request(other, "refuse takeback"))
+    assert hosted_tables(hosted) == played
     hosted.ask(hosted.copies[seat].request(seat, "ask takeback"))
     hosted.ask(hosted.copies[seat].request(seat, "withdraw takeback"))
-    assert judge.to_act() == (other,)
+    assert hosted_tables(hosted) == played and judge.to_act() == (other,)
     hosted.ask(hosted.copies[seat].request(seat, "ask takeback"))
     (accepted,) = hosted.ask(hosted.copies[other].request(other, "accept takeback"))
     assert hosted_tables(hosted) == before
