@@ -8,7 +8,9 @@ once and sealed, or face down and turned over later, are engine features a modul
 ``Rules.choice`` (``Choice``).  ``Fold`` makes ``evolve`` from one handler per event type;
 ``rules_class`` makes the rules' class from the functions of the module's parts.  A module's
 accessible SVG picture of its table can start from ``picture`` and the small drawing helpers
-beside it (``label``, ``card_back``, ...).  See docs/writing-a-module.md.
+beside it (``label``, ``card_back``, ...).  ``determinize(module, view, seat, rng)`` fills what
+a seat cannot see with values consistent with what it can (bots; OpenSpiel's
+``resample_from_infostate``).  See docs/writing-a-module.md.
 """
 
 from .._datafile import (
@@ -19,6 +21,7 @@ from .._datafile import (
     resolve_player,
     structure_toml,
 )
+from .._determinize import Determinized, determinize, fill_unknown
 from .._errors import (
     AmbiguousCommand,
     IllegalCommand,
@@ -38,6 +41,7 @@ __all__ = [
     "AmbiguousCommand",
     "Choice",
     "DataFile",
+    "Determinized",
     "FieldError",
     "Fold",
     "GameSpec",
@@ -56,6 +60,7 @@ __all__ = [
     "Table",
     "UNKNOWN",
     "cached_by_value",
+    "determinize",
     "card_back",
     "card_lines",
     "element",
@@ -65,6 +70,7 @@ __all__ = [
     "plural",
     "read_data_file",
     "event",
+    "fill_unknown",
     "resolve_player",
     "rules_class",
     "seats_mask",

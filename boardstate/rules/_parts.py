@@ -48,6 +48,9 @@ OPTIONAL = (
     "svg",
     "report",
     "refuse_trust",
+    "determinize",
+    "unseen",
+    "pinned",
 )
 
 

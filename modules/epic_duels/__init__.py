@@ -6,7 +6,7 @@ and docs/games/epic-duels-data.md for the characters, decks and the effect vocab
 
 from boardstate.rules import GameSpec, Module, Option, rules_class
 
-from . import _decide, _evolve, _legal, _notation, _render, _rules, _why
+from . import _decide, _evolve, _hidden, _legal, _notation, _render, _rules, _why
 from ._data import data_digest
 from ._notation import HELP
 from ._roster import OWN_DAMAGE, VARIANTS
@@ -34,6 +34,7 @@ EpicRules = rules_class(
     render=_render.render,
     to_json=_render.to_json,
     svg=_render.svg,
+    determinize=_hidden.determinize,
 )
 
 SPEC = GameSpec(
