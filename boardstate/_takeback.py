@@ -1,5 +1,6 @@
 """Takebacks by agreement: a player asks to take back their last turn, every other player
-accepts, and the game goes on from where it stood before it (docs/trust.md, "Takebacks").
+accepts, and the game goes on from where it stood before it (docs/trust.md, "Takebacks by
+agreement").
 
 The words are the engine's (``_talk``: ``ask takeback``, ``accept takeback``, ``refuse
 takeback``, ``withdraw takeback``), open ``MOVE`` records with no events like a draw offer; the
