@@ -9,6 +9,8 @@ Three façades, by audience:
 - ``boardstate``: playing and refereeing games (this module);
 - ``boardstate.rules``: writing a game module;
 - ``boardstate.testing``: the conformance suite and helpers to forge records in tests.
+
+``boardstate.batch`` (loaded when first used) verifies archives and plays games at scale.
 """
 
 from ._armor import armor
@@ -155,4 +157,8 @@ def __getattr__(name: str):
         from ._html import save_replay_html
 
         return save_replay_html
+    if name == "batch":  # (archives and self-play at scale: loaded when first used)
+        import importlib
+
+        return importlib.import_module(".batch", __name__)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

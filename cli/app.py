@@ -13,7 +13,7 @@ import click
 
 import boardstate as bs
 
-from . import checking, looking, moves, setting_up
+from . import batch, checking, looking, moves, setting_up
 from ._errors import BAD_INPUT, fail
 from .board import board
 from .games import games
@@ -84,6 +84,7 @@ for command in (
     checking.verify,
     checking.check,
     play,
+    batch.selfplay,
     board,
     key,
     judge,

@@ -4,18 +4,30 @@ peer or hosted game) and ``check`` (the conformance suite on an installed module
 from __future__ import annotations
 
 import json
+import os
 import sys
+import time
 
 import click
 
 import boardstate as bs
 
 from ._common import revision_note
-from ._errors import RULES_REJECTED, fail, one_line_errors
+from ._errors import BAD_INPUT, INTERNAL, RULES_REJECTED, fail, one_line_errors
+from .batch import (
+    INTERRUPTED,
+    make_runner,
+    progress,
+    rate,
+    ray_and_paths,
+    resume_hint,
+    runner_options,
+    stopping,
+)
 
 
 @click.command()
-@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("paths", nargs=-1, required=True, metavar="FILE|PATH...", type=click.Path())
 @click.option("--json", "as_json", is_flag=True)
 @click.option(
     "--with",
@@ -25,13 +37,36 @@ from ._errors import RULES_REJECTED, fail, one_line_errors
     help="Peer mode, once the game is over: the other players' copies (the end-of-game "
     "audit re-derives everything with all of them).",
 )
+@runner_options
+@click.option(
+    "--manifest",
+    type=click.Path(dir_okay=False),
+    help="Several files: write a line per file here (JSON lines, sorted when the run ends).",
+)
+@click.option(
+    "--resume",
+    type=click.Path(dir_okay=False, exists=True),
+    help="Several files: go on from an interrupted run's manifest (and add to it).",
+)
 @one_line_errors
-def verify(file, as_json, others):
+def verify(paths, as_json, others, jobs, ray, manifest, resume):
     """Re-check every record; explain the first that fails.
 
     A peer game's copy checks everything public (every move, die and draw position, every
     signature and every card played against its owner's commitments); with --with and every
-    player's copy after the end, the audit checks the rest (the cards never played)."""
+    player's copy after the end, the audit checks the rest (the cards never played).
+
+    Several files or folders (their *.msgpack files, at any depth): each is verified alone,
+    with --jobs processes or on a Ray cluster (--ray), a line per file that fails and a
+    summary (with --json, every file's manifest line, then the summary).  Exit 0 if every
+    file verifies, 1 if some fail verification, 2 if some cannot be read."""
+    ray, paths = ray_and_paths(ray, paths)
+    if len(paths) > 1 or os.path.isdir(paths[0]) or jobs or ray or manifest or resume:
+        if others:
+            fail("error: --with audits one game: name its file alone", BAD_INPUT)
+        verify_many(paths, as_json=as_json, jobs=jobs, ray=ray, manifest=manifest, resume=resume)
+        return
+    file = paths[0]
     if others:
         _audit(file, others)
         return
@@ -95,6 +130,81 @@ def verify(file, as_json, others):
             click.echo(f"every record after the setup is signed by its player: {signers}")
     if revision_note(game):
         click.echo(revision_note(game))
+
+
+def verify_many(paths, *, as_json, jobs, ray, manifest, resume) -> None:
+    """Every file of ``paths`` verified alone, shared out as asked; the manifest, the files that
+    fail, a summary, the exit status of the worst."""
+    if resume and manifest and os.path.abspath(resume) != os.path.abspath(manifest):
+        fail("error: --resume adds to the manifest it names: no other --manifest", BAD_INPUT)
+    files = bs.batch.game_paths(paths)
+    before = {}
+    if resume:
+        before = {c.path: c for c in bs.batch.read_manifest(resume, bs.batch.Checked)}
+    todo = [f for f in files if f not in before]
+    checked = [before[f] for f in files if f in before]
+    out = bs.batch.Manifest(resume or manifest)
+    begun = time.perf_counter()
+    runner = make_runner(jobs, ray)
+    with runner, stopping() as stop, progress(len(files), "file", len(checked)) as bar:
+        for entry in bs.batch.check_files(todo, runner, stop=stop):
+            out.add(entry)
+            checked.append(entry)
+            bar.update()
+            if as_json:
+                bar.write(entry.line(), file=sys.stdout)
+            elif not entry.ok:
+                bar.write(entry.said(), file=sys.stdout)
+        if stop.is_set():
+            runner.close(now=True)
+    seconds = time.perf_counter() - begun
+    if len(checked) < len(files):
+        kept = out.keep_as(".", "verify-manifest")
+        fail(
+            f"interrupted: {len(checked)} of {len(files)} files verified, their lines in {kept}; "
+            f"resume with: {resume_hint('verify', paths, kept)}",
+            INTERRUPTED,
+        )
+    out.finish(bs.batch.Checked)
+    counts = {v: 0 for v in bs.batch.VERDICTS}
+    for entry in checked:
+        counts[entry.verdict] += 1
+    done_now = len(files) - len(before.keys() & set(files))
+    summary = {
+        "files": len(files),
+        **counts,
+        "resumed": len(files) - done_now,
+        "records": sum(e.records or 0 for e in checked),
+        "seconds": round(seconds, 3),
+        "workers": str(runner),
+        "manifest": None if out.scratch else str(out.path),
+    }
+    if as_json:
+        click.echo(json.dumps({"summary": summary}, sort_keys=True))
+    else:
+        said = ", ".join(f"{counts[v]} {WORDS[v]}" for v in bs.batch.VERDICTS if counts[v])
+        resumed = f", {summary['resumed']} of them before (--resume)" if resume else ""
+        where = f"; manifest: {out.path}" if not out.scratch else ""
+        click.echo(
+            f"verified {len(files)} files{resumed} on {runner} ({rate(done_now, seconds)}): "
+            f"{said or 'none'}{where}"
+        )
+    worst = (
+        (INTERNAL, bs.batch.ERROR),
+        (BAD_INPUT, bs.batch.UNREADABLE),
+        (RULES_REJECTED, bs.batch.FAILED),
+    )
+    for status, verdict in worst:
+        if counts[verdict]:
+            sys.exit(status)
+
+
+WORDS = {
+    "ok": "ok",
+    "failed": "failed verification",
+    "unreadable": "unreadable",
+    "error": "internal errors (please report them)",
+}
 
 
 def _audit(file: str, others) -> None:

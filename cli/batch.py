@@ -1,0 +1,317 @@
+"""Runs at scale: ``selfplay`` (games played by a bot on every seat, written as verifiable game
+files or one archive), and what it shares with ``verify PATH...``: where the work runs
+(``--jobs``, ``--ray``), a progress bar on a terminal, and Ctrl-C that keeps what is done."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import re
+import secrets
+import shlex
+import signal
+import sys
+import tarfile
+import threading
+import time
+from pathlib import Path
+
+import click
+
+import boardstate as bs
+
+from ._common import claim_output, parse_options
+from ._errors import BAD_INPUT, INTERNAL, fail, one_line_errors
+
+INTERRUPTED = 130
+_ADDRESS = re.compile(r"^(auto|local|ray://.+|[\w.\-\[\]:]+:\d+)$")
+
+
+def runner_options(command):
+    """``--jobs N`` and ``--ray [ADDRESS]``."""
+    command = click.option(
+        "--ray",
+        "ray",
+        is_flag=False,
+        flag_value="local",
+        default=None,
+        metavar="[ADDRESS]",
+        help="Run on a Ray cluster: at ADDRESS (auto, HOST:PORT, ray://HOST:PORT), or alone: "
+        "one started on this machine for the run (pip install 'boardstate[ray]').",
+    )(command)
+    return click.option(
+        "--jobs",
+        "-j",
+        type=click.IntRange(1, 4096),
+        default=None,
+        help="Processes of this machine to share the work (default 1; with --ray alone: the "
+        "CPUs of the local Ray).",
+    )(command)
+
+
+def ray_and_paths(ray: str | None, paths: tuple) -> tuple[str | None, tuple]:
+    """``--ray`` takes an optional address, so ``--ray replays/`` would read the folder as
+    one: what does not look like an address is the first path, and Ray is local."""
+    if ray is not None and not _ADDRESS.match(ray):
+        return "local", (ray, *paths)
+    return ray, paths
+
+
+def make_runner(jobs: int | None, ray: str | None):
+    try:
+        if ray is not None:
+            return bs.batch.make_runner(jobs or 0, ray)  # (0: every CPU of a local Ray)
+        return bs.batch.make_runner(jobs or 1)
+    except bs.BoardstateError:
+        raise
+    except Exception as exc:  # (Ray could not start or reach the cluster)
+        fail(f"error: Ray did not start: {' '.join(str(exc).split())[:300]}", BAD_INPUT)
+
+
+def progress(total: int, unit: str, done: int = 0):
+    """A progress bar on stderr, only on a terminal (tqdm)."""
+    from tqdm import tqdm
+
+    tqdm.monitor_interval = 0  # (no monitor thread: the pool's workers are forked)
+    return tqdm(
+        total=total,
+        initial=done,
+        unit=unit,
+        file=sys.stderr,
+        disable=not sys.stderr.isatty(),
+        dynamic_ncols=True,
+        leave=False,
+    )
+
+
+@contextlib.contextmanager
+def stopping():
+    """Ctrl-C sets the event the run checks between results (what is done is kept, what is
+    under way is dropped); a second Ctrl-C stops at once."""
+    stop = threading.Event()
+    if threading.current_thread() is not threading.main_thread():
+        yield stop
+        return
+
+    def on_interrupt(signum, frame):
+        stop.set()
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+    before = signal.signal(signal.SIGINT, on_interrupt)
+    try:
+        yield stop
+    finally:
+        signal.signal(signal.SIGINT, before)
+
+
+def resume_hint(command: str, args, manifest) -> str:
+    shown = list(args) if len(args) <= 6 else [*args[:5], "..."]
+    return shlex.join(["boardstate", command, *shown, "--resume", str(manifest)])
+
+
+def rate(count: int, seconds: float) -> str:
+    return f"{seconds:.1f} s, {count / seconds if seconds > 0 else 0:.1f}/s"
+
+
+@click.command()
+@click.argument("module")
+@click.option("--games", "-n", type=click.IntRange(1, 10**9), default=100, show_default=True)
+@click.option(
+    "--players", type=click.IntRange(1, 64), help="Seats (default: the fewest the game takes)."
+)
+@click.option("--player", "names", multiple=True, help="A player's name (seat order).")
+@click.option("--option", "options", multiple=True, metavar="KEY=VALUE")
+@click.option(
+    "--seed", help="Seed text: the same seed, the same files (default: a new one, printed)."
+)
+@click.option("--bot", default="random", show_default=True, type=click.Choice(["random"]))
+@click.option(
+    "-o", "--out", type=click.Path(file_okay=False), help="Write each game here (a folder)."
+)
+@click.option(
+    "--archive", type=click.Path(dir_okay=False), help="Write the games into one .tar instead."
+)
+@click.option("--resume", type=click.Path(dir_okay=False), help="Go on from a run's manifest.")
+@click.option("--json", "as_json", is_flag=True, help="The summary as JSON.")
+@runner_options
+@one_line_errors
+def selfplay(
+    module, games, players, names, options, seed, bot, out, archive, resume, as_json, jobs, ray
+):
+    """Play MODULE against itself: --games games, a bot on every seat, through the full engine.
+
+    Every game is a game file that 'boardstate verify' checks, written into the folder --out
+    (one file a game, and manifest.jsonl: a line a game) or into one --archive FILE.tar (its
+    manifest beside it, FILE.tar.jsonl); then a summary: wins per seat, lengths and results.
+    The same --seed makes the same files, byte for byte, in one process, with --jobs or on a
+    Ray cluster.  Ctrl-C keeps the games done; --resume MANIFEST goes on from there."""
+    if (out is None) == (archive is None):
+        fail("error: name where the games go: -o/--out FOLDER or --archive FILE.tar", BAD_INPUT)
+    mod = bs.get_module(module)
+    count = players or len(names) or mod.spec.min_players
+    if names and players and players != len(names):
+        fail(f"error: {len(names)} names for {players} players", BAD_INPUT)
+    names = tuple(names) or bs.batch.seat_names(count)
+    manifest_path = Path(out, "manifest.jsonl") if out else Path(f"{archive}.jsonl")
+    done = []
+    if resume:
+        if Path(resume).resolve() != manifest_path.resolve():
+            fail(f"error: this run's manifest is {manifest_path}, not {resume}", BAD_INPUT)
+        done = bs.batch.read_manifest(resume, bs.batch.Played)
+        seed = _resumed_seed(done, seed)
+    seed = secrets.token_hex(8) if seed is None else seed
+    plan = bs.batch.Plan(
+        mod.spec.id, names, tuple(sorted(parse_options(options).items())), seed, bot, games
+    )
+    start = _first_missing(done, plan, mod)
+    if not resume:
+        for path in (manifest_path, archive):
+            if path is not None:
+                claim_output(path)
+        if out:
+            Path(out).mkdir(parents=True, exist_ok=True)
+    writer = _Archive(archive, start) if archive else _Folder(out)
+    manifest = bs.batch.Manifest(manifest_path)
+    played = list(done[:start])
+    begun = time.perf_counter()
+    runner = make_runner(jobs, ray)
+    with runner, stopping() as stop, progress(games, "game", start) as bar:
+        for line, data in bs.batch.play_games(plan, runner, start=start, stop=stop):
+            if data:
+                writer.add(line.path, data)
+            manifest.add(line)
+            played.append(line)
+            bar.update()
+        writer.close()
+        if stop.is_set():
+            runner.close(now=True)
+    seconds = time.perf_counter() - begun
+    if len(played) < games:
+        manifest.close()
+        args = [module, "--games", str(games), "--seed", seed]
+        args += ["-o", out] if out else ["--archive", archive]
+        fail(
+            f"interrupted: {len(played)} of {games} games played, kept in "
+            f"{out or archive} (manifest {manifest_path}); resume with: "
+            + resume_hint("selfplay", args, manifest_path),
+            INTERRUPTED,
+        )
+    manifest.finish(bs.batch.Played)
+    _say_summary(plan, played, len(played) - start, seconds, runner, as_json, out or archive)
+    if any(not p.ok for p in played):
+        sys.exit(INTERNAL)
+
+
+def _resumed_seed(done, seed):
+    if not done:
+        return seed
+    if seed is not None and seed != done[0].seed:
+        fail(f"error: the manifest's games were played with --seed {done[0].seed}", BAD_INPUT)
+    return done[0].seed
+
+
+def _first_missing(done, plan, mod) -> int:
+    """Games 0 to N-1 are in the manifest, of this very run: go on at N."""
+    have = {p.game: p for p in done}
+    probe = bs.batch.Played(
+        0,
+        "",
+        mod.spec.id,
+        mod.spec.version,
+        mod.spec.revision,
+        plan.players,
+        plan.options,
+        plan.seed,
+        plan.bot,
+    )
+    n = 0
+    while n in have:
+        if not have[n].same_run(probe):
+            fail(
+                f"error: game {n} of the manifest was played by another run (another module, "
+                f"players, options or bot)",
+                BAD_INPUT,
+            )
+        n += 1
+    return n
+
+
+class _Folder:
+    def __init__(self, folder) -> None:
+        self.folder = Path(folder)
+
+    def add(self, name: str, data: bytes) -> None:
+        bs.atomic_write(self.folder / name, data)
+
+    def close(self) -> None:
+        pass
+
+
+class _Archive:
+    """One uncompressed tar, its members in the games' order, each with the same metadata
+    (so the same seed makes the same archive); resumed by appending."""
+
+    def __init__(self, path, start: int) -> None:
+        if start:
+            _cut_tar(path, start)
+        self._tar = tarfile.open(path, "a" if start else "w", format=tarfile.PAX_FORMAT)
+
+    def add(self, name: str, data: bytes) -> None:
+        info = tarfile.TarInfo(name)
+        info.size, info.mtime, info.mode = len(data), 0, 0o644
+        self._tar.addfile(info, io.BytesIO(data))
+
+    def close(self) -> None:
+        self._tar.close()
+
+
+def _cut_tar(path, keep: int) -> None:
+    """An archive resumed keeps its first ``keep`` members (those in the manifest): a member
+    written after the manifest's last line, or cut short by a second Ctrl-C, goes."""
+    with tarfile.open(path, "r") as tar:
+        members = []
+        with contextlib.suppress(tarfile.ReadError):
+            for member in tar:
+                members.append(member)
+    if len(members) < keep:
+        fail(f"error: {path} holds {len(members)} games, its manifest {keep}", BAD_INPUT)
+    last = members[keep - 1]
+    end = last.offset_data + -(-last.size // tarfile.BLOCKSIZE) * tarfile.BLOCKSIZE
+    with open(path, "r+b") as f:
+        f.truncate(end)
+
+
+def _say_summary(plan, played, new, seconds, runner, as_json, where) -> None:
+    summary = bs.batch.summary(played, plan.players)
+    summary.update(
+        module=plan.module,
+        seed=plan.seed,
+        bot=plan.bot,
+        where=str(where),
+        played_now=new,
+        seconds=round(seconds, 2),
+        workers=str(runner),
+    )
+    if as_json:
+        import json
+
+        click.echo(json.dumps(summary, indent=2))
+        return
+    wins = ", ".join(f"{name} {n}" for name, n in summary["wins"].items())
+    click.echo(
+        f"played {summary['games']} games of {plan.module} (seed {plan.seed}, {plan.bot} bot) "
+        f"into {where}: {new} now on {runner} ({rate(new, seconds)})"
+    )
+    click.echo(
+        f"wins: {wins}" + (f"; no winner {summary['no_winner']}" if summary["no_winner"] else "")
+    )
+    if summary["records"]:
+        r, m = summary["records"], summary["moves"]
+        click.echo(
+            f"length: {r['min']}-{r['max']} records (median {r['median']}), "
+            f"{m['min']}-{m['max']} moves (median {m['median']})"
+        )
+    for reason, n in summary["results"].items():
+        click.echo(f"  {n} × {reason}")
+    if summary["errors"]:
+        click.echo(f"{summary['errors']} games did not end (see the manifest): please report it")
