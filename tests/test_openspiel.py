@@ -112,6 +112,7 @@ def _blinded(state, seat: int):
         sealed=tuple((s, c if s == seat else other) for s, c in world.sealed),
         face_down=tuple((s, c if s == seat else other, w) for s, c, w in world.face_down),
         seen=seen,
+        said={},
     )
 
 

@@ -191,9 +191,12 @@ class Observer:
 
     def string_from(self, state: BoardstateState, player: int) -> str:
         seat = {_PRIVATE.NONE: None, _PRIVATE.ALL_PLAYERS: ALL}.get(self.private, player)
-        if self.perfect_recall:
-            return information_state(state.bridge, state.world, seat)
-        return observation(state.bridge, state.world, seat)
+        world, key = state.world, (self.perfect_recall, seat)
+        text = world.said.get(key)
+        if text is None:  # (IS-MCTS asks twice a node)
+            write = information_state if self.perfect_recall else observation
+            text = world.said[key] = write(state.bridge, world, seat)
+        return text
 
 
 def resampler(seed: int | None = None):

@@ -45,10 +45,11 @@ def resample(bridge: Bridge, world: World, seat: int, rng: random.Random) -> Wor
     return world._replace(
         state=state,
         seed=rng.randbytes(16),
-        commands=tuple(bridge.legal(state, world.seat)),
+        commands=bridge.commands(state, world.seat),
         sealed=tuple(sealed),
         face_down=tuple(face_down),
         seen=seen,
+        said={},
     )
 
 

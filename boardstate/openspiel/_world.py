@@ -77,6 +77,7 @@ class World(NamedTuple):
     seen: Seen | None  # every action and turn-over, last first
     moves: int  # player actions so far
     outcome: object  # the module's Outcome once over (None: over by the length limit)
+    said: dict  # what ``_seen`` wrote of this world, by what and for whom (written once)
 
     def __deepcopy__(self, memo) -> World:
         return self
@@ -137,9 +138,15 @@ class Bridge:
         if how == Choice.SEALED:
             sealed = (*sealed, (seat, command))
             acting = self.to_act(state)
-            if len(sealed) < len(acting):
-                return self.settle(
-                    state, world.seed, step, sealed, face_down, seen, world.moves + 1
+            if len(sealed) < len(acting):  # (the next seat of the round: nothing else changed)
+                moves = world.moves + 1
+                if moves >= self.max_game_length:
+                    return self.settle(state, world.seed, step, sealed, face_down, seen, moves)
+                done = {s for s, _ in sealed}
+                seat = next(s for s in acting if s not in done)
+                commands = self.commands(state, seat)
+                return world._replace(
+                    seat=seat, commands=commands, sealed=sealed, seen=seen, moves=moves, said={}
                 )
             chosen = dict(sealed)
             moves = tuple([(s, chosen[s]) for s in acting])
@@ -163,9 +170,8 @@ class Bridge:
         while True:
             result = outcome(state)
             if result is not None or moves >= self.max_game_length:
-                return World(
-                    state, seed, step, TERMINAL, (), Choice.OPEN, (), (), seen, moves, result
-                )
+                over = (TERMINAL, (), Choice.OPEN, (), ())
+                return World(state, seed, step, *over, seen, moves, result, {})
             how = choice(state)
             if how != Choice.TURN_OVER:
                 break
@@ -182,13 +188,20 @@ class Bridge:
         else:
             how = Choice.OPEN if how == Choice.SEALED else how
             seat = acting[0]
+        commands = self.commands(state, seat)
+        return World(
+            state, seed, step, seat, commands, how, sealed, face_down, seen, moves, None, {}
+        )
+
+    def commands(self, state, seat: int) -> tuple:
+        """``seat``'s legal commands: action i is the i-th."""
         commands = tuple(self.legal(state, seat))
         if len(commands) > self.max_actions:
             raise ValueError(
                 f"{self.module.spec.id}: {len(commands)} legal commands, more than "
                 f"max_actions={self.max_actions}: load the game with a larger max_actions"
             )
-        return World(state, seed, step, seat, commands, how, sealed, face_down, seen, moves, None)
+        return commands
 
     # ------------------------------------------------------------------ the result
     def returns(self, world: World) -> list[float]:
