@@ -50,7 +50,8 @@ class ModeQuestions:
         return self.trust.waiting_for(self)
 
     def due(self) -> str:
-        """What the next record must be: "join", "link", "arrange" or "" (play on)."""
+        """What the next record must be: "join", "link", "arrange" or "" (play on); "judge":
+        a hosted copy waits for the judge's answer to its player's request."""
         return self.trust.due(self)
 
     def waiting_text(self) -> str:
@@ -58,6 +59,8 @@ class ModeQuestions:
         due = self.due()
         if not due:
             return ""
+        if due == "judge":  # (a hosted copy: its player's request, sent and not answered)
+            return self.trust.sent_words(self)
         names = ", ".join(self.players[s] for s in self.waiting_for())
         what = {
             "join": "to join",

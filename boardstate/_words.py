@@ -23,7 +23,22 @@ def outcome_line(players, outcome) -> str:
 
 
 def acting_words(game) -> str:
-    return ", ".join(game.players[s] for s in game.to_act()) or "nobody"
+    """Who is to act: names, or ``the judge`` (a hosted copy waiting for the answer to its
+    player's request: nobody may act in it first), or ``nobody``."""
+    names = ", ".join(game.players[s] for s in game.to_act())
+    return names or ("the judge" if game.due() == "judge" else "nobody")
+
+
+def asked_words(kind: int, command: str, base: int) -> str:
+    """A hosted copy's request sent and not answered yet: ``sent: stance 8H (made on record
+    41); waiting for the judge's answer``."""
+    if kind == Kind.JOIN:
+        what = "your join"
+    elif kind == Kind.COMMIT:
+        what = f"your sealed choice ({command})" if command else "your sealed choice"
+    else:
+        what = command
+    return f"sent: {what} (made on record {base}); waiting for the judge's answer"
 
 
 def status_lines(game, viewer: int | None) -> list[str]:

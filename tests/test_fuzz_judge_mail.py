@@ -486,7 +486,7 @@ def _campaign(folder, inputs, seed, internal) -> collections.Counter:
                 assert not taken
                 taken = True
                 assert post.state()[1][1] == rows[: request.rows]
-                assert len(answers) == len(PLAYERS)
+                assert len(answers) <= len(PLAYERS)  # (digests: to those the game needs)
                 assert all(not m.text.startswith("refused") for _, m in answers)
             else:  # a duplicate: the same bytes as a mail answered before
                 assert post.state() == before and not answers

@@ -125,9 +125,10 @@ def test_a_sealed_choice_the_judge_cannot_open_or_reveal_otherwise_is_refused():
     table = Hosted(2, module="duel-of-the-forces", seed=11)
     seat = table.judge.to_act()[0]
     copy = table.copies[seat]
-    request = copy.request(seat, copy.legal(seat)[0])
+    choice = copy.legal(seat)[0]
+    request = copy.request(seat, choice)
     assert request.kind == bs.Kind.COMMIT and request.opening and request.reveal
-    assert copy.legal(seat)[0] not in request.encode().decode("latin-1")  # (sealed)
+    assert choice not in request.encode().decode("latin-1")  # (sealed)
     garbled = attrs.evolve(request, opening=bytes(len(request.opening)))
     with pytest.raises(bs.IllegalCommand) as caught:
         table.judge.judge(garbled)
@@ -184,8 +185,9 @@ def test_requests_are_checked_signed_once_and_fresh():
     table = Hosted(2, seed=1)
     seat = table.judge.to_act()[0]
     copy = table.copies[seat]
-    request = copy.request(seat, copy.legal(seat)[0])
-    forged = attrs.evolve(request, command=copy.legal(seat)[-1])
+    choices = copy.legal(seat)
+    request = copy.request(seat, choices[0])
+    forged = attrs.evolve(request, command=choices[-1])
     with pytest.raises(bs.IllegalCommand) as caught:
         table.judge.judge(forged)
     assert caught.value.code == "bad-signature"

@@ -336,3 +336,76 @@ def test_judge_run_and_list_say_what_they_did_and_where_games_stand(tmp_path, mo
     rc, out = run("judge", "new", "jedi-duel", "--player", "ann=ann@x", "--mail", "weekly",
                   *store, "--key", "judge")  # fmt: skip
     assert rc == 2 and "Invalid value for '--mail'" in out and "Traceback" not in out
+
+
+# ------------------------------------------------------------------ a request sent, not answered
+def test_a_copy_that_sent_a_request_waits_for_the_judge_and_refuses_a_second():
+    from test_hosted import Hosted
+
+    import boardstate as bs
+
+    table = Hosted(3, seed=4)
+    seat = table.judge.to_act()[0]
+    copy, name = table.copies[seat], table.judge.players[seat]
+    choice = copy.legal(seat)[0]
+    request = copy.request(seat, choice)
+    # The copy says what it sent and that it waits; nothing is legal while it waits.
+    said = f"sent: {choice} (made on record {copy.last_seq}); waiting for the judge's answer"
+    assert copy.due() == "judge" and copy.waiting_text() == said
+    assert bs.next_line(copy) == said
+    assert bs.status_lines(copy, seat)[-2:] == [said[0].upper() + said[1:], "To act: the judge"]
+    assert copy.legal(seat) == [] and copy.to_act() == ()
+    # A second request is refused here, in one line, whatever it asks (the judge would refuse
+    # it as stale once it has taken the first).
+    for second in (choice, "note wait", "resign"):
+        with pytest.raises(bs.IllegalCommand) as refused:
+            copy.request(seat, second)
+        assert refused.value.code == "waiting" and "\n" not in str(refused.value)
+        assert str(refused.value).startswith(f"{said}: nothing else can be asked first")
+    # The other copies do not wait: it is not theirs.
+    for other, theirs in enumerate(table.copies):
+        if other != seat:
+            assert theirs.due() == "" and theirs.to_act() == (seat,)
+    # The judge's answer, applied, ends the wait.
+    table.ask(request)
+    assert copy.due() == "" and copy.waiting_text() == ""
+    assert table.judge.records[-1].actor == seat and copy.head_hash == table.judge.head_hash
+    acting = table.judge.to_act()[0]
+    assert table.copies[acting].legal(acting) != []
+    assert name in bs.describe(copy, copy.records[-1])
+
+
+def test_a_join_sent_says_so_until_the_judge_makes_it():
+    import os
+
+    import attrs
+    from cryptography.hazmat.primitives import serialization
+
+    import boardstate as bs
+    from boardstate._fileformat import encode_public, parse_raw
+
+    key = Ed25519PrivateKey.generate()
+    judge = bs.Game.new(
+        bs.get_module("jedi-duel"),
+        ("ann", "ben"),
+        {},
+        trust="hosted",
+        judge_key=key.public_key().public_bytes(
+            serialization.Encoding.Raw, serialization.PublicFormat.Raw
+        ),
+    )
+    copy = bs.load_game(parse_raw(encode_public(judge), "invite"))
+    copy.header = attrs.evolve(copy.header, viewer=0, peer_secret=os.urandom(32))
+    mine = Ed25519PrivateKey.generate()
+    copy.signer = mine.sign
+    assert copy.waiting_text() == "waiting for ann, ben to join"
+    copy.join_request(
+        0,
+        mine.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw),
+    )
+    assert copy.waiting_text() == (
+        "sent: your join (made on record 0); waiting for the judge's answer"
+    )
+    with pytest.raises(bs.IllegalCommand) as refused:
+        copy.join_request(0, b"k" * 32)
+    assert refused.value.code == "waiting"

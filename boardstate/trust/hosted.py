@@ -16,7 +16,18 @@ from .._records import Kind
 from .._rng import Rng
 from .._secrets import make_secret, reveal
 from .._talk import canonical
+from .._words import asked_words
 from ._signed import JoinsFirst, Pending, SignedTrust
+
+
+@attrs.frozen
+class Sent:
+    """A request this copy's player made and the judge has not answered yet: the record it
+    was made on (``base``), its kind and its command (a sealed choice's choice; '' a join)."""
+
+    base: int
+    kind: int
+    command: str
 
 
 class HostedTrust(SignedTrust):
@@ -35,6 +46,7 @@ class HostedTrust(SignedTrust):
         self.last_acted: dict[int, int] = {}  # seat -> the last record it acted in
         self.answering = None  # the judge: the request the record being made answers
         self.reveal_requests: dict[bytes, tuple] = {}  # commitment -> (base, reveal signature)
+        self.unanswered: Sent | None = None  # a player's copy: its request not answered yet
 
     # -------------------------------------------------------------------- a new game
     @staticmethod
@@ -123,10 +135,46 @@ class HostedTrust(SignedTrust):
         self.answering = self.reveal_requests.get(commitment)
         return self.answering
 
+    # -------------------------------------------------------------------- a request sent
+    def sent(self, game) -> Sent | None:
+        """The request this copy's player sent and the judge has not answered, while the copy
+        stands where it was made (None: nothing is waited for)."""
+        sent = self.unanswered
+        return sent if sent is not None and sent.base == game.last_seq else None
+
+    def waits(self, game) -> bool:
+        return self.sent(game) is not None or super().waits(game)
+
+    def waiting_for(self, game) -> tuple[int, ...]:
+        """Nobody, while the copy waits for the judge's answer to its player's request."""
+        return () if self.sent(game) is not None else super().waiting_for(game)
+
+    def due(self, game) -> str:
+        """``judge`` while the copy waits for the answer to its player's request."""
+        return "judge" if self.sent(game) is not None else super().due(game)
+
+    def sent_words(self, game) -> str:
+        sent = self.sent(game)
+        return "" if sent is None else asked_words(sent.kind, sent.command, sent.base)
+
+    def check_not_waiting(self, game) -> None:
+        """A second request before the judge has answered the first is refused here: the
+        judge would refuse it (stale), or take both."""
+        if self.sent(game) is not None:
+            raise IllegalCommand(
+                f"{self.sent_words(game)}: nothing else can be asked first (apply the "
+                f"judge's answer when it comes)",
+                code="waiting",
+                rule=ENGINE_RULE,
+            )
+
     def check_signature(self, game, record) -> None:
-        """The judge's signature, and the player's request beside it."""
+        """The judge's signature, and the player's request beside it.  (A record from the
+        judge reaching this copy is the judge's word since its player's request: the copy
+        waits no longer.)"""
         if record.kind == Kind.SETUP:
             return
+        self.unanswered = None
         from ..keys import verifies
 
         header = game.header
@@ -209,6 +257,7 @@ class HostedTrust(SignedTrust):
         the judge's record comes back by mail."""
         from .._errors import SecretUnavailable
 
+        self.check_not_waiting(game)
         said = canonical(text)
         if said is not None:
             game.check_talk(seat, said)
@@ -251,11 +300,13 @@ class HostedTrust(SignedTrust):
             secret.value,
         )
         request = self.signed_request(game, Kind.COMMIT, seat, "", secret.sealed())
+        self.unanswered = Sent(base, Kind.COMMIT, command)  # (the player's own choice)
         return attrs.evolve(request, opening=box, reveal=game.signer(shown.message()))
 
     def join_request(self, game, seat: int, public_key: bytes) -> Request:
         """A player joins: their key, their nonce for the randomness, their key for letters
         (from this copy's private secret)."""
+        self.check_not_waiting(game)
         secret = game.header.peer_secret
         sealed = (public_key, nonce_of(secret), exchange_public(secret))
         if seat in self.keys:
@@ -275,7 +326,9 @@ class HostedTrust(SignedTrust):
         unsigned = Request(
             header.game_id, header.module, game.last_seq, seat, kind, command, sealed, b""
         )
-        return attrs.evolve(unsigned, signature=game.signer(unsigned.message()))
+        signed = attrs.evolve(unsigned, signature=game.signer(unsigned.message()))
+        self.unanswered = Sent(game.last_seq, kind, command)  # (until the judge's answer)
+        return signed
 
     # -------------------------------------------------------------------- judging
     def judge(self, game, request: Request) -> list:
