@@ -279,6 +279,8 @@ def _cut_tar(path, keep: int) -> None:
     end = last.offset_data + -(-last.size // tarfile.BLOCKSIZE) * tarfile.BLOCKSIZE
     with open(path, "r+b") as f:
         f.truncate(end)
+        f.seek(end)
+        f.write(bytes(2 * tarfile.BLOCKSIZE))  # (the end-of-archive mark "a" writes over)
 
 
 def _say_summary(plan, played, new, seconds, runner, as_json, where) -> None:

@@ -27,7 +27,7 @@ from .batch import (
 
 
 @click.command()
-@click.argument("paths", nargs=-1, required=True, metavar="FILE|PATH...", type=click.Path())
+@click.argument("paths", nargs=-1, metavar="FILE|PATH...", type=click.Path())
 @click.option("--json", "as_json", is_flag=True)
 @click.option(
     "--with",
@@ -61,6 +61,11 @@ def verify(paths, as_json, others, jobs, ray, manifest, resume):
     summary (with --json, every file's manifest line, then the summary).  Exit 0 if every
     file verifies, 1 if some fail verification, 2 if some cannot be read."""
     ray, paths = ray_and_paths(ray, paths)
+    if not paths:
+        fail(
+            "usage: name a game file, or files and folders (try 'boardstate verify --help')",
+            BAD_INPUT,
+        )
     if len(paths) > 1 or os.path.isdir(paths[0]) or jobs or ray or manifest or resume:
         if others:
             fail("error: --with audits one game: name its file alone", BAD_INPUT)

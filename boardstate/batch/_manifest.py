@@ -58,6 +58,22 @@ def read_manifest(path, entry_class) -> list:
     return entries
 
 
+def _cut_torn_line(f) -> None:
+    """A line that an interruption cut short (no newline after it) goes: the lines added next
+    start on a line of their own."""
+    f.seek(0, os.SEEK_END)
+    size = f.tell()
+    if size == 0:
+        return
+    f.buffer.seek(max(0, size - (1 << 16)))
+    tail = f.buffer.read()
+    if tail.endswith(b"\n"):
+        return
+    cut = tail.rfind(b"\n")
+    f.truncate(size - len(tail) + cut + 1 if cut >= 0 else max(0, size - len(tail)))
+    f.seek(0, os.SEEK_END)
+
+
 class Manifest:
     """A manifest being written.  Each line is appended and flushed as it comes (an interrupted
     run keeps every line written); ``finish`` rewrites the whole file sorted by the entries'
@@ -72,7 +88,8 @@ class Manifest:
             self._file = os.fdopen(fd, "a", encoding="utf-8")
         else:
             self.path, self.scratch = Path(path), False
-            self._file = open(self.path, "a", encoding="utf-8")
+            self._file = open(self.path, "a+", encoding="utf-8")
+            _cut_torn_line(self._file)
 
     def add(self, entry) -> None:
         self._file.write(entry.line() + "\n")
