@@ -51,9 +51,10 @@ def test_three_players_are_mailed_once_per_time_they_must_act_and_at_the_end(clu
     for p in table.players:
         real_apply = p.apply
 
-        def apply(data, real_apply=real_apply, name=p.name):
+        def apply(data, real_apply=real_apply, player=p):
             rc, out = real_apply(data)  # (asserts rc 0: the whole move file, in one go)
-            applied[name].append(out)
+            shown = run("show", player.copy, "--as", player.name)[1]
+            applied[player.name].append((out, shown))
             return rc, out
 
         p.apply = apply
@@ -78,8 +79,8 @@ def test_three_players_are_mailed_once_per_time_they_must_act_and_at_the_end(clu
         digests = raws[1:]  # (the first is the invitation)
         assert "invited" in _parts(raws[0])[0]["Subject"]
         assert len(applied[p.name]) == len(digests)
-        for raw, said in zip(digests, applied[p.name]):
-            _check_digest(raw, said, p, stem)
+        for raw, (said, shown) in zip(digests, applied[p.name]):
+            _check_digest(raw, said, shown, p, stem)
     last = table.judge.game(table.game_id)
     assert last.outcome() is not None and last.seq == rows
     print(f"mails per player (mails, acts) for {rows} records: {counts}")
@@ -90,7 +91,7 @@ def test_three_players_are_mailed_once_per_time_they_must_act_and_at_the_end(clu
     assert f"{rows} records  over: Game over (" in line and "Winner: " in line and "ended " in line
 
 
-def _check_digest(raw: bytes, applied: str, player, stem: str) -> None:
+def _check_digest(raw: bytes, applied: str, shown: str, player, stem: str) -> None:
     """One digest: its move file is the one attachment apply took; its words are what apply
     and show said; its picture is a valid PNG, inline, with the SVG beside it."""
     from PIL import Image
@@ -118,6 +119,9 @@ def _check_digest(raw: bytes, applied: str, player, stem: str) -> None:
         acting = verdict.removeprefix("to act: ")
         assert f"Your turn, {player.name} (to act: {acting})" in text
         assert f"    boardstate move {copy} --as {player.name} COMMAND -o " in text
+    # The table: what 'show --as' printed once the move file was applied.
+    table = text.split(f"(boardstate show {copy} --as {player.name}):\n\n", 1)[1]
+    assert table.split("\n\nThe table as a picture: ", 1)[0] == shown.rstrip("\n")
     # The picture: a PNG shown in the mail, and the SVG it was drawn from.
     (png,) = [p for p in parts if p.get_content_type() == "image/png"]
     (svg,) = [p for p in parts if p.get_content_type() == "image/svg+xml"]
@@ -409,3 +413,13 @@ def test_a_join_sent_says_so_until_the_judge_makes_it():
     with pytest.raises(bs.IllegalCommand) as refused:
         copy.join_request(0, b"k" * 32)
     assert refused.value.code == "waiting"
+
+
+def test_a_mail_setting_the_judge_does_not_know_is_refused(tmp_path):
+    from boardstate.judge import StoreError
+
+    judge = Judge(open_store(str(tmp_path / "judge.sqlite")), Ed25519PrivateKey.generate())
+    with pytest.raises(StoreError, match="no mail setting 'weekly'") as refused:
+        judge.create("jedi-duel", [("ann", "ann@x"), ("ben", "ben@x")], mail="weekly")
+    assert refused.value.code == "bad-mail"
+    assert judge.store.game_ids() == [] and judge.store.outbox() == []
