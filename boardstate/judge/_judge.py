@@ -58,9 +58,9 @@ class Judge:
         """A new hosted game for ``players`` (``(name, address)`` pairs, in seat order); each
         player is mailed the invitation to join from.  Returns the game id.  ``mail``: when
         the players are mailed (``digest``: when the game needs them, and at the end;
-        ``every-record``: every record, as it is made; the store refuses any other).  ``seed``, ``created`` and ``secret``
-        (the judge's secret for letters) are random and now unless given: give them only to
-        make identical games (tests, benchmarks)."""
+        ``every-record``: every record, as it is made; the store refuses any other).
+        ``seed``, ``created`` and ``secret`` (the judge's secret for letters) are random and
+        now unless given: give them only to make identical games (tests, benchmarks)."""
         module = get_module(module_id)
         names = [name for name, _ in players]
         game = Game.new(
