@@ -24,7 +24,7 @@ import re
 import zlib
 from bisect import bisect_left
 
-_PIECES = re.compile(r"(?<=\n)|(?=<)")
+_PIECES = re.compile(r"<?[^<\n]*\n?")  # (a piece starts at a tag, ends at one or a newline)
 _CHUNK = 57 * 64  # (whole lines of base64: 57 bytes make 76 characters)
 
 
@@ -44,7 +44,7 @@ class Packer:
         numbers = self._numbers
         new: list[str] = []
         ids: list[int] = []
-        for piece in _PIECES.split(html):
+        for piece in _PIECES.findall(html):
             if not piece:
                 continue
             number = numbers.get(piece)

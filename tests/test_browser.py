@@ -458,8 +458,9 @@ def test_no_spoilers_until_the_end_or_until_asked(browser, shots, tmp_path):
 
 
 # The largest page of the sample games (bench/bench_replay_pages.py: every file in replays/, as
-# every viewer): Master Play for four, 945 records, as a spectator.  Before: 40.5 MB.
+# every viewer): Master Play for four, 945 records, as cat saw it.  Before: 42.5 MB.
 LARGEST = Path(__file__).resolve().parent.parent / "replays" / "epic-duels-master-4p.msgpack"
+LARGEST_VIEWER = "cat"
 MOST_BYTES = 1_500_000
 MOST_SECONDS = 1.0  # (a step: the key pressed, the picture put together, laid out and drawn)
 
@@ -476,11 +477,11 @@ def test_the_largest_sample_page_is_small_and_each_step_takes_under_a_second(
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
 
-    page = write_page_of(LARGEST, tmp_path / "largest.html", None)
+    page = write_page_of(LARGEST, tmp_path / "largest.html", LARGEST_VIEWER)
     size = page.stat().st_size
     assert size <= MOST_BYTES, f"{size:,} bytes"
     game = bs.load_game(LARGEST)
-    expected = Expected(game, None)
+    expected = Expected(game, game.seat(LARGEST_VIEWER))
     last = expected.last
     assert last > 900
     opened = open_page(browser, page)
@@ -505,15 +506,16 @@ def test_the_largest_sample_page_is_small_and_each_step_takes_under_a_second(
 
     for i in [*range(last, 0, -last // 60), 275]:
         timed(lambda i=i: jump(i), i)
-    shots(browser, "epic-duels-master-4p-275")
+    shots(browser, f"epic-duels-master-4p-{LARGEST_VIEWER}-275")
     timed(browser.find_element(By.ID, "last").click, last)  # (the keys go to the button)
     for i in range(last - 1, last - 21, -1):
         timed(lambda: press(browser, Keys.ARROW_LEFT), i)
-    shots(browser, f"epic-duels-master-4p-{last - 20}")
+    shots(browser, f"epic-duels-master-4p-{LARGEST_VIEWER}-{last - 20}")
     assert_clean_log(browser)
     times.sort()
     print(
-        f"\n{LARGEST.name}: {size:,} bytes, opened in {opened:.2f} s; {len(times)} steps: "
+        f"\n{LARGEST.name} as {LARGEST_VIEWER}: {size:,} bytes, opened in {opened:.2f} s; "
+        f"{len(times)} steps: "
         f"median {times[len(times) // 2]:.3f} s, slowest {times[-1]:.3f} s"
     )
     assert times[-1] < MOST_SECONDS, f"a step took {times[-1]:.2f} s"

@@ -539,6 +539,16 @@ def test_every_record_is_in_the_move_list_with_what_it_settled(pages, parsed, na
         assert f">{button}</button>" in pages(name, viewer)
 
 
+def test_the_page_carries_each_picture_once_packed(pages):
+    """What steps have in common is carried once: the page (every picture packed, the first
+    also in the markup, a line per move) is a fraction of its pictures written out in full."""
+    page = pages("duel-of-the-forces", "ann")
+    pictures = expand(page)
+    assert len(pictures) > 20
+    size, full = len(page.encode()), sum(len(p.encode()) for p in pictures)
+    assert size * 4 < full, (size, full)
+
+
 def test_a_module_that_draws_no_pictures_shows_its_text(tmp_path):
     module = bs.get_module("jedi-duel")
     plain = bs.Module(module.spec, _Without(module.rules, "svg"))
