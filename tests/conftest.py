@@ -78,6 +78,7 @@ test_epic_duels_copies.py::test_every_decision_of_random_games_is_rederived_on_e
 test_epic_duels_copies.py::test_every_decision_of_random_games_is_rederived_on_every_copy[3]
 test_wording.py::test_an_audit_without_a_players_copy_says_which_copies_it_had
 test_cli.py::test_play_by_email_round_trip
+test_shared_deck_crypto.py::test_a_full_shuffle_proof_checks_and_a_forged_one_fails
 
 # The conformance suite on the shipped games (the example's stays in: the suite itself)
 test_conformance.py::test_module_conforms[duel-of-the-forces-*]
