@@ -132,8 +132,16 @@ def _run_chunk(fn, part) -> list:
 
 
 def _quiet_worker() -> None:
-    """Ctrl-C is the parent's to handle (it stops the run and keeps what is done)."""
+    """Ctrl-C is the parent's to handle (it stops the run and keeps what is done).  Each worker
+    is a session of its own, as Ray's are: where the kernel shares the CPU out by session
+    (Linux's autogroups), a pool in the terminal's session would get one session's share of a
+    busy machine however many workers it has."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(os, "setsid"):
+        try:
+            os.setsid()
+        except OSError:  # (already a session leader)
+            pass
 
 
 class Processes(_Windowed):
