@@ -85,6 +85,7 @@ class Game(SealedChoices, ModeQuestions):
         seat: int | None = None,
         peer_secret: bytes | None = None,
         judge_key: bytes | None = None,
+        protocol: int | None = None,
     ) -> Game:
         """A new game.  ``seed_salt`` (default: random) salts the seed's commitment, so that no
         copy without the seed can test a guess of it; give one only to make identical files.
@@ -93,11 +94,21 @@ class Game(SealedChoices, ModeQuestions):
         their private secret (``peer_secret``, default random); every player joins next.
 
         ``trust="hosted"``: the judge's copy (``judge_key``: the judge's Ed25519 public key;
-        ``peer_secret``: the judge's own secret, for letters); every player joins next."""
+        ``peer_secret``: the judge's own secret, for letters); every player joins next.
+
+        ``protocol``: a peer game's protocol (default: the newest, ``_header.PEER_PROTOCOLS``)."""
         plug = PLUGS.get(trust, PLUGS["open"])  # (an unknown mode: the header refuses it)
         peer_secret, judge = plug.creator_keys(peer_secret, judge_key)
         header = Header.for_new_game(
-            module, players, raw_options, seed, created, seed_salt, trust=trust, judge=judge
+            module,
+            players,
+            raw_options,
+            seed,
+            created,
+            seed_salt,
+            trust=trust,
+            judge=judge,
+            protocol=protocol,
         )
         game = cls(module, plug.creators_copy(header, seat, peer_secret))
         events, state = game.start_events()

@@ -21,10 +21,14 @@ from ._names import check_new_names, check_players
 from ._records import pack
 
 FORMAT_NAME = "boardstate"
-FORMAT_VERSION = 3  # v2: the peer mode (trust, joins, deals, signatures); v3: the hosted mode
-# (a judge; records carry their player's request).  Open games still write v1, peer games v2.
+FORMAT_VERSION = 4  # v2: the peer mode (trust, joins, deals, signatures); v3: the hosted mode
+# (a judge; records carry their player's request); v4: the peer mode's protocol 2.  Open games
+# still write v1, peer games v2 (protocol 1) or v4.
 TRUST_MODES = ("open", "peer", "hosted")
 _TRUST_VERSION = {"open": 1, "peer": 2, "hosted": 3}
+PEER_PROTOCOLS = (1, 2)  # the peer mode's protocols, oldest first; a new game plays the newest
+# (2: a share of the randomness rides on a mail sent anyway, docs/trust.md)
+_PROTOCOL_VERSION = 4  # the file format of a peer game under a protocol after 1
 JUDGE_KEY_BYTES = 64  # the hosted mode's judge: Ed25519 public key, then X25519 public key
 
 # Limits on a header (docs/file-format.md, "Limits").  A header is read from a bounded prefix of
@@ -77,6 +81,7 @@ class Header:
     # (only in that player's own game file; never in a move file or another copy); the hosted
     # mode: the same for a player's copy, and the judge's own secret in the judge's copy
     judge: bytes | None = None  # the hosted mode: the judge's public keys (JUDGE_KEY_BYTES)
+    protocol: int = 1  # the peer mode: the protocol it is played under (PEER_PROTOCOLS)
 
     @property
     def peer(self) -> bool:
@@ -93,7 +98,7 @@ class Header:
 
     @property
     def format_version(self) -> int:
-        return _TRUST_VERSION[self.trust]
+        return _PROTOCOL_VERSION if self.protocol != 1 else _TRUST_VERSION[self.trust]
 
     @property
     def compact(self) -> bool:
@@ -116,6 +121,8 @@ class Header:
             out["revision"] = self.revision
         if self.trust != "open":
             out["trust"] = self.trust
+        if self.protocol != 1:
+            out["protocol"] = self.protocol
         return out
 
     @property
@@ -139,6 +146,8 @@ class Header:
             identity.append(self.trust)
         if self.judge is not None:
             identity.append(self.judge)
+        if self.protocol != 1:
+            identity.append(self.protocol)
         return hashlib.sha256(b"boardstate-game" + pack(identity)).digest()
 
     @property
@@ -156,9 +165,11 @@ class Header:
         seed_salt: bytes | None = None,
         trust: str = "open",
         judge: bytes | None = None,
+        protocol: int | None = None,
     ):
         """A new game's header.  ``seed_salt`` (default: 32 random bytes) salts the seed's
-        commitment; pass one to make byte-identical files in tests."""
+        commitment; pass one to make byte-identical files in tests.  ``protocol``: a peer game's
+        (default: the newest; an older one to play with copies made before it)."""
         spec = module.spec
         players = tuple(players)
         check_players(spec, players)
@@ -177,6 +188,12 @@ class Header:
         decider = Decider(module)
         options = decider.options(dict(raw_options), players)
         decider.check_trust(trust, options, players, spec.revision)
+        if protocol is not None and (trust != "peer" or protocol not in PEER_PROTOCOLS):
+            raise OptionError(
+                f"no protocol {protocol!r} in the {trust} mode (the peer mode's: "
+                f"{', '.join(map(str, PEER_PROTOCOLS))})",
+                code="bad-trust",
+            )
         if trust == "peer":
             if seed is not None:
                 raise OptionError(
@@ -198,6 +215,7 @@ class Header:
                     revision=spec.revision,
                     shared=0,
                     trust="peer",
+                    protocol=PEER_PROTOCOLS[-1] if protocol is None else protocol,
                 ),
                 module,
             )
@@ -275,6 +293,8 @@ class Header:
             out["shared"] = self.shared
         if self.trust != "open":
             out["trust"] = self.trust
+        if self.protocol != 1:
+            out["protocol"] = self.protocol
         if self.peer_secret is not None:
             out["peer_secret"] = self.peer_secret
         if self.judge is not None:
@@ -307,7 +327,9 @@ _REQUIRED = frozenset(
         "base",
     }
 )
-_OPTIONAL = frozenset({"revision", "seed_salt", "shared", "trust", "peer_secret", "judge"})
+_OPTIONAL = frozenset(
+    {"revision", "seed_salt", "shared", "trust", "peer_secret", "judge", "protocol"}
+)
 
 
 def _decode_header(data: bytes):
@@ -354,7 +376,7 @@ def _read_compact(m: dict, name: str, module):
     keys = set(m)
     if not _COMPACT <= keys:
         raise _Bad(f"no {sorted(_COMPACT - keys)[0]!r}")
-    if keys - _COMPACT - {"revision", "trust"}:
+    if keys - _COMPACT - {"revision", "trust", "protocol"}:
         raise _Bad(f"unexpected field {short(sorted(map(str, keys - _COMPACT))[0])}")
     module_id, module_version = _module_of(m)
     game = _hash(m, "game")
@@ -376,6 +398,7 @@ def _read_compact(m: dict, name: str, module):
         revision=revision,
         given_id=game,
         trust=_trust(m),
+        protocol=_protocol(m, name),
     )
     return header, _installed(module, header, name)
 
@@ -468,6 +491,7 @@ def _read_header(m: dict, name: str, module):
         trust=trust,
         peer_secret=peer_secret,
         judge=judge,
+        protocol=_protocol(m, name),
     )
     if game != header.game_id:
         raise CorruptFile(f"{name}: the header's game id does not match its content")
@@ -559,17 +583,32 @@ def _trust(m: dict) -> str:
     if (
         trust not in TRUST_MODES
         or ("trust" in m and trust == "open")
-        or (trust != "open" and m.get("version") != _TRUST_VERSION[trust])
+        or (trust == "hosted" and m.get("version") != _TRUST_VERSION[trust])
     ):
         raise _Bad(
-            "trust: not a trust mode other than open (absent means open), peer in a v2 file, "
-            "hosted in a v3 file"
+            "trust: not a trust mode other than open (absent means open), peer in a v2 or v4 "
+            "file, hosted in a v3 file"
         )
-    if m.get("version") != _TRUST_VERSION[trust]:  # (each mode writes its own version)
-        raise _Bad(
-            f"version: v{m.get('version')} is not an {trust} game's (open v1, peer v2, hosted v3)"
+    version = m.get("version")
+    if version != _TRUST_VERSION[trust] and (trust, version) != ("peer", _PROTOCOL_VERSION):
+        raise _Bad(  # (each mode writes its own version)
+            f"version: v{version} is not an {trust} game's (open v1, peer v2 or v4, hosted v3)"
         )
     return trust
+
+
+def _protocol(m: dict, name: str) -> int:
+    """A peer game's protocol: 1 in a v2 file (absent), a later one in a v4 file."""
+    protocol = m.get("protocol", 1)
+    later = m.get("version") == _PROTOCOL_VERSION
+    if type(protocol) is not int or later != ("protocol" in m) or (later and protocol < 2):
+        raise _Bad("protocol: not an integer > 1 in a v4 peer file (absent means 1, in v2)")
+    if protocol > PEER_PROTOCOLS[-1]:
+        raise FutureVersion(
+            f"{name}: made under the peer mode's protocol {protocol}; this boardstate plays protocols "
+            f"up to {PEER_PROTOCOLS[-1]} (upgrade boardstate)"
+        )
+    return protocol
 
 
 def check_records(header: Header, count: int, name: str) -> None:

@@ -67,6 +67,16 @@ def epoch_key(game_id: bytes, seq: int, epoch: int, links) -> bytes:
     return hashlib.sha256(b"boardstate-epoch" + game_id + data).digest()
 
 
+REPLY_EPOCH = -1  # the epoch a reply's signature stands in for a share: named by the reply
+# (``epoch_key(game id, the reply's number, REPLY_EPOCH, links)``), not by the record using it
+
+
+def share_of(signature: bytes) -> bytes:
+    """A player's share of the randomness that their signature of a record stands for (the
+    peer mode's protocol 2: the reply that forces the other player's reveal; docs/trust.md)."""
+    return hashlib.sha256(b"boardstate-share" + signature).digest()
+
+
 class NeedsInput(Exception):
     """Raised inside the module's ``decide`` (the rules asked the randomness for what some
     players have not supplied yet) and never out of the engine: ``Decider.run`` catches it
@@ -84,11 +94,12 @@ class NeedsInput(Exception):
 class Supplies:
     """What one waiting decision has been given: epoch keys and arrangements, in order."""
 
-    __slots__ = ("keys", "arrangements")
+    __slots__ = ("keys", "arrangements", "streams")
 
     def __init__(self) -> None:
         self.keys: list[bytes] = []  # epoch -> key
         self.arrangements: dict[int, list[tuple]] = {}  # owner -> the piles they arranged
+        self.streams: dict[int, bytes] = {}  # epoch -> its stream, when another record names it
 
 
 class PeerRng(Rng):
@@ -117,7 +128,8 @@ class PeerRng(Rng):
             if self._epoch >= len(keys):
                 raise NeedsInput(("links", self._epoch))
             self._key = keys[self._epoch]
-            self._stream = b"record:%d:%d" % (self._seq, self._epoch)
+            named = self._supplies.streams.get(self._epoch)
+            self._stream = named or b"record:%d:%d" % (self._seq, self._epoch)
             self._counter = 0
         return super().block()
 

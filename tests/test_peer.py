@@ -7,6 +7,7 @@ exchange move files as mail would, in orders the players could not control.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import random
 
@@ -32,6 +33,12 @@ def _module():
         yield
 
 
+def key_of(secret: bytes) -> Ed25519PrivateKey:
+    """A player's signing key made from their secret: a game of fixed secrets is the same game
+    on every run (from protocol 2 a reply's signature stands for a share of the randomness)."""
+    return Ed25519PrivateKey.from_private_bytes(hashlib.sha256(b"test key" + secret).digest())
+
+
 def _public(key) -> bytes:
     return key.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
 
@@ -39,11 +46,13 @@ def _public(key) -> bytes:
 class Table:
     """One copy per player; ``mail`` carries move files between them."""
 
-    def __init__(self, n: int, *, secrets=None, rng_seed: int = 0, created=None) -> None:
+    def __init__(
+        self, n: int, *, secrets=None, rng_seed: int = 0, created=None, protocol=None
+    ) -> None:
         import attrs
 
-        self.keys = [Ed25519PrivateKey.generate() for _ in range(n)]
         secrets = secrets or [os.urandom(32) for _ in range(n)]
+        self.keys = [key_of(secret) for secret in secrets]
         first = bs.Game.new(
             MODULE,
             NAMES[:n],
@@ -53,6 +62,7 @@ class Table:
             trust="peer",
             seat=0,
             peer_secret=secrets[0],
+            protocol=protocol,
         )
         first.signer = self.keys[0].sign
         first.join(0, _public(self.keys[0]))

@@ -69,12 +69,12 @@ def _setup(monkeypatch):
 
 
 # ---------------------------------------------------------------------------------- helpers
-def table(n: int, *, module=DRAW, secrets=None, rng_seed: int = 0) -> Table:
+def table(n: int, *, module=DRAW, secrets=None, rng_seed: int = 0, protocol=None) -> Table:
     """test_peer's ``Table`` (one copy per player, mail between them) for ``module``."""
     saved = test_peer.MODULE
     test_peer.MODULE = module
     try:
-        return Table(n, secrets=secrets, rng_seed=rng_seed)
+        return Table(n, secrets=secrets, rng_seed=rng_seed, protocol=protocol)
     finally:
         test_peer.MODULE = saved
 

@@ -8,6 +8,7 @@ from .._decider import ENGINE_RULE
 from .._errors import IllegalCommand, SecretUnavailable
 from .._peer import (
     LINK_BYTES,
+    REPLY_EPOCH,
     NeedsInput,
     Supplies,
     arrangement,
@@ -38,6 +39,8 @@ class Pending:
         "supplies",
         "links",
         "need",
+        "first",
+        "reply",
     )
 
     def __init__(self, seq, moves, base, openings, actor) -> None:
@@ -50,12 +53,17 @@ class Pending:
         self.supplies = Supplies()
         self.links: dict[int, bytes] = {}  # the epoch being collected: seat -> link
         self.need: tuple | None = None
+        self.first: int | None = None  # whose record made the links due (they deal first)
+        self.reply: int | None = None  # the record whose signature stands for a share in the
+        # epoch being collected (the peer mode's protocol 2), which then names the epoch
 
     def copy(self) -> Pending:
         out = Pending(self.seq, self.moves, self.base, self.openings, self.actor)
         out.emitted, out.need, out.links = self.emitted, self.need, dict(self.links)
+        out.first, out.reply = self.first, self.reply
         out.supplies.keys = list(self.supplies.keys)
         out.supplies.arrangements = {k: list(v) for k, v in self.supplies.arrangements.items()}
+        out.supplies.streams = dict(self.supplies.streams)
         return out
 
 
@@ -85,23 +93,40 @@ class SignedTrust(OpenTrust):
 
     def waiting_for(self, game) -> tuple[int, ...]:
         """The seats the game waits for to join, or to supply the waiting decision."""
-        unjoined = tuple(s for s in range(len(game.players)) if s not in self.keys)
-        if unjoined:
-            return unjoined
+        due = self.due(game)
+        if due == "join":
+            return tuple(s for s in range(len(game.players)) if s not in self.keys)
         pending = self.pending
-        if pending is None:
+        if due == "arrange":
+            return (pending.need[1],)
+        if due != "link":
             return ()
-        need = pending.need
-        if need[0] == "arrange":
-            return (need[1],)
-        return tuple(s for s in range(len(game.players)) if s not in pending.links)
+        seats = [s for s in range(len(game.players)) if s not in pending.links]
+        if game.header.protocol > 1 and pending.first in seats:  # (see ``on_append``)
+            seats.remove(pending.first)
+            seats.insert(0, pending.first)
+        return tuple(seats)
 
     def due(self, game) -> str:
+        pending = self.pending
         if not self.joined(game):
-            return "join"
-        if self.pending is None:
+            return "arrange" if self.arranges_before_joins(game) else "join"
+        if pending is None:
             return ""
-        return "link" if self.pending.need[0] == "links" else "arrange"
+        return "link" if pending.need[0] == "links" else "arrange"
+
+    def arranges_before_joins(self, game) -> bool:
+        """Protocol 2, two players: a player who has joined arranges their own pile before the
+        other joins (the creator's goes in the invitation): the pile comes from their secret
+        alone, and the links that draw from it wait for every join all the same."""
+        pending = self.pending
+        return (
+            game.header.protocol > 1
+            and len(game.players) == 2
+            and pending is not None
+            and pending.need[0] == "arrange"
+            and pending.need[1] in self.keys
+        )
 
     def mine(self, game, actor: int):
         """This copy's player and private secret, if this copy makes ``actor``'s records."""
@@ -122,6 +147,7 @@ class SignedTrust(OpenTrust):
         self.unmade = False
         decision = game.decider.run(pending.base, pending.moves, rng, pending.openings)
         events, state, pending.need = decision.events, decision.state, decision.waits
+        pending.first = None  # (the record that asks, or the last join, deals first)
         self.unmade = decision.unmade  # (the referee takes those from the record)
         fresh = events[pending.emitted :]
         pending.emitted = len(events)
@@ -177,9 +203,13 @@ class SignedTrust(OpenTrust):
                 self.next_pending = (game.seq, pending)
                 return (), game.state
             links = [pending.links[s] for s in range(len(players))]
-            epoch = len(pending.supplies.keys)
-            pending.supplies.keys.append(epoch_key(game.header.game_id, pending.seq, epoch, links))
-            pending.links = {}
+            epoch, supplies, reply = len(pending.supplies.keys), pending.supplies, pending.reply
+            if reply is None:
+                supplies.keys.append(epoch_key(game.header.game_id, pending.seq, epoch, links))
+            else:  # (named by the reply whose signature stood for a share: ``PeerTrust``)
+                supplies.keys.append(epoch_key(game.header.game_id, reply, REPLY_EPOCH, links))
+                supplies.streams[epoch] = b"reply:%d" % reply
+            pending.links, pending.reply = {}, None
             return self.advance(game, pending)
         _, owner, _index, items = pending.need
         pile = sealed[1]
@@ -276,6 +306,14 @@ class SignedTrust(OpenTrust):
         elif kind == Kind.DEAL and record.sealed[0] == "link":
             self.last_link[record.actor] = record.sealed[1]
             self.links_given[record.actor] = self.links_given.get(record.actor, 0) + 1
+        pending = self.pending
+        if pending is not None and pending.first is None and self.due(game) == "link":
+            # The links fall due with this record (it asked for them, or completed what asked,
+            # or was the last join): its player's copy deals first, at once.  From protocol 2
+            # that deal comes first in the canonical order (``waiting_for``), so the copy that
+            # completes the links holds the others' records in the order they hold them, and
+            # its deal rides on its next move file instead of a reply of its own.
+            pending.first = record.actor
 
     def letter_writer(self, game, actor: int) -> bytes | None:
         """The letters key of whoever writes ``actor``'s records' letters."""

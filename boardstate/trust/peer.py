@@ -10,7 +10,7 @@ import attrs
 
 from .._decider import ENGINE_RULE
 from .._errors import GameFileError, IllegalCommand, InvalidCommand
-from .._peer import LINK_BYTES, PeerRng, signed_message, write_letters
+from .._peer import LINK_BYTES, PeerRng, share_of, signed_message, write_letters
 from .._records import NO_ACTOR, Kind
 from ._signed import Pending, SignedTrust
 
@@ -36,6 +36,10 @@ class PeerTrust(SignedTrust):
             )
         return attrs.evolve(header, viewer=seat, peer_secret=peer_secret or os.urandom(LINK_BYTES))
 
+    def __init__(self) -> None:
+        super().__init__()
+        self.last_record = None  # the last record that is not an engine word
+
     def seed(self, game) -> bytes | None:
         return None
 
@@ -45,7 +49,39 @@ class PeerTrust(SignedTrust):
     def decide(self, game, moves, openings=None) -> tuple:
         """The events the rules give before they need what the players have to supply."""
         actor = moves[0][0] if len(moves) == 1 else NO_ACTOR
-        return self.advance(game, Pending(game.seq, tuple(moves), game.state, openings, actor))
+        out = self.advance(game, Pending(game.seq, tuple(moves), game.state, openings, actor))
+        self.reply_shares(game)
+        return out
+
+    def reply_shares(self, game) -> None:
+        """Protocol 2, two players: a reveal is forced on its player (it opens their
+        commitment, and nothing but it may come first).  When it asks for randomness before
+        anything else, the other player's share of the first epoch is the one their last
+        record's signature stands for (``share_of``): that reply is the mail that forced the
+        reveal, so the share rides on it and the revealer's own link completes the epoch at
+        once.  The epoch is named by the reply, not by the reveal, so that engine words written
+        before the reveal change nothing (docs/trust.md, "Shares that ride on mails sent
+        anyway")."""
+        _seq, pending = self.next_pending
+        last = self.last_record
+        if (
+            pending is None
+            or pending.need != ("links", 0)
+            or game.header.protocol < 2
+            or len(game.players) != 2
+            or last is None
+            or not last.signature
+            or not game.reveal_due()
+        ):
+            return
+        acting = game.to_act()
+        if len(acting) == 1 and last.actor == 1 - acting[0]:
+            pending.links[last.actor] = share_of(last.signature)
+            pending.reply = last.seq
+
+    def on_append(self, game, record) -> None:
+        super().on_append(game, record)
+        self.last_record = record
 
     def seal(self, game, record):
         """This copy's player's records are signed, with letters for the values some players
