@@ -80,6 +80,13 @@ class Rng:
         """A committed secret whose salt comes from this stream (so a replay re-derives it)."""
         return make_secret(value, self.salt(), owners)
 
+    def passed(self, card: Secret, owners: int) -> Secret:
+        """The face-down ``card`` (a secret of the table), now held by ``owners``: drawn from a
+        deck, put back on it, shown or given to a player.  The same as ``secret(card.value,
+        owners)``; a mode whose face-down cards are known to nobody (the shared-deck mode,
+        docs/trust.md) follows the card itself from one place to the next."""
+        return self.secret(card.value, owners)
+
     def arrange(self, items, owner: int) -> tuple:
         """A face-down pile that only ``owner`` may know: ``items`` in an order nobody else
         knows, one secret each (owned by ``owner``).

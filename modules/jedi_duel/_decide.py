@@ -156,7 +156,7 @@ def _show(t: Table, seat: int, command) -> None:
 def _hand_seen(t: Table, looker: int, target: int) -> None:
     """The target's hand, as new secrets of the looker; then the swap (if both hold cards)."""
     s = t.state
-    seen = tuple(t.rng.secret(c.value, seats_mask(looker)) for c in s.hands[target])
+    seen = tuple(t.rng.passed(c, seats_mask(looker)) for c in s.hands[target])
     t.emit(HandSeen(looker, target, seen))
     if t.state.hands[looker] and seen:
         t.emit(Awaiting(LOOK, (looker,)))
@@ -170,8 +170,8 @@ def _swap(t: Table, seat: int, command) -> None:
     _, given, taken = command
     s = t.state
     target, seen = s.peek
-    to_target = t.rng.secret(s.hands[seat][given].value, seats_mask(target))
-    to_seat = t.rng.secret(seen[taken].value, seats_mask(seat))
+    to_target = t.rng.passed(s.hands[seat][given], seats_mask(target))
+    to_seat = t.rng.passed(seen[taken], seats_mask(seat))
     t.emit(CardsSwapped(seat, target, given, taken, to_target, to_seat))
     redraw(t)
 
@@ -255,7 +255,7 @@ def _return(t: Table, seat: int, command) -> None:
     by nobody, so whoever draws it next reads a card of the table, not another player's."""
     pos = command[1]
     owners = 0 if t.state.owners_answer else seats_mask(seat)
-    card = t.rng.secret(t.state.hands[seat][pos].value, owners)
+    card = t.rng.passed(t.state.hands[seat][pos], owners)
     t.emit(CardReturned(seat, pos, card))
     settle(t)
 
