@@ -15,6 +15,7 @@ import xml.etree.ElementTree as ET
 from itertools import combinations
 
 import pytest
+from test_replay_html import unpacked
 
 import boardstate as bs
 from boardstate._html import replay_html
@@ -233,10 +234,10 @@ def test_a_notebook_and_the_replay_page_show_your_hand_and_only_yours(duel):
     assert all(f"{label}: " in position.svg() for label in mine)
     assert faces(ET.fromstring(position.svg())) and not faces(ET.fromstring(spectator.svg()))
     assert not any(f"{label}: " in spectator._repr_html_() for label in mine - public)
-    page = replay_html(duel, 0)
+    page = unpacked(replay_html(duel, 0))
     assert all(f"{label}: " in page for label in mine)
     assert theirs and not any(f"{label}: " in page for label in theirs)
-    assert 'class="card face' not in replay_html(duel, None)
+    assert 'class="card face' not in unpacked(replay_html(duel, None))
 
 
 # ---------------------------------------------------------------------------------- legible
