@@ -18,7 +18,6 @@ import attrs
 from .._errors import BoardstateError, GameFileError
 from .._fileformat import MAX_FILE_BYTES, parse_raw, read_raw
 from .._referee import verify
-from ._runners import chunk_size
 
 OK, FAILED, UNREADABLE, ERROR = "ok", "failed", "unreadable", "error"
 VERDICTS = (OK, FAILED, UNREADABLE, ERROR)
@@ -173,5 +172,5 @@ def check_files(paths, runner, *, stop=None):
     in the order they are done.  A remote runner (Ray) is sent each file's bytes, read here."""
     paths = list(paths)
     items = map(_sent, paths) if runner.remote else paths
-    chunk = chunk_size(len(paths), runner.workers)
+    chunk = runner.chunk_size(len(paths))
     return runner.map(check_item, items, chunk=chunk, stop=stop, died=_died)

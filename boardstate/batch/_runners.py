@@ -39,19 +39,19 @@ def make_runner(jobs: int = 1, ray: str | None = None):
     return Processes(jobs)
 
 
-def chunk_size(items: int, workers: int, most: int = 64) -> int:
-    """Items per chunk: about eight chunks per worker, at most ``most``."""
-    return max(1, min(most, items // (workers * 8)))
-
-
 class Serial:
     """This process, one item after the other."""
 
     workers = 1
     remote = False
+    spread = 8  # chunks a worker, at least (the last chunks are the run's tail)
 
     def __str__(self) -> str:
         return "1 process"
+
+    def chunk_size(self, items: int, most: int = 64) -> int:
+        """Items per chunk: ``spread`` chunks a worker or more, at most ``most`` items."""
+        return max(1, min(most, items // (self.workers * self.spread)))
 
     def map(self, fn, items, *, ordered=False, chunk=1, stop=None, died=None):
         for item in items:
@@ -149,6 +149,7 @@ class Processes(_Windowed):
     engine and the game modules this process has loaded already)."""
 
     remote = False
+    spread = 32  # (a chunk costs a process little: a short tail)
     _broken = BrokenProcessPool
 
     def __init__(self, jobs: int) -> None:

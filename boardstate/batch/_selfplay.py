@@ -20,7 +20,6 @@ import attrs
 from .._fileformat import encode_game
 from .._game import Game
 from .._registry import get_module
-from ._runners import chunk_size
 
 CREATED = "2000-01-01T00:00:00+00:00"  # every self-played game's creation time
 NAMES = ("ann", "ben", "cat", "dan", "eve", "fay", "gus", "hal")
@@ -159,7 +158,7 @@ def play_games(plan: Plan, runner, *, start: int = 0, stop=None):
     each, in the games' order (so an interrupted run has done a first stretch of them)."""
     count = plan.games - start
     tasks = ((plan, n) for n in range(start, plan.games))
-    chunk = chunk_size(count, runner.workers, most=16)
+    chunk = runner.chunk_size(count, most=16)
     return runner.map(play_one, tasks, ordered=True, chunk=chunk, stop=stop)
 
 
