@@ -6,7 +6,8 @@ Random play: uniform random agents through pyspiel's Python API, the same loop f
 4 players), Jedi Duel and Epic Duels (2 players); OpenSpiel's Python and C++ Kuhn poker and its
 C++ Goofspiel (8 cards).  Beside them the engine's own fast path (``random_playout``, no
 OpenSpiel) on Duel of the Forces for 2: what going through OpenSpiel costs.  The contestants
-take turns in slices (``bench_selfplay.interleaved``), so a busy spell falls on all alike.
+take turns in slices (``bench_selfplay.interleaved``), so a busy spell falls on all alike, and
+the rates are per second of CPU.
 
 IS-MCTS: OpenSpiel's Python ``ISMCTSBot`` (UCT c = 2, one random rollout a leaf, N simulations
 a decision) against a uniform random player, whole games, the bot's seat alternating: the CPU
@@ -55,6 +56,16 @@ def random_play(seconds: float) -> list[dict]:
         params = {"players": players, "seed": 1}
         return lambda t: [osr.random_playout_actions_per_s(name, params, t, label=label)]
 
+    def cpu(measure):  # (CPU seconds, not wall: a machine shared with other work slows both)
+        def timed(t: float) -> list[dict]:
+            began = time.process_time()
+            rows = measure(t)
+            for r in rows:
+                r["seconds"] = (time.process_time() - began) / len(rows)
+            return rows
+
+        return timed
+
     contestants = [
         bridge("duel-of-the-forces", 2, "bridge: Duel of the Forces, 2 players"),
         bridge("duel-of-the-forces", 4, "bridge: Duel of the Forces, 4 players"),
@@ -65,7 +76,7 @@ def random_play(seconds: float) -> list[dict]:
         lambda t: [osr.goofspiel_cpp_actions_per_s(t)],
         lambda t: [bench_selfplay.duel_of_the_forces(2, t)],
     ]
-    return bench_selfplay.interleaved(contestants, seconds)
+    return bench_selfplay.interleaved([cpu(m) for m in contestants], seconds)
 
 
 def goofspiel_resampler(game, seed: int):
