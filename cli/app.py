@@ -16,6 +16,7 @@ import boardstate as bs
 from . import batch, checking, looking, moves, setting_up
 from ._errors import BAD_INPUT, fail
 from .board import board
+from .bots import hint
 from .games import games
 from .judge import judge
 from .key import key
@@ -84,6 +85,7 @@ for command in (
     checking.verify,
     checking.check,
     play,
+    hint,
     batch.selfplay,
     board,
     key,

@@ -18,6 +18,7 @@ from ._common import (
     write_request,
 )
 from ._errors import BAD_INPUT, RULES_REJECTED, exit_code, fail, one_line_errors
+from .bots import bot_command
 
 MOVE_PATHS = click.Path(dir_okay=False, allow_dash=True)  # (move files, mails; '-': stdin)
 
@@ -35,8 +36,9 @@ def split_commands(words: tuple[str, ...]) -> list[str]:
 
 @click.command()
 @click.argument("file", type=click.Path(dir_okay=False))
-@click.argument("command", nargs=-1, required=True)
+@click.argument("command", nargs=-1)
 @click.option("--as", "player", required=True, help="The player making the move.")
+@click.option("--bot", "level", help="Let a bot (easy, normal, strong) choose the command.")
 @click.option(
     "-o",
     "--out",
@@ -47,18 +49,22 @@ def split_commands(words: tuple[str, ...]) -> list[str]:
 @click.option("--text", is_flag=True, help="Write the move file as text to paste into a mail.")
 @click.option("--key", help="Peer mode: your signing key's name (default: found by the game).")
 @one_line_errors
-def move(file, command, player, out, force, text, key):
+def move(file, command, player, level, out, force, text, key):
     """Check COMMAND, append it to FILE, and write the move file to mail.
 
     The words need no quotes (move g.msgpack --as ann play luke 5); several commands, one
     turn, are separated by ';' (move g.msgpack --as ann "move dooku e4; draw; draw").  Either
     all of them stand or none does.  The game file is locked for the whole command, and the
     move file is written before the game: if it cannot be written, the game does not hold the
-    move either.
+    move either.  With --bot LEVEL and no COMMAND, a bot chooses it from the player's view.
     """
-    commands = split_commands(command)
+    if level and command:
+        fail("error: give a command or --bot, not both", BAD_INPUT)
+    commands = split_commands(command) if not level else []
     with bs.locked(file):
         game = bs.load_checked(file)
+        if level:
+            commands = [bot_command(game, player, level)]
         if out is not None and out != "-":
             bs.check_output(out, force=force, reading=[file])
         seat = game.seat(player)

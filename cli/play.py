@@ -1,4 +1,4 @@
-"""``boardstate play``: a game at the terminal, hot seat or against the random bot."""
+"""``boardstate play``: a game at the terminal, hot seat or against bots."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 import boardstate as bs
+from boardstate.bots import Bot
 
 from ._common import NO_FORCE, claim_output, parse_options
 from ._errors import BAD_INPUT, fail, one_line_errors
@@ -16,7 +17,13 @@ from ._errors import BAD_INPUT, fail, one_line_errors
 @click.command()
 @click.argument("module")
 @click.option("--player", "players", multiple=True, help="A player (seat order).")
-@click.option("--bot", "bots", multiple=True, help="A player the random bot plays for.")
+@click.option(
+    "--bot",
+    "bots",
+    multiple=True,
+    metavar="NAME[:LEVEL]",
+    help="A player a bot plays for; LEVEL: random (the default), easy, normal or strong.",
+)
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE")
 @click.option("--seed", help="Seed text (default: random).")
 @click.option("-o", "--out", type=click.Path(dir_okay=False), help="Save the game here as it goes.")
@@ -47,11 +54,7 @@ def play(module, players, bots, options, seed, out):
         game = bs.Game.new(
             mod, players, parse_options(options), seed=None if seed is None else seed.encode()
         )
-    unknown = set(bots) - set(game.players)
-    if unknown:
-        fail(f"error: --bot {sorted(unknown)[0]} is not a player of the game", BAD_INPUT)
-    bot_rng = random.Random(seed)
-    bot_seats = {game.seat(b) for b in bots}
+    bot_seats = _bots(game, bots, seed)
     humans = [s for s in range(len(game.players)) if s not in bot_seats]
     if out:
         bs.save_game(game, out, settled=True)
@@ -60,7 +63,7 @@ def play(module, players, bots, options, seed, out):
         seat = game.to_act()[0]
         name = game.players[seat]
         if seat in bot_seats:
-            command = bot_rng.choice(game.legal(seat))
+            command = bot_seats[seat].choose(game, seat)
         else:
             if len(humans) > 1 and last_human is not None and seat != last_human:
                 if _pass_terminal(name).strip().lower() in ("quit", "q", "exit"):
@@ -100,6 +103,22 @@ def play(module, players, bots, options, seed, out):
             bs.save_game(game, out, settled=True)
     click.echo(game.decider.render(game.decider.view(game.state, None), None))
     click.echo(bs.outcome_line(game.players, game.outcome()))
+
+
+def _bots(game, given, seed) -> dict:
+    """Seat -> its bot, from ``--bot NAME[:LEVEL]`` (each bot seeded from --seed, else at
+    random)."""
+    base = random.Random(seed).randrange(1 << 62)
+    out = {}
+    for text in given:
+        name, level = (text, "") if text in game.players else text.rpartition(":")[::2]
+        if name not in game.players:
+            fail(f"error: --bot {name} is not a player of the game", BAD_INPUT)
+        try:
+            out[game.seat(name)] = Bot(level or "random", base + game.seat(name))
+        except bs.InvalidCommand as exc:
+            fail(f"error: --bot {text}: {exc}", BAD_INPUT)
+    return out
 
 
 def _pass_terminal(name: str) -> str:

@@ -14,6 +14,7 @@ from collections import deque
 
 import attrs
 
+from .._determinize import determinize
 from .._errors import BoardstateError, GameFileError
 from .._fileformat import encode_file, encode_game, encode_moves, parse_raw
 from .._game import Game
@@ -482,6 +483,57 @@ def check_contract(module, seeds) -> int:
     return check_hidden_information(module, seeds)
 
 
+def check_determinized_views_play_on(module, seeds) -> int:
+    """``boardstate.rules.determinize``: every seat's view of games stopped part way, filled
+    in, folds back to that very view, gives the seat the commands its view gives it, and
+    random play goes on from it to the end (the others' face-down commands as guessed, the
+    seat's own as laid)."""
+    from ..bots import Sim, playout
+
+    rules, sim = module.rules, Sim(module)
+    checked = 0
+    for seed in seeds[: max(2, len(seeds) // 4)]:
+        game = random_game(module, seed, stop_after=1 + seed * 7 % 40)
+        if game.outcome() is not None:
+            continue
+        for seat in range(len(game.players)):
+            view = rules.view(game.state, seat)
+            pick = random.Random(seed * 31 + seat)
+            where = f"seed {seed}, seat {seat}, record {game.seq}"
+            try:
+                made = determinize(module, view, seat, pick)
+            except Exception as exc:  # (a module's own determinize: any fault is a finding)
+                raise AssertionError(f"{where}: determinize fails: {exc!r}") from exc
+            _require(rules.view(made.state, seat) == view, f"{where}: another view")
+            _require(
+                set(made.face_down) <= set(game.face_down) - {seat},
+                f"{where}: a face-down command guessed where none lies",
+            )
+            if seat in rules.to_act(view) and seat in game.to_act():
+                _require(
+                    list(rules.legal(made.state, seat)) == list(rules.legal(view, seat)),
+                    f"{where}: the seat's own commands differ",
+                )
+            face_down = dict(made.face_down)
+            if seat in game.face_down:
+                laid = game.face_down[seat]
+                face_down[seat] = rules.parse(laid.state, seat, laid.secret.value)
+            try:
+                _, outcome = playout(sim, made.state, face_down, _any, pick, 20000)
+            except Exception as exc:
+                raise AssertionError(
+                    f"{where}: play from the filled-in view fails: {exc!r}"
+                ) from exc
+            _require(outcome is not None, f"{where}: play from the filled-in view does not end")
+            checked += 1
+    _require(checked > 0, "no game under way to determinize")
+    return checked
+
+
+def _any(state, seat, commands, rng):
+    return commands[rng.randrange(len(commands))]
+
+
 CHECKS = (
     check_random_games_end_and_verify,
     check_every_option_choice,
@@ -497,6 +549,7 @@ CHECKS = (
     check_forged_records_never_crash,
     check_play_by_mail,
     check_contract,
+    check_determinized_views_play_on,
 )
 
 
