@@ -44,7 +44,7 @@ _STREAM_LIMITS = dict(LIMITS, max_bin_len=MAX_RECORD_BYTES, max_buffer_size=MAX_
 _READ_SIZE = 1 << 16
 # A record in a file: [body, hash, openings], then in the peer mode [signature, letters], and
 # in the hosted mode [request] as well (docs/file-format.md).
-_ITEM_LENGTH = {"open": 3, "peer": 5, "hosted": 6}
+_ITEM_LENGTH = {"open": 3, "peer": 5, "hosted": 6, "shared-deck": 5}
 
 
 # ---------------------------------------------------------------------------------- writing

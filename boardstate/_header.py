@@ -21,11 +21,12 @@ from ._names import check_new_names, check_players
 from ._records import pack
 
 FORMAT_NAME = "boardstate"
-FORMAT_VERSION = 4  # v2: the peer mode (trust, joins, deals, signatures); v3: the hosted mode
-# (a judge; records carry their player's request); v4: the peer mode's protocol 2.  Open games
-# still write v1, peer games v2 (protocol 1) or v4.
-TRUST_MODES = ("open", "peer", "hosted")
-_TRUST_VERSION = {"open": 1, "peer": 2, "hosted": 3}
+FORMAT_VERSION = 5  # v2: the peer mode (trust, joins, deals, signatures); v3: the hosted mode
+# (a judge; records carry their player's request); v4: the peer mode's protocol 2; v5: the
+# shared-deck mode.  Open games still write v1, peer games v2 (protocol 1) or v4.
+TRUST_MODES = ("open", "peer", "hosted", "shared-deck")
+_TRUST_VERSION = {"open": 1, "peer": 2, "hosted": 3, "shared-deck": 5}
+SEEDLESS = ("peer", "shared-deck")  # modes made by a player, whose randomness is everyone's
 PEER_PROTOCOLS = (1, 2)  # the peer mode's protocols, oldest first; a new game plays the newest
 # (2: a share of the randomness rides on a mail sent anyway, docs/trust.md)
 _PROTOCOL_VERSION = 4  # the file format of a peer game under a protocol after 1
@@ -194,7 +195,7 @@ class Header:
                 f"{', '.join(map(str, PEER_PROTOCOLS))})",
                 code="bad-trust",
             )
-        if trust == "peer":
+        if trust in SEEDLESS:
             if seed is not None:
                 raise OptionError(
                     "a peer game has no seed: its randomness comes from every player",
@@ -214,8 +215,10 @@ class Header:
                     tuple((c.__event_name__, c.__event_version__) for c in spec.events),
                     revision=spec.revision,
                     shared=0,
-                    trust="peer",
-                    protocol=PEER_PROTOCOLS[-1] if protocol is None else protocol,
+                    trust=trust,
+                    protocol=(PEER_PROTOCOLS[-1] if protocol is None else protocol)
+                    if trust == "peer"
+                    else 1,
                 ),
                 module,
             )
@@ -469,8 +472,8 @@ def _read_header(m: dict, name: str, module):
         judge is not None and (type(judge) is not bytes or len(judge) != JUDGE_KEY_BYTES)
     ):
         raise _Bad(f"judge: not the {JUDGE_KEY_BYTES} bytes of a hosted game's judge keys")
-    if trust == "peer" and seed is not None:
-        raise _Bad("seed: a peer game has none")
+    if trust in SEEDLESS and seed is not None:
+        raise _Bad(f"seed: a {trust} game has none")
     header = Header(
         module=module_id,
         module_version=module_version,
@@ -587,12 +590,13 @@ def _trust(m: dict) -> str:
     ):
         raise _Bad(
             "trust: not a trust mode other than open (absent means open), peer in a v2 or v4 "
-            "file, hosted in a v3 file"
+            "file, hosted in a v3 file, shared-deck in a v5 file"
         )
     version = m.get("version")
     if version != _TRUST_VERSION[trust] and (trust, version) != ("peer", _PROTOCOL_VERSION):
         raise _Bad(  # (each mode writes its own version)
-            f"version: v{version} is not an {trust} game's (open v1, peer v2 or v4, hosted v3)"
+            f"version: v{version} is not an {trust} game's (open v1, peer v2 or v4, hosted v3, "
+            f"shared-deck v5)"
         )
     return trust
 

@@ -8,7 +8,7 @@ after them: the fold is written once, in ``evolve``.
 from __future__ import annotations
 
 from ._errors import SecretUnavailable
-from ._secrets import Reveal, Secret, reveal
+from ._secrets import UNKNOWN, Reveal, Secret, reveal
 
 
 class Table:
@@ -27,6 +27,16 @@ class Table:
         """Record ``event`` and fold it into ``state``."""
         self.events.append(event)
         self.state = self._evolve(self.state, event)
+
+    def opened(self, secret: Secret):
+        """The value of ``secret`` if this copy holds it, or if the record being re-derived
+        turns it face up (its reveal, checked against the commitment); else ``UNKNOWN``.  So a
+        rule that finds a card by its value in a hand this copy cannot read (a card played, by
+        another player's copy) finds the one the record turns over."""
+        if secret.known:
+            return secret.value
+        opening = self._openings.get(secret.commitment) if self._openings else None
+        return UNKNOWN if opening is None else opening.value
 
     def reveal(self, secret: Secret) -> Reveal:
         """Turn ``secret`` face up in public.

@@ -15,7 +15,9 @@ in.  It asks its plug (``plug_for(header)``):
 
 Each mode is one module of this package and imports no ``Game``: ``open`` (hot seat and
 open play by mail), ``peer`` (no third party: every player signs, randomness from everyone's
-share) and ``hosted`` (a judge makes every record from the players' signed requests).  A
+share), ``hosted`` (a judge makes every record from the players' signed requests) and
+``shared_deck`` (the peer mode with one deck nobody can see, dealt without a dealer: mental
+poker).  A
 fourth mode is one new module, one entry in ``PLUGS``, and its tests.  See docs/trust.md for
 what each mode protects, and docs/architecture.md for where the plugs sit.
 """
@@ -25,8 +27,14 @@ from __future__ import annotations
 from .hosted import HostedTrust
 from .open import OpenTrust
 from .peer import PeerTrust
+from .shared_deck import SharedDeckTrust
 
-PLUGS = {"open": OpenTrust, "peer": PeerTrust, "hosted": HostedTrust}
+PLUGS = {
+    "open": OpenTrust,
+    "peer": PeerTrust,
+    "hosted": HostedTrust,
+    "shared-deck": SharedDeckTrust,
+}
 
 
 def plug_for(header):
@@ -34,4 +42,4 @@ def plug_for(header):
     return PLUGS[header.trust]()
 
 
-__all__ = ["PLUGS", "HostedTrust", "OpenTrust", "PeerTrust", "plug_for"]
+__all__ = ["PLUGS", "HostedTrust", "OpenTrust", "PeerTrust", "SharedDeckTrust", "plug_for"]

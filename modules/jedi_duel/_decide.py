@@ -80,6 +80,9 @@ def _pos(t: Table, seat: int, card: int) -> int:
     for i, c in enumerate(hand):
         if c.value == card:
             return i
+    for i, c in enumerate(hand):  # (another player's copy: the card the record turns over)
+        if t.opened(c) == card:
+            return i
     raise SecretUnavailable(
         f"this copy does not hold the card {card} in {t.state.players[seat]}'s hand",
         code="no-opening",

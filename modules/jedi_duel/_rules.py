@@ -60,13 +60,24 @@ def initial(setup: Setup) -> JediState:
 
 def refuse_trust(setup: Setup, mode: str) -> str | None:
     """One shared deck is dealt into private hands: someone must know the deck to deal from
-    it, so it needs a dealer (the hosted mode's judge, or the open mode's seed)."""
+    it (the hosted mode's judge, the open mode's seed), or every player shuffles it and the
+    cards are drawn by mental poker (the shared-deck mode, for 2 or 3 players)."""
     if mode == "peer":
         return (
             "it deals one shared deck into private hands, which needs a dealer nobody "
-            "plays against: use the hosted mode (a judge) or the open mode"
+            "plays against: use the shared-deck mode (2 or 3 players), the hosted mode (a "
+            "judge) or the open mode"
+        )
+    if mode == "shared-deck" and len(setup.players) > MAX_SHARED_DECK:
+        return (
+            f"at most {MAX_SHARED_DECK} players share a deck without a dealer (every copy "
+            f"checks every player's shuffle, seconds each): with {len(setup.players)}, use "
+            f"the hosted mode (a judge)"
         )
     return None
+
+
+MAX_SHARED_DECK = 3  # players in the shared-deck mode (docs/trust.md, "Shared-deck mode")
 
 
 # ---------------------------------------------------------------- whose turn
