@@ -124,7 +124,14 @@ def rate(count: int, seconds: float) -> str:
 @click.option(
     "--seed", help="Seed text: the same seed, the same files (default: a new one, printed)."
 )
-@click.option("--bot", default="random", show_default=True, type=click.Choice(["random"]))
+@click.option(
+    "--bot",
+    default="random",
+    show_default=True,
+    metavar="LEVEL",
+    help="The bot on every seat: random, easy, normal or strong (boardstate.bots; a search "
+    "level plays its iterations without a time limit, the same on any machine).",
+)
 @click.option(
     "-o", "--out", type=click.Path(file_okay=False), help="Write each game here (a folder)."
 )
@@ -148,6 +155,7 @@ def selfplay(
     if (out is None) == (archive is None):
         fail("error: name where the games go: -o/--out FOLDER or --archive FILE.tar", BAD_INPUT)
     mod = bs.get_module(module)
+    bs.batch.check_bot(bot)
     count = players or len(names) or mod.spec.min_players
     if names and players and players != len(names):
         fail(f"error: {len(names)} names for {players} players", BAD_INPUT)

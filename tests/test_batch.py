@@ -29,12 +29,14 @@ from boardstate.batch import (
     check_files,
     game_paths,
     play_games,
+    play_one,
     read_manifest,
 )
 from boardstate.cli import cli
 
 ROOT = Path(__file__).parent.parent
 DOTF = "duel-of-the-forces"
+JEDI_RECORDS = 111  # (the self-played Jedi Duel of the archive below)
 
 
 def cli_run(*args):
@@ -62,7 +64,7 @@ def forged_reveal() -> bytes:
 
 @pytest.fixture(scope="module")
 def archive(tmp_path_factory) -> Path:
-    """Good games (self-played, a sample, a game of an older rules revision) and bad ones:
+    """Good games (self-played, and a game of an older rules revision) and bad ones:
     tampered (a flipped byte, a forged reveal), truncated, foreign, a future file format, a
     move file, and a file named that does not exist — in folders and subfolders."""
     root = tmp_path_factory.mktemp("archive")
@@ -71,7 +73,7 @@ def archive(tmp_path_factory) -> Path:
     plan = Plan(DOTF, ("ann", "ben"), seed="archive", games=4)
     for played, data in play_games(plan, Serial()):
         (root / "good" / ("deeper" if played.game % 2 else "") / played.path).write_bytes(data)
-    sample = (ROOT / "replays" / "jedi-duel-2p.msgpack").read_bytes()
+    _, sample = play_one((Plan("jedi-duel", ("luke", "vader"), seed="archive"), 0))
     (root / "good" / "jedi.msgpack").write_bytes(sample)
     old = ROOT / "tests/fixtures/duel-of-the-forces-revision-1"
     shutil.copy(
@@ -140,8 +142,9 @@ def test_the_manifest_is_the_same_from_one_process_and_from_a_pool(archive):
         assert (found[rel].verdict, found[rel].code) == (verdict, code), rel
     forged = found["bad/forged.msgpack"]
     assert forged.record == 4 and forged.rule and forged.records == 5
-    assert found["bad/flipped.msgpack"].record == 111
-    assert found["good/jedi.msgpack"].records == 112 and found["good/jedi.msgpack"].revision
+    jedi = found["good/jedi.msgpack"]
+    assert found["bad/flipped.msgpack"].record == jedi.records - 1
+    assert jedi.records == JEDI_RECORDS and jedi.revision and jedi.module == "jedi-duel"
     assert found["bad/future.msgpack"].module is None and found["bad/future.msgpack"].sha256
     assert found["missing.msgpack"].sha256 is None
 
@@ -162,7 +165,7 @@ def test_verify_many_files_from_the_command_line(archive, tmp_path):
 
 def test_one_file_is_verified_as_before(archive):
     rc, text = invoke("verify", archive / "good" / "jedi.msgpack")
-    assert rc == 0 and text.startswith("ok: 112 records re-derived and verified")
+    assert rc == 0 and text.startswith(f"ok: {JEDI_RECORDS} records re-derived and verified")
     rc, _ = invoke("verify", archive / "good", "--with", archive / "good" / "jedi.msgpack")
     assert rc == 2
 
@@ -209,9 +212,9 @@ def test_an_interrupted_run_keeps_what_is_done_and_resumes(archive, tmp_path):
 
 
 def test_ctrl_c_stops_a_run_and_says_how_to_resume(tmp_path):
-    sample = ROOT / "replays" / "epic-duels-master-2p.msgpack"
+    _, sample = play_one((Plan("epic-duels", ("ann", "ben"), seed="slow"), 0))
     for n in range(24):
-        shutil.copy(sample, tmp_path / f"g{n:02d}.msgpack")
+        (tmp_path / f"g{n:02d}.msgpack").write_bytes(sample)
     out = tmp_path / "m.jsonl"
     command = [sys.executable, "-m", "boardstate.cli", "verify", ".", "-j", "2"]
     proc = subprocess.Popen(
@@ -281,6 +284,15 @@ def test_selfplay_resumes_an_archive_from_its_manifest(tmp_path):
     with tarfile.open(tar) as t:
         assert [t.extractfile(m).read() for m in t.getmembers()] == whole
     assert [p.game for p in read_manifest(tmp_path / "g.tar.jsonl", Played)] == list(range(5))
+
+
+@pytest.mark.slow
+def test_selfplay_with_a_search_bot_is_the_same_in_a_pool():
+    plan = Plan(DOTF, ("ann", "ben"), seed="bots", bot="easy", games=2)
+    with Processes(2) as pool:
+        assert list(play_games(plan, pool)) == list(play_games(plan, Serial()))
+    rc, text = invoke("selfplay", DOTF, "--bot", "best", "-o", "never")
+    assert rc == 2 and not Path("never").exists()
 
 
 # ------------------------------------------------------------------------------- on Ray

@@ -23,10 +23,9 @@ from ._checked import (
 )
 from ._manifest import BadManifest, Manifest, game_paths, read_manifest
 from ._runners import NoRay, Processes, RayRunner, Serial, make_runner
-from ._selfplay import BOTS, CREATED, Plan, Played, play_games, play_one, seat_names, summary
+from ._selfplay import CREATED, Plan, Played, check_bot, play_games, play_one, seat_names, summary
 
 __all__ = [
-    "BOTS",
     "CREATED",
     "ERROR",
     "FAILED",
@@ -42,6 +41,7 @@ __all__ = [
     "Processes",
     "RayRunner",
     "Serial",
+    "check_bot",
     "check_data",
     "check_files",
     "check_path",

@@ -23,7 +23,6 @@ from .._registry import get_module
 
 CREATED = "2000-01-01T00:00:00+00:00"  # every self-played game's creation time
 NAMES = ("ann", "ben", "cat", "dan", "eve", "fay", "gus", "hal")
-BOTS = ("random",)  # the levels ``selfplay`` knows
 MAX_STEPS = 20_000  # commands in one game before it is called endless
 
 
@@ -130,10 +129,11 @@ def play_one(task) -> tuple[Played, bytes]:
             seed_salt=hashlib.sha256(b"salt" + drawn).digest(),
         )
         pick = random.Random(drawn)
+        choose = _chooser(plan.bot, drawn, pick)
         moves = 0
         while (outcome := game.outcome()) is None:
             seat = pick.choice(game.to_act())
-            game.play(seat, pick.choice(game.legal(seat)), entropy=pick.randbytes)
+            game.play(seat, choose(game, seat), entropy=pick.randbytes)
             moves += 1
             if moves >= MAX_STEPS:
                 raise RuntimeError(f"no end after {MAX_STEPS} commands")
@@ -153,9 +153,38 @@ def play_one(task) -> tuple[Played, bytes]:
     return played, data
 
 
+def _chooser(bot: str, drawn: bytes, pick: random.Random):
+    """How a seat's command is chosen: ``random`` picks uniformly among the legal commands;
+    a search level (``boardstate.bots``) plays its level's iterations on every move, without
+    its time limit, so that a game does not depend on how fast the machine is."""
+    if bot == "random":
+        return lambda game, seat: pick.choice(game.legal(seat))
+    from ..bots import Bot, level_named
+
+    level = level_named(bot)
+    base = int.from_bytes(drawn[:6], "big")
+    bots: dict = {}
+
+    def choose(game, seat: int) -> str:
+        if seat not in bots:
+            bots[seat] = Bot(level, base + seat, iterations=level.iterations, seconds=None)
+        return bots[seat].choose(game, seat)
+
+    return choose
+
+
+def check_bot(bot: str) -> None:
+    """Refuse a bot level that does not exist, before any game is played."""
+    if bot != "random":
+        from ..bots import level_named
+
+        level_named(bot)
+
+
 def play_games(plan: Plan, runner, *, start: int = 0, stop=None):
     """Games ``start`` to ``plan.games - 1``, played by ``runner``: ``(Played, bytes)`` for
     each, in the games' order (so an interrupted run has done a first stretch of them)."""
+    check_bot(plan.bot)
     count = plan.games - start
     tasks = ((plan, n) for n in range(start, plan.games))
     chunk = runner.chunk_size(count, most=16)
