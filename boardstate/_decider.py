@@ -18,6 +18,7 @@ from ._errors import (
 )
 from ._module import Choice, Setup
 from ._peer import NeedsInput
+from ._secrets import UNKNOWN, Secret
 from ._table import Table
 
 ENGINE_RULE = "boardstate engine"
@@ -51,6 +52,7 @@ class Decider:
         "_is_legal",
         "_explain",
         "_prepare",
+        "_tell",
     )
 
     def __init__(self, module) -> None:
@@ -65,6 +67,7 @@ class Decider:
         self._is_legal = getattr(rules, "is_legal", None)
         self._explain = getattr(rules, "explain", None)
         self._prepare = getattr(rules, "prepare", None)
+        self._tell = getattr(rules, "tell", None)
 
     # ------------------------------------------------------------------ options and set-up
     def options(self, raw, players) -> dict:
@@ -201,9 +204,43 @@ class Decider:
         report = getattr(self.rules, "report", None)
         return _drawn(report, state) if report is not None else None
 
+    def tell(self, state, events, seat: int | None) -> tuple[str, ...]:
+        """What ``events`` (one record's, folded from ``state``) did, in the module's words
+        (its ``tell``, if any), as ``seat`` may know it (None or -1: a spectator): the module
+        sees the state as ``view`` gives it to ``seat`` and the events with every secret
+        ``seat`` may not know sealed, so no line can name one."""
+        if self._tell is None or not events:
+            return ()
+        if seat is not None and seat < 0:
+            seat = None
+        held = tuple(_held_event(event, seat) for event in events)
+        return tuple(_drawn(self._tell, self.view(state, seat), held, seat))
+
     def view(self, state, seat: int | None):
         """What ``seat`` may see of ``state`` (None: a spectator, who holds no secret)."""
         return _drawn(self.rules.view, state, seat)
+
+
+def _held_event(event, seat: int | None):
+    """``event`` as ``seat``'s copy holds it: each secret ``seat`` does not own sealed (a
+    spectator owns none); the very event when nothing changes."""
+    fields = type(event).__event_fields__(event)
+    held = tuple(_held(v, seat) for v in fields)
+    if all(a is b for a, b in zip(held, fields)):
+        return event
+    return type(event)(*held)
+
+
+def _held(value, seat: int | None):
+    kind = type(value)
+    if kind is Secret:
+        if value.value is UNKNOWN or (seat is not None and value.owned_by(seat)):
+            return value
+        return value.sealed()
+    if kind is tuple:
+        held = tuple(_held(v, seat) for v in value)
+        return value if all(a is b for a, b in zip(held, value)) else held
+    return value
 
 
 def _drawn(draw, *args):

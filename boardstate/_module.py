@@ -130,6 +130,11 @@ class Rules(Protocol):
     - ``report(state) -> str | None``: one line a player by mail understands on what the last
       decision settled (who won what, and why); printed by ``move``, ``apply``, ``show`` and
       ``replay`` (only public facts: every player sees it).
+    - ``tell(state, events, seat) -> tuple[str, ...]``: what a record's events did, in words,
+      as ``seat`` may know it (die rolls, cards drawn, results); ``state`` is the state before
+      them and ``events`` the record's events, both as ``seat``'s copy holds them (the engine
+      views the one and seals the other's secrets first).  Said after the record in ``log``,
+      ``replay``, ``move``, ``apply`` and the judge's mails; ``Teller`` makes it.
     - ``refuse_trust(setup, mode) -> str | None``: one line saying why the game as set up
       cannot be played in trust mode ``mode`` (``"open"``, ``"peer"``, ``"hosted"``), naming
       a mode that serves it; None (the default) accepts.  See "Peer-ready rules" below.

@@ -145,25 +145,34 @@ def records_said(game, records, viewer: int | None, *, protocol: bool = False) -
     arranged) is one line (``records 3-5: shares of the randomness: ann, ben``) unless
     ``protocol`` asks for each."""
     return [
-        f"record {first}: {words}" if first == last else f"records {first}-{last}: {words}"
-        for first, last, words in records_grouped(game, records, viewer, protocol=protocol)
+        (f"record {first}: " if first == last else f"records {first}-{last}: ")
+        + (f"{words} — {'; '.join(story)}" if story else words)
+        for first, last, words, story in records_grouped(game, records, viewer, protocol=protocol)
     ]
 
 
 def records_grouped(game, records, viewer: int | None, *, protocol: bool = False) -> list:
-    """``(first seq, last seq, words)`` for each record, or each run of the trust mode's own
-    records (``protocol``: each of those on its own)."""
-    out: list[tuple[int, int, str]] = []
+    """``(first seq, last seq, words, told)`` for each record, or each run of the trust mode's
+    own records (``protocol``: each of those on its own): the record in words and what its
+    events did, line by line (``describe`` says both in one line)."""
+    out: list[tuple[int, int, str, tuple[str, ...]]] = []
     run: list = []
     for record in [*records, None]:
         if record is not None and not protocol and record.kind in _PROTOCOL:
             run.append(record)
             continue
         if run:
-            out.append((run[0].seq, run[-1].seq, _protocol_words(game, run)))
+            out.append((run[0].seq, run[-1].seq, _protocol_words(game, run), ()))
             run = []
         if record is not None:
-            out.append((record.seq, record.seq, describe(game, record, viewer)))
+            out.append(
+                (
+                    record.seq,
+                    record.seq,
+                    record_words(game, record, viewer),
+                    told(game, record, viewer),
+                )
+            )
     return out
 
 
@@ -189,7 +198,50 @@ def _protocol_words(game, run) -> str:
 
 def describe(game, record, viewer: int | None = None) -> str:
     """A record in words as ``viewer`` sees it (None: a spectator), e.g. ``alice: play luke 5``
-    or ``bob commits a sealed choice`` (its owner also sees the choice)."""
+    or ``bob commits a sealed choice`` (its owner also sees the choice), and after `` — ``
+    what its events did as ``viewer`` may know it (``told``: ``vader: take — vader: fatigue
+    21 → 16 (5 damage); you draw 7H, QS``)."""
+    said = record_words(game, record, viewer)
+    story = told(game, record, viewer)
+    return f"{said} — {'; '.join(story)}" if story else said
+
+
+def told(game, record, viewer: int | None = None) -> tuple[str, ...]:
+    """What ``record``'s events did, in the module's words (its ``tell``), as ``viewer`` may
+    know it: die rolls, the cards ``viewer`` saw drawn (``you draw Force Push``; ``ben draws a
+    card``), results.  Empty for a record not in ``game`` (undone) or without events."""
+    if not record.events:
+        return ()
+    before = _state_before(game, record)
+    if before is None:
+        return ()
+    return game.decider.tell(before, record.events, viewer)
+
+
+_KEPT: dict = {}  # "last": (the game, its length and last hash, the state after each record)
+
+
+def _state_before(game, record):
+    """The state before ``record`` as ``game`` folds it (a takeback's acceptance: the state put
+    back), or None when ``record`` is not in ``game``.  The states of the last game asked
+    about are kept, so a caller describing every record folds the game once."""
+    records, seq = game.records, record.seq
+    if not 0 <= seq < len(records) or records[seq].hash != record.hash:
+        return None
+    if seq == 0:
+        header = game.header
+        return game.decider.initial(header.options, header.players, header.revision)
+    key = (len(records), records[-1].hash)
+    kept = _KEPT.get("last")
+    if kept is None or kept[0]() is not game or kept[1] != key:
+        import weakref
+
+        kept = _KEPT["last"] = (weakref.ref(game), key, game.states())
+    return kept[2][seq - 1]
+
+
+def record_words(game, record, viewer: int | None = None) -> str:
+    """A record in words as ``viewer`` sees it, without what its events did (``describe``)."""
     if record.kind == Kind.SETUP:
         return "setup"
     who = game.players[record.actor]

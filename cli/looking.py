@@ -239,8 +239,9 @@ def _show_step(game, states, i, seat) -> None:
 @one_line_errors
 def log(file, player, protocol):
     """The whole game as text, for a forum or a mail: tags, then one numbered line per record
-    (the moves in notation, sealed choices as commitments until revealed) with what each
-    settled, then the result; like a PGN movetext."""
+    (the moves in notation, sealed choices as commitments until revealed), under it what its
+    events did as the player of --as may know it (dice, the cards they saw drawn, results)
+    and what it settled, then the result; like a PGN movetext."""
     game = bs.load_game(file)
     seat = seat_of(game, player)
     states = game.states()  # (a takeback: the state before the turn)
@@ -275,11 +276,13 @@ def log(file, player, protocol):
         if value:
             click.echo(f'[{name} "{value}"]')
     click.echo("")
-    for first, last, words in bs.records_grouped(game, game.records[1:], seat, protocol=protocol):
+    for first, last, words, told in bs.records_grouped(game, game.records, seat, protocol=protocol):
+        if last == 0 and not told:  # (the setup, when it has nothing to tell)
+            continue
         click.echo(f"{first}. {words}" if first == last else f"{first}-{last}. {words}")
         line = settled_line(game, states, last, since=first - 1)
-        if line:
-            click.echo(f"   {line}")
+        for said in [line] + list(told) if line else told:  # (then dice, draws, results)
+            click.echo(f"   {said}")
     click.echo(bs.standing(game))
 
 

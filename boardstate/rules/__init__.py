@@ -5,7 +5,8 @@ options, events, rules revision) beside Decider-style rules (see ``Rules``).  ``
 ``start`` emit events into a ``Table``, which folds them with the module's ``evolve`` as it goes.
 Secrets are ``Secret`` values in events; ``table.reveal`` turns one face up.  Choices made at
 once and sealed, or face down and turned over later, are engine features a module asks for with
-``Rules.choice`` (``Choice``).  ``Fold`` makes ``evolve`` from one handler per event type;
+``Rules.choice`` (``Choice``).  ``Fold`` makes ``evolve`` from one handler per event type, and
+``Teller`` makes ``tell`` (a record's events in words, as a seat may know them) the same way;
 ``rules_class`` makes the rules' class from the functions of the module's parts.  A module's
 accessible SVG picture of its table can start from ``picture`` and the small drawing helpers
 beside it (``label``, ``card_back``, ...).  ``determinize(module, view, seat, rng)`` fills what
@@ -36,6 +37,7 @@ from .._table import Table
 from ._drawing import card_back, card_lines, element, empty_slot, label, picture, plural, words_and
 from ._fold import Fold
 from ._parts import rules_class
+from ._tell import Teller
 
 __all__ = [
     "AmbiguousCommand",
@@ -58,6 +60,7 @@ __all__ = [
     "SecretUnavailable",
     "Setup",
     "Table",
+    "Teller",
     "UNKNOWN",
     "cached_by_value",
     "determinize",

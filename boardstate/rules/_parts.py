@@ -47,6 +47,7 @@ OPTIONAL = (
     "to_json",
     "svg",
     "report",
+    "tell",
     "refuse_trust",
     "determinize",
     "unseen",
