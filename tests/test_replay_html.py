@@ -516,7 +516,9 @@ def test_every_record_is_in_the_move_list_with_what_it_settled(pages, parsed, na
     current = [i for i in items if "current" in i["attrs"].get("class", "")]
     assert len(current) == 1 and current[0]["attrs"]["data-step"] == "0"
     last = len(game.records) - 1
-    assert parsed.texts["status"] == f"record 0 of {last}: setup"
+    assert (
+        parsed.texts["status"] == f"record 0 of {last}: {bs.describe(game, game.records[0], seat)}"
+    )
     status = next(a for t, a in parsed.tags if a.get("id") == "status")
     assert status["aria-live"] == "polite"
     position = next(a for t, a in parsed.tags if a.get("id") == "position")

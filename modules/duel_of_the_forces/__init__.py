@@ -6,7 +6,19 @@ Three editions (option ``edition``): ``ravensburger-2015`` (the printed text, de
 
 from boardstate.rules import GameSpec, Module, Option, rules_class
 
-from . import _decide, _evolve, _hidden, _legal, _notation, _render, _report, _rules, _svg, _why
+from . import (
+    _decide,
+    _evolve,
+    _hidden,
+    _legal,
+    _notation,
+    _render,
+    _report,
+    _rules,
+    _story,
+    _svg,
+    _why,
+)
 from ._cards import DECK_FILE
 from ._legal import DISCARD, KEEP, LOOK_CMD, PASS, TAKE_CMD, give, play
 from ._notation import HELP
@@ -30,6 +42,7 @@ DuelRules = rules_class(
     evolve=_evolve.evolve,
     outcome=_rules.outcome,
     report=_report.report,
+    tell=_story.tell,
     view=_rules.view,
     render=_render.render,
     to_json=_render.to_json,

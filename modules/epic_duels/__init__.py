@@ -6,7 +6,7 @@ and docs/games/epic-duels-data.md for the characters, decks and the effect vocab
 
 from boardstate.rules import GameSpec, Module, Option, rules_class
 
-from . import _decide, _evolve, _hidden, _legal, _notation, _render, _rules, _why
+from . import _decide, _evolve, _hidden, _legal, _notation, _render, _rules, _story, _why
 from ._data import data_digest
 from ._notation import HELP
 from ._roster import OWN_DAMAGE, VARIANTS
@@ -30,6 +30,7 @@ EpicRules = rules_class(
     evolve=_evolve.evolve,
     outcome=_rules.outcome,
     report=_rules.report,
+    tell=_story.tell,
     view=_rules.view,
     render=_render.render,
     to_json=_render.to_json,

@@ -5,7 +5,7 @@ See docs/games/jedi-duel.md for the rules as implemented and the choices on ambi
 
 from boardstate.rules import GameSpec, Module, Option, rules_class
 
-from . import _decide, _evolve, _hidden, _legal, _notation, _render, _rules, _svg, _why
+from . import _decide, _evolve, _hidden, _legal, _notation, _render, _rules, _story, _svg, _why
 from ._notation import HELP
 from ._playaid import data_digest
 from ._rules import FUMBLE_STANCE, QUEEN_VS_LIGHTNING
@@ -29,6 +29,7 @@ JediRules = rules_class(
     render=_render.render,
     to_json=_render.to_json,
     svg=_svg.svg,
+    tell=_story.tell,
     unseen=_hidden.unseen,
     pinned=_hidden.pinned,
 )
