@@ -318,7 +318,7 @@ def test_a_judge_killed_at_any_moment_loses_nothing_and_does_nothing_twice(
         kills += 1
     # The last start: whatever is left in the inbox, and the mail queued before the last kill.
     with open(log, "ab") as said:
-        finished = subprocess.run([*run, "--once"], stdout=said, stderr=said, timeout=120)
+        finished = subprocess.run([*run, "--once"], stdout=said, stderr=said, timeout=600)
     assert finished.returncode == 0, log.read_text()
     assert waiting(inbox) == [], "a message was never handled"
     assert len(list((inbox / "done").iterdir())) == len(entries)

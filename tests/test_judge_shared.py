@@ -58,7 +58,7 @@ def test_several_judges_on_one_store_and_inbox_make_what_one_judge_makes(
         for log in logs:
             with open(log, "wb") as said:
                 children.append(subprocess.Popen(run, stdout=said, stderr=said))
-        deadline = time.monotonic() + 90
+        deadline = time.monotonic() + 600  # (each digest draws a picture: 0.2 s of CPU)
         with open_store(where) as store:
             while time.monotonic() < deadline:
                 for child, log in zip(children, logs):
