@@ -211,6 +211,7 @@ def test_an_interrupted_run_keeps_what_is_done_and_resumes(archive, tmp_path):
     assert sorted_by_path(kept) == manifest(archive, Serial())
 
 
+@pytest.mark.slow  # (two programs, 48 Epic Duels files verified)
 def test_ctrl_c_stops_a_run_and_says_how_to_resume(tmp_path):
     _, sample = play_one((Plan("epic-duels", ("ann", "ben"), seed="slow"), 0))
     for n in range(24):
