@@ -12,7 +12,7 @@ import click
 
 import boardstate as bs
 
-from ._common import revision_note
+from ._common import claim_output, revision_note
 from ._errors import BAD_INPUT, INTERNAL, RULES_REJECTED, fail, one_line_errors
 from .batch import (
     INTERRUPTED,
@@ -142,6 +142,8 @@ def verify_many(paths, *, as_json, jobs, ray, manifest, resume) -> None:
     fail, a summary, the exit status of the worst."""
     if resume and manifest and os.path.abspath(resume) != os.path.abspath(manifest):
         fail("error: --resume adds to the manifest it names: no other --manifest", BAD_INPUT)
+    if manifest and not resume:
+        claim_output(manifest, refused="; not adding to it (choose another name, or --resume it)")
     files = bs.batch.game_paths(paths)
     before = {}
     if resume:

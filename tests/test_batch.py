@@ -156,6 +156,7 @@ def test_verify_many_files_from_the_command_line(archive, tmp_path):
     assert "FAILED: " in text and "UNREADABLE: " in text and "ok: " not in text
     assert text.splitlines()[-1].startswith("verified 13 files on 2 processes")
     assert sorted_by_path(out) == manifest(archive, Serial())
+    assert invoke("verify", archive / "good", "--manifest", out)[0] == 2  # (exists: --resume)
     rc, text = invoke("verify", archive / "good", archive / "bad" / "forged.msgpack", "--json")
     assert rc == 1
     *entries, last = [json.loads(line) for line in text.splitlines()]
