@@ -106,7 +106,7 @@ def stopping():
 
 
 def resume_hint(command: str, args, manifest) -> str:
-    shown = list(args) if len(args) <= 6 else [*args[:5], "..."]
+    shown = list(args) if len(args) <= 24 else [*args[:23], "..."]
     return shlex.join(["boardstate", command, *shown, "--resume", str(manifest)])
 
 
@@ -198,6 +198,9 @@ def selfplay(
     if len(played) < games:
         manifest.close()
         args = [module, "--games", str(games), "--seed", seed]
+        args += [w for name in names for w in ("--player", name)]
+        args += [w for option in options for w in ("--option", option)]
+        args += ["--bot", bot] if bot != "random" else []
         args += ["-o", out] if out else ["--archive", archive]
         fail(
             f"interrupted: {len(played)} of {games} games played, kept in "
