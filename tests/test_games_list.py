@@ -327,7 +327,7 @@ def test_a_hosted_copy_waits_for_the_judge_while_its_request_is_unanswered(tmp_p
     )
     ok("judge", "run", *store, *mail, keys=keys)
     for p in ("ann", "ben"):
-        invite = tmp_path / "from-judge" / f"{p}@club.example" / "0001-invite.msgpack"
+        (invite,) = (tmp_path / "from-judge" / f"{p}@club.example").glob("*-invite.msgpack")
         reply = tmp_path / "to-judge" / f"{p}@club.example--join.msgpack"
         ok("join", invite, "--as", p, "-o", h / f"{p}.msgpack", "--reply", reply, keys=keys)
     # a copy that has asked to join waits for the judge (the request went elsewhere)
@@ -341,17 +341,15 @@ def test_a_hosted_copy_waits_for_the_judge_while_its_request_is_unanswered(tmp_p
         assert (rows[f"{p}.msgpack"]["trust"], rows[f"{p}.msgpack"]["copy"]) == ("hosted", "player")
     ok("judge", "run", *store, *mail, keys=keys)
     for p in ("ann", "ben"):
-        for answer in sorted((tmp_path / "from-judge" / f"{p}@club.example").glob("*-moves-*")):
+        for answer in _answers(tmp_path, p):
             run("apply", h / f"{p}.msgpack", answer, keys=keys)  # (a stale one is refused)
     rows = listing(h)
-    first = bs.load_game(h / "ann.msgpack").players[bs.load_game(h / "ann.msgpack").to_act()[0]]
+    (first,) = [p for p in ("ann", "ben") if _answers(tmp_path, p)]  # (mailed: to act)
     other = "ben" if first == "ann" else "ann"
-    assert (rows[f"{first}.msgpack"]["whose"], rows[f"{other}.msgpack"]["turn"]) == (
-        "yours",
-        f"theirs: {first}",
-    )
+    assert rows[f"{first}.msgpack"]["whose"] == "yours"
     assert rows[f"{first}.msgpack"]["waits"].startswith(f"waiting for {first} to move: stance ")
-    assert rows[f"{other}.msgpack"]["waits"] == f"waiting for {first} to move"
+    # (the judge mails a player when they must act: the other's copy has not heard yet)
+    assert rows[f"{other}.msgpack"]["turn"] == "the judge's"
     assert list(rows)[0] == f"{first}.msgpack"
     # the move is a request for the judge, next to the copy: the copy waits for the answer
     copy = h / f"{first}.msgpack"
@@ -365,16 +363,24 @@ def test_a_hosted_copy_waits_for_the_judge_while_its_request_is_unanswered(tmp_p
         "judge",
         "the judge's",
     )
-    assert rows[f"{other}.msgpack"]["whose"] == "theirs"
+    assert rows[f"{other}.msgpack"]["whose"] == "judge"
     # the same, mailed as text
     request.unlink()
     assert listing(h)[f"{first}.msgpack"]["whose"] == "yours"
     ok("move", copy, "--as", first, *legal.split(), "--text", "-o", h / "request.txt", keys=keys)
     assert listing(h)[f"{first}.msgpack"]["whose"] == "judge"
-    # answered and applied: the request (still lying there) is old, the move is the other's
+    # answered: the judge mails the player who must act now, every record since their last
+    # mail (a digest); their copy applies it, and the move is theirs
     shutil.copy(h / "request.txt", tmp_path / "to-judge" / f"{first}@club.example--move.txt")
     ok("judge", "run", *store, *mail, keys=keys)
-    answer = sorted((tmp_path / "from-judge" / f"{first}@club.example").glob("0004-moves-*"))[0]
-    ok("apply", copy, answer, keys=keys)
-    row = listing(h)[f"{first}.msgpack"]
-    assert (row["whose"], row["turn"]) == ("theirs", f"theirs: {other}")
+    (digest,) = _answers(tmp_path, other)
+    ok("apply", h / f"{other}.msgpack", digest, keys=keys)
+    row = listing(h)[f"{other}.msgpack"]
+    assert (row["whose"], row["turn"]) == ("yours", "yours")
+
+
+def _answers(root: Path, player: str) -> list[Path]:
+    """The move files the judge mailed ``player`` (``MODULE-GAMEID8-NAME-FIRST-LAST``), in
+    the order of their records."""
+    folder = root / "from-judge" / f"{player}@club.example"
+    return sorted(folder.glob(f"*-{player}-[0-9][0-9][0-9][0-9]-[0-9][0-9][0-9][0-9].msgpack"))

@@ -287,7 +287,9 @@ def test_a_module_that_peeks_at_another_seats_secret_breaks_the_contract():
         check_hidden_information(guess_module(honest=False), range(3))
     assert check_hidden_information(guess_module(honest=True), range(3)) == 3
     report = check_module(guess_module(honest=False), seeds=4)
-    assert [name for name, _ in report.failures] == ["contract"]
+    # (its determinized views also fail to play on: the peek reads a value the view fills)
+    assert [name for name, _ in report.failures][:1] == ["contract"]
+    assert {name for name, _ in report.failures} <= {"contract", "determinized views play on"}
 
 
 def test_held_by_seals_only_other_seats_secrets():
