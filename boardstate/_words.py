@@ -161,8 +161,9 @@ def records_grouped(game, records, viewer: int | None, *, protocol: bool = False
         if record is not None and not protocol and record.kind in _PROTOCOL:
             run.append(record)
             continue
-        if run:
-            out.append((run[0].seq, run[-1].seq, _protocol_words(game, run), ()))
+        if run:  # (the peer mode's shares complete a decision: what it did is theirs to tell)
+            said = tuple(line for r in run for line in told(game, r, viewer))
+            out.append((run[0].seq, run[-1].seq, _protocol_words(game, run), said))
             run = []
         if record is not None:
             out.append(
