@@ -1,9 +1,9 @@
 """Duel of the Forces, rules revisions: a game created under revision 1 or 2 plays and verifies
 exactly as before the next revision came, record for record.
 
-tests/fixtures/duel-of-the-forces-revision-1/ holds the sample games made under revision 1; the
-samples in replays/ were made under revision 2.  Revision 3 is tested in
-test_duel_of_the_forces_revision_3.py.
+tests/fixtures/duel-of-the-forces-revision-1/ and -revision-2/ hold the sample games made under
+revisions 1 and 2; the samples in replays/ are made under the newest revision.  Revision 3 is
+tested in test_duel_of_the_forces_revision_3.py.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ FIXTURES = sorted(
 )
 IDS = [p.name for p in FIXTURES]
 REVISION_2_SAMPLES = sorted(
-    (Path(__file__).parent.parent / "replays").glob("duel-of-the-forces-*.msgpack")
+    (Path(__file__).parent / "fixtures" / "duel-of-the-forces-revision-2").glob("*.msgpack")
 )
 REVISION_1_EVENTS = (
     "dotf.stock-shuffled",
@@ -76,8 +76,8 @@ def test_a_revision_1_game_in_progress_goes_on_under_revision_1(path):
 
 @pytest.mark.parametrize("path", REVISION_2_SAMPLES, ids=[p.name for p in REVISION_2_SAMPLES])
 def test_a_revision_2_game_replays_its_commands_to_identical_records(path):
-    """The samples in replays/ were made under revision 2 (a stock shuffled at creation): the
-    same commands still make the very same records."""
+    """The samples made under revision 2 (a stock shuffled at creation): the same commands
+    still make the very same records."""
     sample = bs.load_game(path)
     assert sample.header.revision == 2
     game = replayed(sample)
@@ -86,6 +86,19 @@ def test_a_revision_2_game_replays_its_commands_to_identical_records(path):
         "dotf.villain-turned-up",
     ]
     assert game.records == sample.records and game.outcome() == sample.outcome()
+
+
+def test_there_is_a_revision_2_sample_for_every_edition_and_player_count():
+    assert len(REVISION_2_SAMPLES) == 9
+
+
+def test_the_samples_in_replays_are_made_under_the_newest_revision():
+    samples = sorted(
+        (Path(__file__).parent.parent / "replays").glob("duel-of-the-forces-*.msgpack")
+    )
+    assert len(samples) == 9
+    for path in samples:
+        assert bs.load_game(path).header.revision == SPEC.revision
 
 
 def test_new_games_are_played_under_revision_3():

@@ -36,9 +36,11 @@ RULES = MODULE.rules
 REVISIONS = tuple(range(SPEC.oldest_revision, SPEC.revision + 1))
 MODULES = {r: bs.Module(attrs.evolve(SPEC, revision=r), RULES) for r in REVISIONS}
 ROOT = Path(__file__).parent
-SAMPLES = sorted((ROOT / "fixtures" / "duel-of-the-forces-revision-1").glob("*.msgpack")) + sorted(
-    (ROOT.parent / "replays").glob("duel-of-the-forces-*.msgpack")
-)
+SAMPLES = [
+    *sorted((ROOT / "fixtures" / "duel-of-the-forces-revision-1").glob("*.msgpack")),
+    *sorted((ROOT / "fixtures" / "duel-of-the-forces-revision-2").glob("*.msgpack")),
+    *sorted((ROOT.parent / "replays").glob("duel-of-the-forces-*.msgpack")),
+]
 
 
 # ---------------------------------------------------------------------------------- games
@@ -213,7 +215,7 @@ def test_the_sample_games_draw(path):
 def test_the_samples_cover_every_edition_and_the_older_revisions():
     games = [bs.load_game(p) for p in SAMPLES]
     assert {(g.state.edition, g.header.revision) for g in games} >= {
-        (e, r) for e in EDITIONS for r in (1, 2)
+        (e, r) for e in EDITIONS for r in REVISIONS
     }
 
 
