@@ -113,10 +113,10 @@ class _Windowed(Serial):
     def _results(self, handle, fn, part, died) -> list:
         try:
             return self._get(handle)
-        except self._broken as exc:
-            return [self._alone(fn, item, died, exc) for item in part]
+        except self._broken:
+            return [self._alone(fn, item, died) for item in part]
 
-    def _alone(self, fn, item, died, first):
+    def _alone(self, fn, item, died):
         """One item of a chunk whose worker died, run by itself."""
         try:
             return self._get(self._submit(fn, [item]))[0]
