@@ -16,7 +16,15 @@ from boardstate.cli import cli
 from boardstate.geometry import Piece, render_svg, render_text
 from boardstate.modules.epic_duels import MODULE
 from boardstate.modules.epic_duels._notation import card_label
-from boardstate.modules.epic_duels._render import piece_marks, render, svg, to_json
+from boardstate.modules.epic_duels._render import (
+    MINOR_SCALE,
+    PIECE_COLOURS,
+    piece_marks,
+    render,
+    svg,
+    to_json,
+    token_labels,
+)
 from boardstate.modules.epic_duels._space import square_name
 from boardstate.modules.epic_duels._state import DEFEND, DIE_NAMES, MOVE, NOWHERE, OVER, put
 from boardstate.modules.epic_duels.boards import BOARDS
@@ -261,11 +269,13 @@ def test_svg_is_well_formed_with_pieces_wounds_and_panel(midgame):
     standing = [i for i in range(len(s.square)) if s.square[i] != NOWHERE]
     assert len(pieces) == len(standing)
     drawn = {tuple(t.text for t in g.findall(f"{SVG}text")) for g in pieces}
+    labels = token_labels(s)
     for i in standing:
         c = s.roster.chars[i]
-        assert (c.short, f"{c.hp - s.damage[i]}/{c.hp}") in drawn
+        assert (labels[i], f"{c.hp - s.damage[i]}/{c.hp}") in drawn
     fills = {g.get("class"): g.find(f"{SVG}circle").get("fill") for g in pieces}
-    assert fills == {"piece side-light": "white", "piece side-dark": "black"}
+    light, dark = PIECE_COLOURS["light"][0], PIECE_COLOURS["dark"][0]
+    assert fills == {"piece side-light": light, "piece side-dark": dark}
     texts = [t.text for t in root.iter(f"{SVG}text")]
     assert [c for c in "abcdefghij" if c in texts] == list("abcdefghij")
     assert all(str(n) in texts for n in range(1, 8))
@@ -273,9 +283,11 @@ def test_svg_is_well_formed_with_pieces_wounds_and_panel(midgame):
     assert f"Die: {DIE_NAMES[s.die]}" in panel and f"Turn {s.turns}: " in panel
     legend = " ".join(t.text for t in root.find(f"{SVG}g[@class='legend']").iter(f"{SVG}text"))
     assert "water: blocks movement" in legend and "obstacle: blocks movement and sight" in legend
-    for c in s.roster.chars:
-        assert c.short in panel
+    for c, label in zip(s.roster.chars, labels):
+        assert c.short in panel and label in panel
     assert int(root.get("width")) > len("abcdefghij") * 64
+    # (past the set-up, the start squares' names say nothing: the map leaves them out)
+    assert not root.findall(f".//{SVG}g[@class='named-squares']/{SVG}text")
 
 
 def test_svg_marks_held_characters_and_the_end(midgame, finished):
@@ -431,8 +443,8 @@ def test_wounds_left_are_text_and_a_bar(finished):
 
 
 def test_sides_differ_without_colour():
-    """Duel: white discs with dark labels against black discs with white ones; a free-for-all's
-    further players get other shapes."""
+    """Duel: pale blue discs with black labels against dark red discs with white ones, apart in
+    greyscale; a free-for-all's further players get other shapes."""
     root = ET.fromstring(svg(fresh("kamino"), 0))
     sides = {}
     for g in root.findall(f".//{SVG}g[@class='pieces']/{SVG}g"):
@@ -451,7 +463,80 @@ def test_sides_differ_without_colour():
     shapes = [tag for tag, _ in looks.values()]
     assert len(looks) == 4 and shapes.count(f"{SVG}circle") == 2 and len(set(shapes)) == 3
     circles = [looks[side][1] for side in looks if looks[side][0] == f"{SVG}circle"]
-    assert sorted(circles) == ["black", "white"]
+    assert sorted(circles) == sorted(fill for fill, _ in PIECE_COLOURS.values())
+
+
+def _tokens(root) -> dict[str, tuple[ET.Element, ET.Element]]:
+    """Per piece (by its ``<title>``'s first word: the character's short name), its token and
+    its group."""
+    found = {}
+    for g in root.findall(f".//{SVG}g[@class='pieces']/{SVG}g"):
+        found[g.find(f"{SVG}title").text.split()[0]] = (g.find(f"{SVG}*[@class='token']"), g)
+    return found
+
+
+@pytest.mark.parametrize(
+    "options,players",
+    [
+        ({"board": "geonosis", "characters": "obi-wan,dooku"}, 2),
+        ({"variant": "team", "board": "kamino", "characters": "luke,vader,yoda,maul,han,boba"}, 6),
+    ],
+)
+def test_tokens_tell_the_characters_apart(options, players):
+    """Each character's token carries its own initials (and its pawn's number), its side's
+    colour, and a minor's token is smaller than a main character's."""
+    game = random_game(MODULE, 3, players, options=options, stop_after=12)
+    s = seen_by(game, 0)
+    labels = token_labels(s)
+    assert len(set(labels)) == len(labels)  # (no two characters alike)
+    root = ET.fromstring(svg(s, 0))
+    tokens = _tokens(root)
+    radius = {}
+    for i, c in enumerate(s.roster.chars):
+        if s.square[i] == NOWHERE:
+            continue
+        token, group = tokens[c.short]
+        assert group.find(f"{SVG}text[@class='label']").text == labels[i]
+        radius[i] = float(token.get("r"))
+    assert {labels[i] for i in radius} == set(labels)  # (everyone placed)
+    mains = {radius[i] for i in radius if s.roster.chars[i].main}
+    minors = {radius[i] for i in radius if not s.roster.chars[i].main}
+    assert len(mains) == len(minors) == 1 and minors.pop() == mains.pop() * MINOR_SCALE
+
+
+def test_initials_of_every_character():
+    s = fresh("kamino")
+    assert token_labels(s) == ("OWK", "CT1", "CT2", "CD", "SBD1", "SBD2")
+    game = bs.Game.new(
+        MODULE,
+        ["ann", "ben", "cat", "dan", "eve", "fay"],
+        {"variant": "team", "characters": "yoda,vader,mace,maul,han,emperor"},
+        seed=b"x",
+    )
+    labels = dict(zip((c.id for c in game.state.roster.chars), token_labels(game.state)))
+    assert labels["yoda"] == "Yo" and labels["vader"] == "DV" and labels["mace"] == "MW"
+    assert labels["emperor"] == "EP" and labels["han"] == "HS" and labels["chewbacca"] == "Ch"
+    assert [labels[f"clone-trooper-{n}"] for n in (1, 2, 3, 4)] == ["CT1", "CT2", "CT3", "CT4"]
+    assert labels["stormtrooper-1"] == "St1" and labels["royal-guard-2"] == "RG2"
+
+
+def test_wound_tracks_by_the_tokens_show_the_wound_points_left(finished, midgame):
+    """Each standing character's token has a track under it: the part left of the full."""
+    for s in (seen_by(midgame, 0), seen_by(finished, None)):
+        tokens = _tokens(ET.fromstring(svg(s, None)))
+        for i, c in enumerate(s.roster.chars):
+            if s.square[i] == NOWHERE:
+                assert c.short not in tokens
+                continue
+            track = tokens[c.short][1].find(f"{SVG}g[@class='track']")
+            left = c.hp - s.damage[i]
+            assert (int(track.get("data-left")), int(track.get("data-full"))) == (left, c.hp)
+            whole, part = track.find(f"{SVG}rect"), track.find(f"{SVG}rect[@class='left']")
+            width = float(whole.get("width"))
+            assert (part is None) == (left <= 0)
+            if part is not None:
+                assert float(part.get("width")) == pytest.approx(width * left / c.hp, abs=0.01)
+    assert any(s.damage)
 
 
 def test_svg_reads_nothing_hidden(midgame):

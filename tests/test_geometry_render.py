@@ -76,6 +76,39 @@ def test_svg_draws_pieces_with_escaped_labels_and_side_colours():
     assert root.get("width") == str(10 * 40 + 40)
 
 
+def test_a_piece_may_be_smaller_carry_a_track_and_a_name_for_its_words():
+    pieces = {
+        at(3, 8): Piece("OWK", "light", "16/18", name="obi-wan", track=(16, 18)),
+        at(3, 3): Piece("SBD1", "dark", name="sbd1", scale=0.75, track=(0, 3)),
+    }
+    root = ET.fromstring(render_svg(GEONOSIS, pieces, shapes={"light": "circle", "dark": "circle"}))
+    groups = {
+        g.find(f"{SVG}title").text: g for g in root.findall(f".//{SVG}g[@class='pieces']/{SVG}g")
+    }
+    main, minor = groups["obi-wan (light) at (8, 3): 16/18"], groups["sbd1 (dark) at (3, 3)"]
+    assert main.find(f"{SVG}text[@class='label']").text == "OWK"
+    assert "obi-wan (light) at (8, 3): 16/18" in root.find(f"{SVG}desc").text
+    r_main = float(main.find(f"{SVG}*[@class='token']").get("r"))
+    r_minor = float(minor.find(f"{SVG}*[@class='token']").get("r"))
+    assert r_minor == pytest.approx(r_main * 0.75, abs=0.01)
+    track = main.find(f"{SVG}g[@class='track']")
+    whole, left = track.find(f"{SVG}rect"), track.find(f"{SVG}rect[@class='left']")
+    assert float(left.get("width")) == pytest.approx(float(whole.get("width")) * 16 / 18, abs=0.01)
+    empty = minor.find(f"{SVG}g[@class='track']")
+    assert empty is not None and empty.find(f"{SVG}rect[@class='left']") is None
+    with pytest.raises(ValueError):
+        Piece("X", scale=0)
+
+
+def test_named_squares_can_be_left_out():
+    drawn = ET.fromstring(render_svg(GEONOSIS))
+    names = [t.text for t in drawn.findall(f".//{SVG}g[@class='named-squares']/{SVG}text")]
+    assert "obi-wan" in names and "Named squares:" in drawn.find(f"{SVG}desc").text
+    bare = ET.fromstring(render_svg(GEONOSIS, named=False))
+    assert not bare.findall(f".//{SVG}g[@class='named-squares']/{SVG}text")
+    assert "Named squares" not in bare.find(f"{SVG}desc").text
+
+
 @pytest.mark.parametrize("scene", list(BOARDS))
 def test_every_scene_renders(scene):
     assert ET.fromstring(render_svg(BOARDS[scene])).find(f"{SVG}title").text == BOARDS[scene].title

@@ -43,12 +43,22 @@ class Piece:
     """Something drawn on a cell: a short label, the side it belongs to, an optional note (a
     second, smaller line in SVG, e.g. wounds left; after the piece in the text legend), and an
     optional ring: a dashed ring round the piece in SVG, with ``ring`` as its class (e.g.
-    ``held``)."""
+    ``held``).
+
+    In SVG only: ``name``, what the piece's ``<title>`` and the drawing's ``<desc>`` call it
+    (default: its label, e.g. initials on the token and the full id in words); ``scale``, the
+    token's size against a full piece's (e.g. 0.75 for a lesser piece); ``track``, ``(left,
+    full)``: a bar under the token, the part left dark (e.g. wound points left of the full)."""
 
     label: str
     side: str = ""
     note: str = ""
     ring: str = ""
+    name: str = ""
+    scale: float = attrs.field(
+        default=1.0, validator=attrs.validators.and_(attrs.validators.gt(0), attrs.validators.le(1))
+    )
+    track: tuple[int, int] | None = None
 
 
 def _column_name(col: int) -> str:
@@ -116,6 +126,7 @@ def _description(
     styles: Mapping[str, TerrainStyle],
     pieces: Mapping[Cell, Piece],
     labels: str,
+    named: bool = True,
 ) -> str:
     """The drawing in words (its ``<desc>``)."""
     if labels == "chess":
@@ -135,12 +146,12 @@ def _description(
     )
     text = [f"{board.title}: {board.width} columns by {board.height} rows, {axes}."]
     text.append(f"Terrain: {kinds}.")
-    if board.named:
-        named = ", ".join(
+    if board.named and named:
+        squares = ", ".join(
             f"{square.name} at {_square_label(board, square.cell, labels)}"
             for square in board.named
         )
-        text.append(f"Named squares: {named}.")
+        text.append(f"Named squares: {squares}.")
     if pieces:
         drawn = "; ".join(
             _piece_words(board, cell, pieces[cell], labels)
@@ -156,7 +167,7 @@ def _piece_words(board: Board, cell: Cell, piece: Piece, labels: str) -> str:
     side = f" ({piece.side})" if piece.side else ""
     note = f": {piece.note}" if piece.note else ""
     ring = f", {piece.ring}" if piece.ring else ""
-    return f"{piece.label}{side} at {_square_label(board, cell, labels)}{note}{ring}"
+    return f"{piece.name or piece.label}{side} at {_square_label(board, cell, labels)}{note}{ring}"
 
 
 def render_svg(
@@ -170,6 +181,7 @@ def render_svg(
     fills: Mapping[str, str] | None = None,
     patterns: Mapping[str, str] | None = None,
     legend: bool = True,
+    named: bool = True,
 ) -> str:
     """The board as a standalone SVG document: terrain, grid, named squares, pieces, coordinates,
     and (``legend``) a legend of the terrain kinds and the sides under the board.
@@ -177,7 +189,9 @@ def render_svg(
     ``labels``: ``"numbers"`` (cell coordinates) or ``"chess"`` (a-j from the left, 1-7 from the
     bottom); ``colours``: side -> (fill, ink) of its pieces (other sides: ``SIDE_COLOURS``, white);
     ``shapes``: side -> one of ``SIDE_SHAPES`` (other sides: by sorted name); ``fills`` and
-    ``patterns``: terrain name -> its colour / pattern (see :func:`terrain_styles`).
+    ``patterns``: terrain name -> its colour / pattern (see :func:`terrain_styles`);
+    ``named``: draw and list the board's named squares (False: a game past its set-up, where
+    they say nothing).
     """
     _check_labels(labels)
     pieces = pieces or {}
@@ -207,7 +221,7 @@ def render_svg(
     )
     ET.SubElement(svg, "title", {"id": "drawing-title"}).text = board.title
     ET.SubElement(svg, "desc", {"id": "drawing-desc"}).text = _description(
-        board, styles, pieces, labels
+        board, styles, pieces, labels, named
     )
     defs = ET.SubElement(svg, "defs")
     tile = max(4, cell_size // 4)
@@ -272,7 +286,7 @@ def render_svg(
             },
         )
     names = ET.SubElement(svg, "g", {"class": "named-squares"})
-    for square in board.named:
+    for square in board.named if named else ():
         x, y = corner(square.cell)
         ET.SubElement(
             names,
@@ -297,7 +311,8 @@ def render_svg(
         ET.SubElement(group, "title").text = _piece_words(board, cell, piece, labels)
         cx, cy = x + cell_size // 2, y + cell_size * 3 // 5
         shape = side_shapes[piece.side]
-        draw_token(group, shape, cx, cy, radius, fill)
+        r = radius * piece.scale
+        draw_token(group, shape, cx, cy, r, fill)
         ET.SubElement(
             group,
             "text",
@@ -305,8 +320,10 @@ def render_svg(
                 "x": str(cx),
                 "y": str(cy + cell_size // 18 - lift),
                 "text-anchor": "middle",
-                "font-size": str(cell_size // 6),
+                "font-size": svg_num(cell_size / 6 * _text_scale(piece.scale)),
+                "font-weight": "bold",
                 "fill": ink,
+                "class": "label",
             },
         ).text = piece.label
         if piece.note:
@@ -317,11 +334,13 @@ def render_svg(
                     "x": str(cx),
                     "y": str(cy + cell_size // 18 + cell_size // 7),
                     "text-anchor": "middle",
-                    "font-size": str(cell_size // 8),
+                    "font-size": svg_num(cell_size / 8 * _text_scale(piece.scale)),
                     "fill": ink,
                     "class": "note",
                 },
             ).text = piece.note
+        if piece.track is not None:
+            _track(group, piece.track, cx, y + cell_size, cell_size)
         if piece.ring:
             ET.SubElement(
                 group,
@@ -329,7 +348,7 @@ def render_svg(
                 {
                     "cx": str(cx),
                     "cy": str(cy),
-                    "r": svg_num(radius + 4 if shape == "circle" else radius * 1.3 + 3),
+                    "r": svg_num(r + 4 if shape == "circle" else r * 1.3 + 3),
                     "fill": "none",
                     "stroke": "black",
                     "stroke-width": "2",
@@ -372,6 +391,48 @@ def render_svg(
             y += row_step
     ET.indent(svg)
     return ET.tostring(svg, encoding="unicode") + "\n"
+
+
+def _text_scale(scale: float) -> float:
+    """A lesser token's letters shrink less than the token itself, to stay legible."""
+    return 1 - (1 - scale) / 2
+
+
+def _track(parent: ET.Element, track: tuple[int, int], cx: float, bottom: float, size: int) -> None:
+    """A piece's track (class ``track``): a light bar along the bottom of its cell, the part
+    ``left`` of ``full`` dark (class ``left``)."""
+    left, full = track
+    width, height = size * 3 / 4, max(3, size // 14)
+    x, y = cx - width / 2, bottom - height - max(2, size // 30)
+    bar = ET.SubElement(
+        parent, "g", {"class": "track", "data-left": str(left), "data-full": str(full)}
+    )
+    ET.SubElement(
+        bar,
+        "rect",
+        {
+            "x": svg_num(x),
+            "y": svg_num(y),
+            "width": svg_num(width),
+            "height": svg_num(height),
+            "fill": "#e6e6e6",
+            "stroke": "#1a1a1a",
+            "stroke-width": "0.75",
+        },
+    )
+    if full > 0 and left > 0:
+        ET.SubElement(
+            bar,
+            "rect",
+            {
+                "x": svg_num(x),
+                "y": svg_num(y),
+                "width": svg_num(width * min(left, full) / full),
+                "height": svg_num(height),
+                "fill": "#1a1a1a",
+                "class": "left",
+            },
+        )
 
 
 def render_text(

@@ -9,6 +9,7 @@ Squares are named as in the notation (``a1`` bottom left).
 
 from __future__ import annotations
 
+import re
 import textwrap
 import xml.etree.ElementTree as ET
 
@@ -28,8 +29,13 @@ from ._state import DEFEND, DIE, DIE_NAMES, LAY, NO_CARD, NOWHERE, OVER, PHASE_N
 
 TOP_DISCARDS = 5  # discard pile cards named, top first
 SVG_NS = "http://www.w3.org/2000/svg"
-PIECE_COLOURS = {"light": ("white", "black"), "dark": ("black", "white")}
-"""Fill and ink of each side's pieces: apart in greyscale too."""
+PIECE_COLOURS = {"light": ("#dbe9ff", "black"), "dark": ("#5c0a0a", "white")}
+"""Fill and ink of each side's pieces (the light side and the first team a pale blue with black
+letters, the dark side and the second team a dark red with white letters): apart in greyscale
+too, a contrast ratio of 10 or more between the two fills and between each fill and its ink
+(tests/test_epic_duels_render.py)."""
+MINOR_SCALE = 0.75
+"""A minor character's token against a main character's: smaller, as the pawns are."""
 TERRAIN_FILLS = {"water": "#5b93c4", "mist": "#dde6f0"}
 """Fills the picture gives terrain in place of the boards' own: Kamino's water a middle blue
 between its light floor and dark starship, the Throne Room's mist a pale blue above its grey
@@ -377,6 +383,24 @@ def to_json(s: EpicState, seat) -> dict:
 
 
 # ---------------------------------------------------------------------------------- picture
+def _initials(name: str, pawn: int) -> str:
+    """``Obi-Wan Kenobi`` -> ``OWK``, ``Clone Trooper`` pawn 2 -> ``CT2``; a one-word name keeps
+    two letters (``Yoda`` -> ``Yo``, ``Stormtrooper`` pawn 1 -> ``St1``)."""
+    words = [w for w in re.split(r"[\s-]+", name) if w]
+    if pawn and words and words[-1] == str(pawn):
+        words.pop()  # (the printed name ends in the pawn's number)
+    letters = words[0][:2].title() if len(words) == 1 else "".join(w[0].upper() for w in words)
+    return letters + (str(pawn) if pawn else "")
+
+
+def token_labels(s: EpicState) -> tuple[str, ...]:
+    """Per character, the letters on its token: the initials of its printed name (and its
+    pawn's number), unless two characters of the game would share them: then its short name."""
+    chars = s.roster.chars
+    labels = [_initials(c.name, c.pawn) for c in chars]
+    return tuple(label if labels.count(label) == 1 else c.short for label, c in zip(labels, chars))
+
+
 def _plain(root: ET.Element) -> ET.Element:
     """The parsed drawing without namespace prefixes in its tags (written once, as xmlns)."""
     for el in root.iter():
@@ -394,8 +418,8 @@ def _sides(s: EpicState) -> tuple[str, ...]:
 
 def _looks(s: EpicState) -> tuple[dict, dict]:
     """(side -> (fill, ink), side -> shape) of the pieces: the first two sides (light and dark
-    in the duel) white and black discs; any further sides of a free-for-all other colours and
-    other shapes (a square, a diamond, ...)."""
+    in the duel, the two teams) pale blue and dark red discs (``PIECE_COLOURS``); any further
+    sides of a free-for-all other colours and other shapes (a square, a diamond, ...)."""
     firsts = list(dict.fromkeys(_sides(s)))
     colours = {
         side: PIECE_COLOURS.get(side.split()[0], PIECE_COLOURS[("light", "dark")[i]])
@@ -562,19 +586,33 @@ def _wound_bar(parent: ET.Element, x: int, y: int, left: int, full: int, words: 
         )
 
 
+def _hp_left(s: EpicState, char: int) -> int:
+    return max(0, s.roster.chars[char].hp - s.damage[char]) if s.alive(char) else 0
+
+
 def svg(s: EpicState, seat) -> str:
-    """The table as an SVG picture: the board with the pieces (short names, wounds left), its
-    terrain legend, and a panel with whose turn, the die, every character's wounds (as text and
-    a bar), the piles and the end.  Its ``<title>`` and ``<desc>`` say the position in words."""
+    """The table as an SVG picture: the board with the pieces (a token per character in its
+    side's colour and shape, its initials, wounds left as numbers and as a track under it, a
+    minor's token smaller), its terrain legend, and a panel with whose turn, the die as rolled,
+    every character's wounds (as text and a bar), the piles and the end; under them the hands
+    (the viewer's own face up).  Its ``<title>`` and ``<desc>`` say the position in words."""
     rs = s.roster
     board = rs.board
     sides = _sides(s)
     colours, shapes = _looks(s)
+    labels = token_labels(s)
     pieces = {}
     for i, c in enumerate(rs.chars):
         if s.square[i] != NOWHERE:
-            ring = "held" if s.held[i] > 0 else ""  # a held character: a dashed ring round it
-            pieces[_cell(s, s.square[i])] = Piece(c.short, sides[c.seat], _wounds(s, i), ring)
+            pieces[_cell(s, s.square[i])] = Piece(
+                labels[i],
+                sides[c.seat],
+                _wounds(s, i),
+                "held" if s.held[i] > 0 else "",  # a held character: a dashed ring round it
+                name=c.short,
+                scale=1.0 if c.main else MINOR_SCALE,
+                track=(_hp_left(s, i), c.hp),
+            )
     drawing = render_svg(
         board,
         pieces,
@@ -583,6 +621,7 @@ def svg(s: EpicState, seat) -> str:
         colours=colours,
         shapes=shapes,
         fills=TERRAIN_FILLS,
+        named=False,  # (as the text map: the mains stand on their squares from the first record)
     )
     root = _plain(ET.fromstring(drawing))
     root.find("title").text = _title(s)
@@ -627,15 +666,20 @@ def svg(s: EpicState, seat) -> str:
     y += step // 2
     line("Characters (wounds left)", bold=True)
     for i, c in enumerate(rs.chars):
-        draw_token(panel, shapes[sides[c.seat]], x + 6, y - 4, 6, colours[sides[c.seat]][0])
+        size = 6 if c.main else 6 * MINOR_SCALE
+        draw_token(panel, shapes[sides[c.seat]], x + 6, y - 4, size, colours[sides[c.seat]][0])
+        ET.SubElement(
+            panel,
+            "text",
+            {"x": str(x + 16), "y": str(y), "font-weight": "bold", "class": "token-label"},
+        ).text = labels[i]
         where = _where(s, i)
         text = f"{c.short} ({_name(s, c.seat)})" + (f" {where}" if where else "")
         ET.SubElement(
-            panel, "text", {"x": str(x + 16), "y": str(y), "class": "character"}
+            panel, "text", {"x": str(x + 54), "y": str(y), "class": "character"}
         ).text = text
-        hp_left = max(0, c.hp - s.damage[i]) if s.alive(i) else 0
-        bar_x = x + 180
-        _wound_bar(panel, bar_x, y - 10, hp_left, c.hp, _wound_words(s, i))
+        bar_x = x + 200
+        _wound_bar(panel, bar_x, y - 10, _hp_left(s, i), c.hp, _wound_words(s, i))
         ET.SubElement(
             panel, "text", {"x": str(bar_x + BAR + 6), "y": str(y), "class": "wounds"}
         ).text = _wounds(s, i)
