@@ -13,6 +13,7 @@ from ._errors import (
 )
 from ._fileformat import RawFile
 from ._game import Game
+from ._header import SEEDLESS
 from ._records import Kind, sealed_values
 from ._rederive import Referee
 from ._referee import verify
@@ -87,7 +88,7 @@ def audit_peer(copies) -> Audit:
     secrets = {}
     for raw in copies:
         h = raw.header
-        if h.kind != "game" or not h.peer or h.game_id != first.game_id:
+        if h.kind != "game" or h.trust not in SEEDLESS or h.game_id != first.game_id:
             raise GameFileError(f"{raw.path}: not a copy of the same peer game", code="bad-audit")
         if h.viewer is None or h.peer_secret is None:
             raise GameFileError(

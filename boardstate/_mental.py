@@ -126,15 +126,28 @@ def s_mul(a: bytes, b: bytes) -> bytes:
 
 def card_point(value) -> bytes:
     """The point that stands for the card ``value`` (any msgpack value)."""
-    digest = hashlib.sha256(b"boardstate-card" + _pack(value)).digest()
-    return _na.crypto_core_ed25519_from_uniform(digest)
+    key = _pack(value)
+    point = _card_points.get(key)
+    if point is None:
+        digest = hashlib.sha256(b"boardstate-card" + key).digest()
+        point = _card_points[key] = _na.crypto_core_ed25519_from_uniform(digest)
+    return point
+
+
+_card_points: dict[bytes, bytes] = {}  # (per process: a deck's cards, made once)
 
 
 # ---------------------------------------------------------------------------------- keys
 def key_share(secret: bytes, game_id: bytes) -> tuple[bytes, bytes]:
     """``(x, X)``: a player's ElGamal key share of one game, from their private secret."""
-    x = derived_scalar(secret, b"boardstate-elgamal" + game_id)
-    return x, base(x)
+    out = _key_shares.get((secret, game_id))
+    if out is None:
+        x = derived_scalar(secret, b"boardstate-elgamal" + game_id)
+        out = _key_shares[(secret, game_id)] = (x, base(x))
+    return out
+
+
+_key_shares: dict[tuple, tuple] = {}  # (per process, as _peer's chains)
 
 
 def _challenge(*parts) -> bytes:

@@ -66,7 +66,7 @@ class ModeQuestions:
             "join": "to join",
             "link": "to add their share of the randomness (a deal record)",
             "arrange": "to arrange their face-down pile (a deal record)",
-        }[due]
+        }.get(due) or self.trust.due_words(due)  # (a mode's own deals: the shared deck's)
         return f"waiting for {names} {what}"
 
     def check_join(self, seat: int, sealed) -> tuple:

@@ -88,9 +88,10 @@ def modules_cmd(as_json):
 @click.option("--force", is_flag=True, help="Replace an existing game file at the output path.")
 @click.option(
     "--trust",
-    type=click.Choice(["open", "peer"]),
+    type=click.Choice(["open", "peer", "shared-deck"]),
     help="open: the seed is in the file (hot seat, bots, teaching); peer: no seed, every "
-    "player joins and adds randomness (by mail; the default with --as).",
+    "player joins and adds randomness (by mail; the default with --as); shared-deck: the "
+    "peer mode with one deck nobody sees, shuffled by every player (Jedi Duel, 2-3 players).",
 )
 @click.option("--as", "player", help="Peer mode: you, the player whose copy FILE is.")
 @click.option("--key", help="Peer mode: your signing key's name (default: the one named as you).")
@@ -104,19 +105,19 @@ def new(module, players, options, seed, out, force, trust, player, key, invite):
     """Create a game file (with --as: your copy of a peer game, and the invitation to mail)."""
     mod = bs.get_module(module)
     trust = trust or ("peer" if player else "open")
-    if trust == "peer" and not player:
-        fail("error: a peer game is made by one of its players: add --as PLAYER", BAD_INPUT)
+    if trust != "open" and not player:
+        fail(f"error: a {trust} game is made by one of its players: add --as PLAYER", BAD_INPUT)
     if trust == "open" and (player or key or invite):
         fail("error: --as, --key and --invite make a peer game (--trust peer)", BAD_INPUT)
-    paths = [out] + ([invite or _invite_name(out)] if trust == "peer" else [])
+    paths = [out] + ([invite or _invite_name(out)] if trust != "open" else [])
     for path in paths:
         claim_output(path, force=force)
-    if trust == "peer":
+    if trust != "open":
         if player not in players:
             fail(f"error: --as {player}: not one of the players ({', '.join(players)})", BAD_INPUT)
         signing = load_key(key or player)
         game = bs.Game.new(
-            mod, players, parse_options(options), trust="peer", seat=players.index(player)
+            mod, players, parse_options(options), trust=trust, seat=players.index(player)
         )
         game.signer = signing.sign
         game.join(game.header.viewer, public_key_bytes(signing))
@@ -124,7 +125,7 @@ def new(module, players, options, seed, out, force, trust, player, key, invite):
         game.mark_shared(game.last_seq)
         bs.save_game(game, out)
         click.echo(
-            f"created {out}: your copy of a peer game of {mod.spec.name}, {', '.join(players)}"
+            f"created {out}: your copy of a {trust} game of {mod.spec.name}, {', '.join(players)}"
         )
         click.echo(
             f"wrote {paths[1]}: send it to the other players, who join from it "

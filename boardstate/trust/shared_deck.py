@@ -138,6 +138,16 @@ class SharedDeckTrust(DeckDealer, PeerTrust):
         owed = self.owed(game)
         return owed[0] if owed else ""
 
+    def due_words(self, due: str) -> str:
+        """The deals this mode waits for, in words (``Game.waiting_text``)."""
+        return {
+            "shuffle": "to shuffle the deck (a deal record, with its proof)",
+            "shares": "to add their shares of the cards another player drew (a deal record)",
+            "tell": "to send the share of a card to the player who now holds it (a letter)",
+            "claim": "to read and claim the cards they drew (a deal record)",
+            "open": "to prove the card they played (a deal record)",
+        }[due]
+
     def waiting_for(self, game) -> tuple[int, ...]:
         due = self.due(game)
         if due == "shuffle":
@@ -223,8 +233,9 @@ class SharedDeckTrust(DeckDealer, PeerTrust):
 
     # -------------------------------------------------------------------- what a copy checks
     def check_signature(self, game, record) -> None:
-        """The signature, and a shuffle's proof (the costly check: made once, when the record
-        comes in, never when a copy reads its own file again)."""
+        """The signature, and the proofs a deal carries (a shuffle's, the shares' and a played
+        card's: made once, when the record comes in, never when a copy reads its own file
+        again)."""
         super().check_signature(game, record)
         sealed = record.sealed
         if record.kind != Kind.DEAL or type(sealed) is not tuple or not sealed:
@@ -232,9 +243,7 @@ class SharedDeckTrust(DeckDealer, PeerTrust):
         if sealed[0] == "shuffle" and self.due(game) == "shuffle" and len(sealed) == 3:
             pending = self.pending
             _, index, items = pending.need
-            seat = record.actor
-            if seat != self.next_shuffler(game):
-                return  # (check_deal says so)
+            seat = record.actor  # (whether it is their turn to shuffle: check_deal says)
             deck_in = self.deck_before(game, pending, index, items, seat)
             context = (game.header.game_id, pending.seq, index, seat)
             checked(
@@ -247,6 +256,9 @@ class SharedDeckTrust(DeckDealer, PeerTrust):
                 code="bad-shuffle",
                 what=f"{game.name_of(seat)}'s shuffle",
             )
+        proven = {"shares": self.check_shares, "tell": self.check_tells, "open": self.check_opens}
+        if sealed[0] in proven and len(sealed) == 2 and type(sealed[1]) is tuple:
+            proven[sealed[0]](game, record.actor, sealed[1], proofs=True)
 
     def check_deal(self, game, seat: int, sealed) -> tuple:
         tag = sealed[0] if type(sealed) is tuple and len(sealed) >= 2 else None
@@ -275,8 +287,8 @@ class SharedDeckTrust(DeckDealer, PeerTrust):
         deck = sealed[1] if len(sealed) == 3 else None
         if type(deck) is not tuple or len(deck) != len(items):
             raise bad("malformed shuffle (not the deck's cards)", "bad-shuffle")
-        for c in deck:
-            checked(mental.check_cipher, c, code="bad-shuffle", what="a shuffled card")
+        if not all(type(c) is bytes and len(c) == mental.CIPHER_BYTES for c in deck):
+            raise bad("malformed shuffle (a card is not a ciphertext)", "bad-shuffle")
         decks = self.decks.setdefault((pending.seq, index), {})
         decks[seat] = deck
         order = self.shufflers(game, pending)
@@ -312,7 +324,7 @@ class SharedDeckTrust(DeckDealer, PeerTrust):
             raise bad(f"no card {index!r} in this game", "bad-deal")
         return self.cards[index]
 
-    def check_shares(self, game, seat: int, items):
+    def check_shares(self, game, seat: int, items, proofs: bool = False):
         for item in items:
             if type(item) is not tuple or len(item) != 3:
                 raise bad("malformed share", "bad-share")
@@ -325,10 +337,11 @@ class SharedDeckTrust(DeckDealer, PeerTrust):
             if seat in card.shares:
                 raise bad(f"{game.name_of(seat)}'s share of card {card.index} again", "replayed")
             what = f"{game.name_of(seat)}'s share of card {card.index}"
-            self.check_share_of(game, card, seat, item[1:], "bad-share", what)
+            if proofs:
+                self.check_share_of(game, card, seat, item[1:], "bad-share", what)
         return game.state
 
-    def check_tells(self, game, seat: int, items):
+    def check_tells(self, game, seat: int, items, proofs: bool = False):
         me = game.header.viewer
         for item in items:
             if type(item) is not tuple or len(item) != 3 or type(item[2]) is not Secret:
@@ -340,7 +353,7 @@ class SharedDeckTrust(DeckDealer, PeerTrust):
                     f"a letter of card {card.index} nobody asked of {game.name_of(seat)}",
                     "bad-share",
                 )
-            if secret.known and me == reader:  # (the reader checks what it was told)
+            if proofs and secret.known and me == reader:  # (the reader checks what it was told)
                 value = secret.value
                 if type(value) is not tuple or len(value) != 2:
                     raise bad("malformed letter of a share", "bad-share")
@@ -373,7 +386,7 @@ class SharedDeckTrust(DeckDealer, PeerTrust):
             swap[placeholder] = secret
         return substituted(game.state, swap)
 
-    def check_opens(self, game, seat: int, items):
+    def check_opens(self, game, seat: int, items, proofs: bool = False):
         for item in items:
             if type(item) is not tuple or len(item) != 3:
                 raise bad("malformed proof of a played card", "bad-reveal")
@@ -381,6 +394,8 @@ class SharedDeckTrust(DeckDealer, PeerTrust):
             owed = self.opens.get(card.index)
             if owed is None or owed[0] != seat:
                 raise bad(f"a proof of card {card.index} nobody asked for", "bad-reveal")
+            if not proofs:
+                continue
             what = f"the proof of {game.name_of(seat)}'s card {card.index}"
             self.check_share_of(game, card, card.first, item[1:], "bad-reveal", what)
             shares = [card.shares[s][0] for s in sorted(card.shares)] + [item[1]]
