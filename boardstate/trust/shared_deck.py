@@ -25,10 +25,13 @@ what the player to act needs now (their cards' shares and claims, a played card'
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+
 from .. import _mental as mental
 from .._peer import LINK_BYTES, chain_of, exchange_public
 from .._records import Kind, sealed_values
-from .._secrets import Reveal, Secret
+from .._secrets import Reveal, Secret, make_secret
 from ._dealer import DeckDealer
 from ._deck import Card, DeckRng, bad, checked, event_fields, pairs, substituted
 from ._signed import Pending
@@ -378,6 +381,8 @@ class SharedDeckTrust(DeckDealer, PeerTrust):
             ):
                 raise bad("a claim made before in this game (replayed)", "replayed")
             secret = Secret(commitment, 1 << seat)
+            if len(self.audit_secrets) == len(game.players):  # (the audit: every key is known)
+                self.audit_claim(game, seat, placeholder, commitment, self.cards[held[0]])
             if me == seat and game.header.peer_secret is not None:
                 value = self.read(game, self.cards[held[0]], me)
                 made = self.claim_secret(game, placeholder, value, me)
@@ -385,6 +390,24 @@ class SharedDeckTrust(DeckDealer, PeerTrust):
                     secret = made
             swap[placeholder] = secret
         return substituted(game.state, swap)
+
+    def audit_claim(self, game, seat: int, placeholder, commitment, card: Card) -> None:
+        """The end-of-game audit, every player's secret published: the card is read with every
+        key share, and the claim must commit to it with the claimer's salt (a claim of another
+        card than the one drawn is caught here, played or not)."""
+        gid = game.header.game_id
+        shares = [
+            mental.decryption_share(mental.key_share(self.audit_secrets[s], gid)[0], card.cipher)
+            for s in range(len(game.players))
+        ]
+        value = mental.card_of(mental.decrypt(card.cipher, shares), card.values)
+        salt = hmac.digest(self.audit_secrets[seat], b"claim" + gid + placeholder, hashlib.sha256)
+        if make_secret(value, salt[:16]).commitment != commitment:
+            raise bad(
+                f"{game.name_of(seat)} claimed card {card.index} of the shared deck as another "
+                f"card than the one drawn ({value!r})",
+                "bad-claim",
+            )
 
     def check_opens(self, game, seat: int, items, proofs: bool = False):
         for item in items:
