@@ -123,9 +123,8 @@ def legal(file, player, as_json):
     if as_json:
         click.echo(json.dumps({"player": player, "commands": commands}))
         return
-    if not commands:
-        acting = ", ".join(game.players[s] for s in game.to_act()) or "nobody (game over)"
-        click.echo(f"{player} has nothing to do now (to act: {acting})")
+    if not commands:  # (why: the game is over, it waits for someone, or it is not their turn)
+        click.echo(f"{player} has nothing to do now ({bs.next_line(game)})")
     for c in commands:
         click.echo(c)
 

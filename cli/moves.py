@@ -74,12 +74,13 @@ def move(file, command, player, level, out, force, text, key):
                 BAD_INPUT,
             )
         sign_as(game, key)
-        if game.header.hosted:  # (a request for the judge; this copy waits for its record)
+        if game.trust.moves_by_request:  # (a request for the judge; the copy waits for it)
             if len(commands) > 1:
                 fail("error: one command per request in a hosted game", BAD_INPUT)
             request = game.request(seat, commands[0])
             path = out or str(Path(file).with_name(f"{Path(file).stem}-{game.seq:04d}.request"))
             write_request(request, path, reading=[file], text=text, force=force)
+            click.echo(bs.next_line(game), err=out == "-")  # (sent: waiting for the judge)
             return
         base = game.mail_base(game.last_seq)
         before = game.state

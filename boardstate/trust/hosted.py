@@ -34,6 +34,7 @@ class HostedTrust(SignedTrust):
     """The judge's requests and judgements; a player's copy checks what the judge made."""
 
     joins_by_request = True  # the judge makes the join record from the player's request
+    moves_by_request = True  # and every record from a player's request
     checked_in_part = (
         "checked in part: they hold what only the judge's seed gives; after the end, "
         "'verify LOG --with THIS-COPY' audits the judge's published log"
@@ -257,12 +258,12 @@ class HostedTrust(SignedTrust):
         the judge's record comes back by mail."""
         from .._errors import SecretUnavailable
 
-        self.check_not_waiting(game)
         said = canonical(text)
-        if said is not None:
-            game.check_talk(seat, said)
+        if said is not None:  # (the engine's words are said in or out of turn, waiting or
+            game.check_talk(seat, said)  # not: a judge ahead of this copy sends a catch-up)
             command = said
         else:
+            self.check_not_waiting(game)
             game.check_can_act(seat)
             if game.reveal_due():
                 raise IllegalCommand(
