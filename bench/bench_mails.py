@@ -18,11 +18,13 @@ holds in another order is a fork (only a bid made on the setup's joins and deals
 at most one mail a game that protocol 1 is charged for and might be spared).  The creator's
 first file (the invitation, or the open game's file) counts as a mail.  Every key, secret and seed comes from
 the game's number, so a run is the same games every time.
-Through a judge: each request is a mail to the judge (one command a request), and each of the
-judge's answers is a mail to each player.
+Through a judge: each request is a mail to the judge (one command a request), and the judge
+mails a player its digest when the game needs them (as ``boardstate judge`` does by default).
 
 A *turn*: a player's turn in Epic Duels and Jedi Duel (``turn-began`` events), a round of bids
 in Duel of the Forces (``bids-revealed``).  Setup mails: those sent before the first move.
+"Shares alone": mails that hold nothing new but deals (a player's share of the randomness),
+sent only because the other player waits for it: what a round trip for randomness costs.
 
 Usage: python bench/bench_mails.py [--games 10] [--seed 1] [--game epic-duels ...]
 """
@@ -74,6 +76,7 @@ class Played:
     turns: int
     setup: int  # mails sent before the first move
     records: int
+    shares: int = 0  # mails that hold nothing new but shares of the randomness (a reply to them)
 
 
 # --------------------------------------------------------------------------- players by mail
@@ -126,6 +129,7 @@ class ByMail:
         self.pick = pick
         self.mails = 1  # the creator's first file to the others
         self.setup = None
+        self.shares = 0
 
     @classmethod
     def peer(cls, module, n: int, tag: str, protocol: int) -> ByMail:
@@ -165,10 +169,12 @@ class ByMail:
     def send(self, player: Player) -> bool:
         """``player`` mails the others one move file with every record one of them lacks."""
         game = player.copy
-        base = game.mail_base(min(player.common(o) for o in player.held) - 1)
+        common = min(player.common(o) for o in player.held)
+        base = game.mail_base(common - 1)
         if base >= game.last_seq:
             return False
         data = bs.encode_moves(game, base)
+        self.shares += all(r.kind == bs.Kind.DEAL for r in game.records[common:])
         hashes = player.hashes()
         for other in player.held:
             self.players[other].inbox.append((player.seat, data))
@@ -203,7 +209,8 @@ class ByMail:
             game = player.copy
             if self.setup is None:
                 self.setup = self.mails
-            game.play(player.seat, self.pick.choice(game.legal(player.seat)))
+            command = self.pick.choice(game.legal(player.seat))
+            game.play(player.seat, command, entropy=self.pick.randbytes)  # (a bid's salt too)
             game.keep_in_canonical_order()
             busy = True
         return self.send(player) or busy
@@ -220,8 +227,10 @@ class ByMail:
 
 # --------------------------------------------------------------------------- through a judge
 def hosted(module, n: int, tag: str) -> tuple[bs.Game, int, int]:
-    """``(judge's copy, mails, setup mails)``: every request a mail to the judge, every answer
-    a mail to each player (the invitations too)."""
+    """``(judge's copy, mails, setup mails)``: the invitations, every request (a mail to the
+    judge), and the judge's answers, mailed as its digests are (``boardstate.judge._digest``:
+    to a player when the game is over, or when they are to act now and were not before, or
+    asked)."""
     judge_key = key(tag, "judge")
     judge = bs.Game.new(
         module,
@@ -246,24 +255,28 @@ def hosted(module, n: int, tag: str) -> tuple[bs.Game, int, int]:
         copies.append(copy)
         judge.judge(decode_request(seated.request.encode(), "request"))
         mails += 1
-    mails += _answer(judge, copies, 0)
+    mails += _answer(judge, copies, 0, (), range(n))
     setup = mails
     pick = random.Random(tag)
     while judge.outcome() is None:
         seat = judge.to_act()[0]
         copy = copies[seat]
         request = copy.request(seat, pick.choice(copy.legal(seat)))
-        base = judge.last_seq
+        base, before = judge.last_seq, judge.to_act()
         judge.judge(decode_request(request.encode(), "request"))
-        mails += 1 + _answer(judge, copies, base)
+        mails += 1 + _answer(judge, copies, base, before, (seat,))
     return judge, mails, setup
 
 
-def _answer(judge: bs.Game, copies, base: int) -> int:
+def _answer(judge: bs.Game, copies, base: int, before, askers) -> int:
+    """Every copy takes the judge's new records; the count of players a digest is mailed to."""
     for seat, copy in enumerate(copies):
         data = bs.encode_moves(judge, base, reader=seat)
         bs.referee_moves(copy, bs.parse_raw(data, f"to {NAMES[seat]}"))
-    return len(copies)
+    acting, over = judge.to_act(), judge.outcome() is not None
+    return sum(
+        over or (s in acting and (s not in before or s in askers)) for s in range(len(copies))
+    )
 
 
 # --------------------------------------------------------------------------- the table
@@ -283,7 +296,7 @@ def play(module, mode: str, n: int, tag: str) -> Played:
     else:
         table = ByMail.peer(module, n, tag, int(mode.split()[-1]))
     game = table.play_out()
-    return Played(table.mails, turns(game), table.setup, game.seq)
+    return Played(table.mails, turns(game), table.setup, game.seq, table.shares)
 
 
 def modes_for(module) -> list[str]:
@@ -311,9 +324,9 @@ def main() -> int:
     )
     print(
         "| game | mode | games | turns/game | mails/game | **mails/turn** | "
-        "mails/turn, min–max | setup mails | records/game | s/game |"
+        "mails/turn, min–max | of them shares alone | setup mails | records/game | s/game |"
     )
-    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for game_id in args.game or sorted(TURNS):
         module = bs.get_module(game_id)
         for mode in modes_for(module):
@@ -327,7 +340,7 @@ def main() -> int:
             print(
                 f"| {game_id} | {mode} | {len(rows)} | {turns_ / len(rows):.1f} | "
                 f"{mails / len(rows):.1f} | **{mails / turns_:.2f}** | "
-                f"{min(per):.2f}–{max(per):.2f} | "
+                f"{min(per):.2f}–{max(per):.2f} | {sum(r.shares for r in rows) / turns_:.2f} | "
                 f"{statistics.mean(r.setup for r in rows):.1f} | "
                 f"{statistics.mean(r.records for r in rows):.0f} | {seconds:.1f} |",
                 flush=True,

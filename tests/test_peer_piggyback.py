@@ -10,7 +10,9 @@ Three cases, each for new games only (an older game plays protocol 1 to its end)
 2. with two players, the creator's pile rides on the invitation (and the joiner's on the
    join), while the links that draw from them still wait for every join;
 3. with two players, a reveal is forced on its player: when it asks for randomness at once,
-   the signature of the other player's reply that forced it stands for their share.
+   a signature already made stands for one player's share (the reply that forced a choice
+   turned over; in a sealed round, whose reveals commute, the reveal every copy's order puts
+   first), and the other player's link completes it.
 
 The games run on tests/test_peer.py's ``Table`` (one copy per player, move files between
 them) through tests/test_threat_model.py's helpers, on Duel of the Forces (sealed bids, a
@@ -38,9 +40,10 @@ from test_threat_model import (
 )
 
 import boardstate as bs
+from boardstate._canonical import canonical_region
 from boardstate._fileformat import encode_game, encode_moves, encode_public, parse_raw
 from boardstate._header import PEER_PROTOCOLS, Header
-from boardstate._peer import REPLY_EPOCH, chain_of, epoch_key, share_of
+from boardstate._peer import REPLY_EPOCH, PeerRng, Supplies, chain_of, epoch_key, share_of
 from boardstate._records import Kind
 from boardstate._referee import referee_moves, verify
 
@@ -63,26 +66,27 @@ def villains(records) -> list[int]:
     return [e.card for r in records for e in r.events if type(e).__name__ == "VillainDrawn"]
 
 
-def at_a_forced_reveal(protocol=None, seed: int = 5):
-    """A two-player Duel of the Forces played round by round until the reveal that resolves a
-    round would turn up the next villain at once: the table as it stands when the revealer's
-    copy holds the other player's reply (their bid and its reveal: they committed last) and
-    must reveal.  ``(table, revealer, replier)``."""
+def at_a_forced_reveal(protocol=None, seed: int = 5, first: int = 0):
+    """A two-player Duel of the Forces played round by round, ``first`` bidding first, until
+    the reveal that resolves a round would turn up the next villain at once: the table as it
+    stands when the revealer's copy holds the other player's reply (their bid and its reveal:
+    they committed last) and must reveal.  ``(table, revealer, replier)``."""
     t = table(2, module=DOTF, secrets=secrets(1, 2), protocol=protocol)
     t.settle()
     choices = random.Random(seed)
-    for n in range(200):
+    salts = choices.randbytes  # (a bid's salt: it is in the reply its signature covers)
+    for _ in range(200):
         lead = t.copies[0]
         assert lead.outcome() is None, "no round turned up a villain at once"
         if lead.round is None:  # (an open choice: who wins a card keeps or discards it)
             (seat,) = lead.to_act()
-            t.copies[seat].play(seat, choices.choice(t.copies[seat].legal(seat)))
+            t.copies[seat].play(seat, choices.choice(t.copies[seat].legal(seat)), entropy=salts)
             t.settle()
             continue
-        first, last = n % 2, 1 - n % 2
-        t.copies[first].play(first, choices.choice(t.copies[first].legal(first)))
+        last = 1 - first
+        t.copies[first].play(first, choices.choice(t.copies[first].legal(first)), entropy=salts)
         deliver(t, first, last)
-        t.copies[last].play(last, choices.choice(t.copies[last].legal(last)))  # (and reveals)
+        t.copies[last].play(last, choices.choice(t.copies[last].legal(last)), entropy=salts)
         deliver(t, last, first)
         probe = clone(t.copies[first], t.keys[first])
         probe.reveal_held()
@@ -99,7 +103,6 @@ def test_a_new_peer_game_plays_the_newest_protocol_and_an_older_one_is_still_mad
     assert newest.header.protocol == PEER_PROTOCOLS[-1] == 2 and older.header.protocol == 1
     for game, version in ((newest, 4), (older, 2)):
         for data in (encode_game(game), encode_public(game), encode_moves(game, 0)):
-            header_map = msgpack.Unpacker(raw=False).feed(data) or None
             unpacker = msgpack.Unpacker(raw=False)
             unpacker.feed(data)
             header_map = unpacker.unpack()
@@ -217,26 +220,59 @@ def test_two_joiners_positions_depend_on_the_joiners_link_not_on_the_creators_pi
 
 # ------------------------------------------------------------ 3. the reply's share of a reveal
 def test_a_reply_carries_the_share_of_the_reveal_it_forces():
-    """The revealer's copy reveals, deals its own link, and the villain is up: the replier
-    deals nothing for it.  The epoch's key is the reply's share and the revealer's link, named
-    by the reply."""
+    """The second seat bids last and reveals at once; the first seat's copy reveals, deals its
+    own link, and the villain is up: the replier deals nothing for it.  The epoch's key is the
+    reply's share and the revealer's link, named by the round's first record (a round's reveals
+    commute: docs/trust.md)."""
     t, revealer, replier = at_a_forced_reveal()
     game = t.copies[revealer]
     reply = game.records[-1]
-    assert reply.actor == replier and reply.kind == Kind.REVEAL
+    assert reply.actor == replier == 1 and reply.kind == Kind.REVEAL
     link = next_link(game, revealer, secrets(1, 2)[revealer])
-    given = dict(game.links_given)
-    made = game.reveal_held() + game.deal_held()
-    assert [(r.kind, r.actor) for r in made] == [(Kind.REVEAL, revealer), (Kind.DEAL, revealer)]
-    assert villains(made[-1:]) and not game.due()
-    assert game.links_given == {**given, revealer: given[revealer] + 1}
+    given, start = dict(game.links_given), game.round.start
+    made = game.reveal_held()
+    # the key and stream docs/trust.md gives, from the reply's share and the revealer's link
     shares = {replier: share_of(reply.signature), revealer: link}
-    key = epoch_key(game.header.game_id, reply.seq, REPLY_EPOCH, [shares[0], shares[1]])
-    assert game.records[made[0].seq].seq == made[0].seq and key  # (named by the reply)
+    supplies = Supplies()
+    supplies.keys.append(epoch_key(game.header.game_id, start, REPLY_EPOCH, [shares[0], shares[1]]))
+    supplies.streams[0] = b"reply:%d" % start
+    pending = game.pending
+    rng = PeerRng(supplies, pending.seq, game.trust.mine(game, pending.actor))
+    expected, _ = game.decider.decide(pending.base, pending.moves, rng, pending.openings)
+    made += game.deal_held()
+    assert [(r.kind, r.actor) for r in made] == [(Kind.REVEAL, revealer), (Kind.DEAL, revealer)]
+    assert villains(made[-1:]) == villains([made[0]._replace(events=expected)]) != []
+    assert not game.due() and game.links_given == {**given, revealer: given[revealer] + 1}
     other = t.copies[replier]
     deliver(t, revealer, replier)
     assert other.head_hash == game.head_hash and villains(other.records) == villains(game.records)
     assert other.deal_held() == []
+
+
+def test_whose_share_resolves_a_round_does_not_depend_on_the_order_of_its_reveals():
+    """The second seat bids first: the first seat bids last and reveals at once, and the second
+    seat's reveal resolves the round in the order the records were made, though every copy's
+    canonical order (a round's reveals commute) puts it first.  The share is the second seat's
+    reveal's signature either way and the first seat's link completes the epoch, so a copy
+    holding the round in the order made and one holding it in canonical order agree on the
+    villain (the second seat waits for that link: one round trip, after which the first seat
+    bids first again)."""
+    t, revealer, replier = at_a_forced_reveal(first=1)
+    bob, alice = t.copies[revealer], t.copies[replier]
+    assert (revealer, replier) == (1, 0)
+    start = bob.round.start
+    made = bob.reveal_held() + bob.deal_held()
+    assert [(r.kind, r.actor) for r in made] == [(Kind.REVEAL, 1)] and bob.waiting_for() == (0,)
+    deliver(t, 1, 0)
+    dealt = alice.deal_held()
+    assert [(r.kind, r.actor) for r in dealt] == [(Kind.DEAL, 0)] and villains(dealt)
+    canon = clone(alice, t.keys[0])
+    canonical_region(canon, start)
+    reveals = [r.actor for r in canon.records[start:] if r.kind == Kind.REVEAL]
+    assert reveals == [1, 0] != [r.actor for r in alice.records[start:] if r.kind == Kind.REVEAL]
+    assert villains(canon.records) == villains(alice.records)
+    deliver(t, 0, 1)
+    assert bob.head_hash == alice.head_hash and not bob.due()
 
 
 def test_without_the_newest_protocol_the_reveal_waits_for_the_other_players_link():
@@ -318,11 +354,13 @@ def test_only_two_players_of_the_newest_protocol_have_epochs_without_every_link(
     t = table(
         players, module=DOTF, secrets=secrets(1, 2, 3)[:players], rng_seed=4, protocol=protocol
     )
+    for copy in t.copies:  # (as the command line's copies: each step in canonical order)
+        copy.keep_in_canonical_order()
     t.settle()
     lead = t.copies[0]
     while lead.outcome() is None:
         seat = t.rng.choice(lead.to_act())
-        t.copies[seat].play(seat, t.rng.choice(t.copies[seat].legal(seat)))
+        t.copies[seat].play(seat, t.rng.choice(t.copies[seat].legal(seat)), entropy=t.rng.randbytes)
         t.settle()
     given = lead.links_given
     if players == 2 and protocol is None:

@@ -41,6 +41,7 @@ class Pending:
         "need",
         "first",
         "reply",
+        "sharer",
     )
 
     def __init__(self, seq, moves, base, openings, actor) -> None:
@@ -54,13 +55,14 @@ class Pending:
         self.links: dict[int, bytes] = {}  # the epoch being collected: seat -> link
         self.need: tuple | None = None
         self.first: int | None = None  # whose record made the links due (they deal first)
-        self.reply: int | None = None  # the record whose signature stands for a share in the
-        # epoch being collected (the peer mode's protocol 2), which then names the epoch
+        self.reply: int | None = None  # the record that names the epoch being collected, when
+        # a signature stands for a share in it (the peer mode's protocol 2) ...
+        self.sharer: int | None = None  # ... and whose signature it is
 
     def copy(self) -> Pending:
         out = Pending(self.seq, self.moves, self.base, self.openings, self.actor)
         out.emitted, out.need, out.links = self.emitted, self.need, dict(self.links)
-        out.first, out.reply = self.first, self.reply
+        out.first, out.reply, out.sharer = self.first, self.reply, self.sharer
         out.supplies.keys = list(self.supplies.keys)
         out.supplies.arrangements = {k: list(v) for k, v in self.supplies.arrangements.items()}
         out.supplies.streams = dict(self.supplies.streams)
@@ -206,10 +208,10 @@ class SignedTrust(OpenTrust):
             epoch, supplies, reply = len(pending.supplies.keys), pending.supplies, pending.reply
             if reply is None:
                 supplies.keys.append(epoch_key(game.header.game_id, pending.seq, epoch, links))
-            else:  # (named by the reply whose signature stood for a share: ``PeerTrust``)
+            else:  # (a signature stood for a share: named by ``reply``, ``PeerTrust``)
                 supplies.keys.append(epoch_key(game.header.game_id, reply, REPLY_EPOCH, links))
                 supplies.streams[epoch] = b"reply:%d" % reply
-            pending.links, pending.reply = {}, None
+            pending.links, pending.reply, pending.sharer = {}, None, None
             return self.advance(game, pending)
         _, owner, _index, items = pending.need
         pile = sealed[1]

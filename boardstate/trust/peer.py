@@ -39,6 +39,7 @@ class PeerTrust(SignedTrust):
     def __init__(self) -> None:
         super().__init__()
         self.last_record = None  # the last record that is not an engine word
+        self.reveals: dict[int, tuple] = {}  # seat -> (number, signature) of its last reveal
 
     def seed(self, game) -> bytes | None:
         return None
@@ -56,32 +57,51 @@ class PeerTrust(SignedTrust):
     def reply_shares(self, game) -> None:
         """Protocol 2, two players: a reveal is forced on its player (it opens their
         commitment, and nothing but it may come first).  When it asks for randomness before
-        anything else, the other player's share of the first epoch is the one their last
-        record's signature stands for (``share_of``): that reply is the mail that forced the
-        reveal, so the share rides on it and the revealer's own link completes the epoch at
-        once.  The epoch is named by the reply, not by the reveal, so that engine words written
-        before the reveal change nothing (docs/trust.md, "Shares that ride on mails sent
-        anyway")."""
+        anything else, one player's share of that first epoch is a signature already made, and
+        the other player's link completes it (docs/trust.md, "Shares that ride on mails sent
+        anyway"):
+
+        - a choice turned over (face down): the share is the signature of the other player's
+          last record, the reply that forced the reveal, so the revealer completes the epoch at
+          once; the epoch is named by the reply;
+        - the reveal that resolves a sealed round: the round's reveals commute, so whose share
+          it is must not depend on their order: it is the signature of the reveal that every
+          copy's order puts first (the last seat's: the last to commit in that order), and the
+          first seat's link completes the epoch; the epoch is named by the round's first
+          record.
+
+        Either way, engine words written before a reveal change nothing."""
         _seq, pending = self.next_pending
-        last = self.last_record
         if (
             pending is None
             or pending.need != ("links", 0)
             or game.header.protocol < 2
             or len(game.players) != 2
-            or last is None
-            or not last.signature
             or not game.reveal_due()
         ):
             return
-        acting = game.to_act()
-        if len(acting) == 1 and last.actor == 1 - acting[0]:
-            pending.links[last.actor] = share_of(last.signature)
-            pending.reply = last.seq
+        phase, last = game.round, self.last_record
+        if phase is not None:
+            sharer, pending.reply = max(phase.seats), phase.start
+            made = self.reveals.get(sharer)
+            signature = made[1] if made is not None and made[0] >= phase.start else None
+        else:
+            acting = game.to_act()
+            if last is None or len(acting) != 1 or last.actor != 1 - acting[0]:
+                return
+            sharer, pending.reply, signature = last.actor, last.seq, last.signature
+        pending.sharer = sharer
+        if signature:  # (else the sharer's share is the reveal being made: ``on_append``)
+            pending.links[sharer] = share_of(signature)
 
     def on_append(self, game, record) -> None:
         super().on_append(game, record)
         self.last_record = record
+        if record.kind == Kind.REVEAL:
+            self.reveals[record.actor] = (record.seq, record.signature)
+        pending = self.pending
+        if pending is not None and pending.sharer == record.actor and pending.seq == record.seq:
+            pending.links.setdefault(record.actor, share_of(record.signature))
 
     def seal(self, game, record):
         """This copy's player's records are signed, with letters for the values some players
