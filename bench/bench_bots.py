@@ -9,7 +9,7 @@ game, two players, seats alternating.  A tie counts half.  The win rate is given
 Wilson interval; CPU per move of each bot is measured as it plays.
 
 Usage: python bench/bench_bots.py [--games 20] [--match normal-random ...] [--game jedi-duel]
-       [--keep DIR]   (keep the saved games; by default they go to a temporary folder)
+       [--jobs 2] [--keep DIR]   (keep the saved games; by default they go to a temporary folder)
 """
 
 from __future__ import annotations
@@ -111,28 +111,39 @@ def wilson(score: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def match(game_id: str, first: str, second: str, games: int, folder: Path) -> dict:
-    """``games`` games of ``first`` against ``second``, seats alternating; every game saved
-    and verified."""
+def one_game(game_id: str, first: str, second: str, g: int, folder: Path) -> tuple:
+    """Game ``g`` of a match: ``first`` sits first in even games.  Returns (the score of
+    ``first``, {bot name: CPU seconds per move}, whether the saved game verifies)."""
     module = bs.get_module(game_id)
-    score = 0.0
-    cpu = {first: [], second: []}
-    failures = 0
-    for g in range(games):
-        bots = [make_bot(first, g), make_bot(second, g + 1000)]
-        names = [first, second]
-        if g % 2:
-            bots.reverse()
-            names.reverse()
-        clock: dict = {}
-        outcome, path = play_game(module, bots, g, folder, clock)
-        mine = names.index(first)
-        if mine in outcome.winners:
-            score += 1 / len(outcome.winners)
-        for seat, times in clock.items():
-            cpu[names[seat]].extend(times)
-        verdict = bs.verify(path)
-        failures += not verdict.ok
+    bots = [make_bot(first, g), make_bot(second, g + 1000)]
+    names = [first, second]
+    if g % 2:
+        bots.reverse()
+        names.reverse()
+    clock: dict = {}
+    outcome, path = play_game(module, bots, g, folder, clock)
+    mine = names.index(first)
+    score = 1 / len(outcome.winners) if mine in outcome.winners else 0.0
+    cpu = {names[seat]: times for seat, times in clock.items()}
+    return score, cpu, bs.verify(path).ok
+
+
+def match(game_id: str, first: str, second: str, games: int, folder: Path, jobs: int) -> dict:
+    """``games`` games of ``first`` against ``second``, seats alternating; every game saved
+    and verified (``jobs`` games at once)."""
+    args = [(game_id, first, second, g, folder) for g in range(games)]
+    if jobs > 1:
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(jobs) as pool:
+            results = list(pool.map(one_game, *zip(*args)))
+    else:
+        results = [one_game(*a) for a in args]
+    score = sum(r[0] for r in results)
+    cpu: dict = {first: [], second: []}
+    for r in results:
+        for name, times in r[1].items():
+            cpu[name].extend(times)
     low, high = wilson(score, games)
     return {
         "game": game_id,
@@ -142,7 +153,7 @@ def match(game_id: str, first: str, second: str, games: int, folder: Path) -> di
         "rate": score / games if games else 0.0,
         "ci": (low, high),
         "cpu": {k: (sum(v) / len(v) if v else 0.0, max(v, default=0.0)) for k, v in cpu.items()},
-        "unverified": failures,
+        "unverified": sum(not r[2] for r in results),
     }
 
 
@@ -152,6 +163,7 @@ def main(argv=None) -> int:
     parser.add_argument("--match", action="append", choices=sorted(MATCHES))
     parser.add_argument("--game", action="append", choices=GAMES)
     parser.add_argument("--keep", type=Path)
+    parser.add_argument("--jobs", type=int, default=1, help="games played at once")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         folder = args.keep or Path(tmp)
@@ -159,7 +171,7 @@ def main(argv=None) -> int:
         for name in args.match or list(MATCHES):
             first, second = MATCHES[name]
             for game_id in args.game or GAMES:
-                r = match(game_id, first, second, args.games, folder)
+                r = match(game_id, first, second, args.games, folder, args.jobs)
                 cpu = ", ".join(
                     f"{k} {mean * 1000:.0f} ms/move (max {top * 1000:.0f})"
                     for k, (mean, top) in r["cpu"].items()

@@ -7,8 +7,10 @@ from ._policies import Policy, shares
 
 
 class JediPolicy(Policy):
-    """Jedi Duel: random rollouts to the end (a game is some 80 commands); a position is worth
-    its fatigue left."""
+    """Jedi Duel: random rollouts say little (most commands are discards), so they stop after
+    ``depth`` commands (a turn or two), where a position is worth the fatigue left."""
+
+    depth = 15
 
     def evaluate(self, state, seats: int) -> tuple[float, ...]:
         return shares([f / 21 for f in state.fatigue], 6.0)
