@@ -6,11 +6,11 @@
 # (Force Lightning; a Force Defence with a fumble; a Force Defence; take the attack or a Club
 # defence; an attack, a Force power or a discard; anything else), and among those the one a
 # counter-based index points at.
-# Needs jq.  Usage: replays/make_jedi_duel.sh [BOARDSTATE]   (default: .venv/bin/boardstate)
+# Needs jq.  Usage: bash replays/make_jedi_duel.sh [BOARDSTATE]   (default: boardstate on PATH)
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
-BS=${1:-.venv/bin/boardstate}
+BS=${1:-boardstate}
 PREFERENCE='^lightning ;^force-defend .* fumble ;^force-defend ;^(take$|defend );^(attack|sense|heal|push|discard) ;.'
 
 pick() {  # pick STEP SALT: choose one command from the JSON list on stdin
@@ -26,6 +26,7 @@ make_game() {  # make_game FILE SEED SALT PLAYER...
     shift 3
     local args=()
     for p in "$@"; do args+=(--player "$p"); done
+    rm -f "$file"
     "$BS" new jedi-duel "${args[@]}" --seed "$seed" -o "$file" >/dev/null
     local step=0
     while :; do
@@ -34,7 +35,11 @@ make_game() {  # make_game FILE SEED SALT PLAYER...
         [ -z "$who" ] && break
         local command
         command=$("$BS" legal "$file" --as "$who" --json | pick "$step" "$salt")
-        "$BS" move "$file" --as "$who" "$command" >/dev/null
+        local said  # (the move file is not kept; what the move did is said only if it fails)
+        if ! said=$("$BS" move "$file" --as "$who" "$command" -o - 2>&1 >/dev/null); then
+            echo "$said" >&2
+            exit 1
+        fi
         step=$((step + 1))
     done
     "$BS" verify "$file"

@@ -26,7 +26,7 @@ from boardstate.testing._conformance import check_determinized_views_play_on
 from conftest import all_modules
 
 MODULES = all_modules()
-REPLAYS = Path(__file__).parent.parent / "replays"
+REVISION_2 = Path(__file__).parent / "fixtures" / "duel-of-the-forces-revision-2"
 
 
 @pytest.mark.parametrize("module", MODULES, ids=[m.spec.id for m in MODULES])
@@ -92,7 +92,7 @@ def test_a_module_that_hides_values_and_names_none_is_told_so():
 
 
 def test_duel_of_the_forces_fills_the_face_down_stock_of_revision_2():
-    game = bs.load_game(REPLAYS / "duel-of-the-forces-ravensburger-2015-2p.msgpack")
+    game = bs.load_game(REVISION_2 / "duel-of-the-forces-ravensburger-2015-2p.msgpack")
     assert game.header.revision == 2
     module = game.module
     s = game.states()[5]

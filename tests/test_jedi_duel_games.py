@@ -19,7 +19,8 @@ from boardstate.modules.jedi_duel._state import SHOW, Awaiting, HandSeen
 from boardstate.testing import ContractBroken, check_hidden_information, sealed_values, validate
 
 RULES = MODULE.rules
-# The module as it was before rules revision 2: what made the sample games in replays/.
+# The module as it was before rules revision 2: what made the sample games kept in
+# tests/fixtures/jedi-duel-revision-1/ (the samples in replays/ are made under the newest).
 REVISION_1 = bs.Module(attrs.evolve(SPEC, revision=1), MODULE.rules)
 
 
@@ -170,6 +171,7 @@ def test_verify_rejects_a_tampered_record(tmp_path):
 
 
 SAMPLES = Path(__file__).resolve().parent.parent / "replays"
+REVISION_1_SAMPLES = Path(__file__).resolve().parent / "fixtures" / "jedi-duel-revision-1"
 
 
 # ------------------------------------------------------------------ rules revisions
@@ -207,7 +209,7 @@ def test_a_revision_1_game_still_plays_as_before(players):
     """The sample games' commands, given again to a new revision-1 game with the same seed,
     make the very same records (the header now lists one more event type, so the game id and
     the chain differ; every record's body is the same)."""
-    sample = bs.load_game(SAMPLES / f"jedi-duel-{players}p.msgpack")
+    sample = bs.load_game(REVISION_1_SAMPLES / f"jedi-duel-{players}p.msgpack")
     assert sample.header.revision == 1
     header = sample.header
     game = bs.Game.new(REVISION_1, header.players, {}, seed=header.seed, created=header.created)
@@ -243,8 +245,11 @@ def test_an_unfinished_revision_1_game_goes_on_under_revision_1(tmp_path):
 
 
 @pytest.mark.parametrize("players", [2, 4, 6])
-def test_the_sample_games_verify_to_their_end(players):
-    path = SAMPLES / f"jedi-duel-{players}p.msgpack"
+@pytest.mark.parametrize("folder", [SAMPLES, REVISION_1_SAMPLES], ids=["newest", "revision-1"])
+def test_the_sample_games_verify_to_their_end(players, folder):
+    path = folder / f"jedi-duel-{players}p.msgpack"
+    if folder == SAMPLES:
+        assert bs.load_game(path).header.revision == SPEC.revision
     verdict = bs.verify(path)
     assert verdict.ok, verdict.failure
     assert len(verdict.game.players) == players and verdict.outcome is not None

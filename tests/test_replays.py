@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
 import boardstate as bs
+from boardstate.cli import cli
 
-REPLAYS = sorted((Path(__file__).parent.parent / "replays").glob("*.msgpack"))
+ROOT = Path(__file__).parent.parent
+REPLAYS = sorted((ROOT / "replays").glob("*.msgpack"))
 
 
 def test_there_are_samples_for_every_edition_and_player_count():
@@ -39,3 +43,21 @@ def test_sample_verifies_to_a_finished_game(path):
     assert game.rules.outcome(game.state) == verdict.outcome
     for seat in range(len(game.players)):
         assert game.rules.render(game.rules.view(game.state, seat), seat)
+
+
+@pytest.mark.parametrize("path", REPLAYS, ids=[p.name for p in REPLAYS])
+def test_every_sample_is_made_under_its_games_newest_rules_revision(path):
+    game = bs.load_game(path)
+    assert game.header.revision == game.module.spec.revision
+    assert game.revision_note() == ""
+
+
+def test_the_readmes_first_replay_opens_with_no_note_of_an_older_revision():
+    """A newcomer's first contact: the README's replay of a sample."""
+    readme = (ROOT / "README.md").read_text()
+    samples = re.findall(r"boardstate replay (replays/\S+\.msgpack)", readme)
+    assert samples
+    for sample in samples:
+        result = CliRunner().invoke(cli, ["replay", str(ROOT / sample), "--no-step"])
+        assert result.exit_code == 0, result.output
+        assert "revision" not in result.output and "note:" not in result.output
