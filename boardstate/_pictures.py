@@ -6,6 +6,8 @@ state after one record) as one seat sees it.  Every picture and every text is dr
 *view* (``Decider.view``): a spectator's holds no secret, a player's only that player's, so a
 notebook shows nothing the command line would not (``boardstate show --as``).  The picture is the
 module's optional ``svg(state, seat)``; a module that draws none is shown as its text.
+``Position.png()`` draws that picture as PNG (``_png``: cairosvg), for saving; a notebook is
+not given PNGs (``_repr_png_``): drawing one takes most of a second.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from functools import cached_property
 import attrs
 
 from ._decider import _drawn
+from ._png import svg_to_png
 from ._takeback import states_after
 from ._words import describe, status_lines
 
@@ -87,6 +90,13 @@ class Position:
         if draw is None:
             return None
         return _drawn(draw, self.viewed, self.seat)
+
+    def png(self, *, scale: float = 1.0) -> bytes | None:
+        """The module's picture drawn as PNG, ``scale`` times its own size, for mail, forums
+        or a document (None: the module draws none).  Needs cairosvg (``boardstate[png]``):
+        without it, ``PngUnavailable`` says what to install."""
+        picture = self.svg()
+        return None if picture is None else svg_to_png(picture, scale=scale)
 
     def text(self) -> str:
         """The position as text (the module's ``render``), as ``seat`` sees it."""

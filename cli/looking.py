@@ -53,13 +53,22 @@ def _view(game: bs.Game, state, seat: int | None):
     return game.decider.view(state, seat)
 
 
+def _is_png(out) -> bool:
+    return out is not None and str(out).lower().endswith(".png")
+
+
 def _show_svg(game: bs.Game, state, seat: int | None, file: str, out, force: bool) -> None:
     """The module's picture of the table (its optional ``svg(state, seat)``), printed or
-    written to ``out``: never over the game file read, nor over an existing file without
-    ``--force``."""
+    written to ``out`` (a name ending ``.png``: drawn as PNG): never over the game file read,
+    nor over an existing file without ``--force``."""
     draw = getattr(game.module.rules, "svg", None)
     if draw is None:
         fail(f"error: {game.module.spec.id} draws no pictures", BAD_INPUT)
+    if _is_png(out):  # (the picture as PNG: the position's, the same view of the same state)
+        claim_output(out, force=force, reading=[file], checked_first=True)
+        bs.atomic_write(out, game.position(seat=seat).png())
+        click.echo(f"wrote {out}", err=True)
+        return
     picture = draw(state, seat)
     if out is None:
         click.echo(picture, nl=False)
@@ -80,18 +89,23 @@ def _show_svg(game: bs.Game, state, seat: int | None, file: str, out, force: boo
     "-o",
     "--out",
     type=click.Path(dir_okay=False),
-    help="Write the SVG picture to this file (a name ending .svg needs no --svg).",
+    help="Write the picture to this file: a name ending .svg (SVG) or .png (PNG, for mail and "
+    "forums) needs no --svg.",
 )
 @click.option("--force", is_flag=True, help="With --out: replace an existing file.")
 @one_line_errors
 def show(file, player, as_json, as_svg, out, force):
-    """Show the table as a player sees it (text, --json, or an --svg picture)."""
-    if out is not None and str(out).lower().endswith(".svg") and not as_json:
-        as_svg = True  # (show FILE --as P -o pos.svg)
+    """Show the table as a player sees it (text, --json, or an --svg picture; -o pos.png
+    writes the picture as PNG)."""
+    if out is not None and str(out).lower().endswith((".svg", ".png")) and not as_json:
+        as_svg = True  # (show FILE --as P -o pos.svg, or pos.png)
     if as_json and as_svg:
         fail("usage: --json and --svg cannot be combined (try 'boardstate show --help')", BAD_INPUT)
     if out is not None and not as_svg:
-        fail("usage: -o/--out writes the --svg picture; add --svg, or name it .svg", BAD_INPUT)
+        fail(
+            "usage: -o/--out writes the --svg picture; add --svg, or name it .svg or .png",
+            BAD_INPUT,
+        )
     game = bs.load_game(file)
     seat = seat_of(game, player)
     state = _view(game, game.state, seat)

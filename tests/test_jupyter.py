@@ -13,6 +13,7 @@ import importlib.util
 import random
 import re
 import shutil
+import tempfile
 import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
 from pathlib import Path
@@ -22,6 +23,7 @@ import pytest
 
 import boardstate as bs
 from boardstate import UNKNOWN, Reveal, Secret
+from boardstate._png import png_available
 from boardstate._records import sealed_values
 from boardstate.geometry import render_svg
 from boardstate.modules.duel_of_the_forces import MODULE as DUEL
@@ -423,10 +425,27 @@ def test_the_docs_example_runs(tmp_path, monkeypatch):
     """docs/jupyter.md's cells, run in order as a notebook would (from a folder holding the
     sample game): every cell's last expression, and every object a cell hands IPython's
     ``display``, displays as HTML or SVG.  The cells that need IPython or ipywidgets run when
-    they are installed (ipywidgets' slider: each end of it draws the position it names)."""
+    they are installed (ipywidgets' slider: each end of it draws the position it names), the
+    PNG's when cairosvg loads.  Run twice, the example writes nothing into the folder it runs
+    in and nothing over a file it wrote before: a new temporary folder each time."""
     (tmp_path / "replays").mkdir()
     shutil.copy(KAMINO, tmp_path / "replays" / KAMINO.name)
     monkeypatch.chdir(tmp_path)
+    temporary = tmp_path / "temporary"
+    temporary.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(temporary))
+    before = sorted(tmp_path.rglob("*"))
+    _run_the_docs_example(monkeypatch)
+    first = sorted(temporary.rglob("*"))
+    assert first and all(p.stat().st_size for p in first if p.is_file())
+    written = {p: p.read_bytes() for p in first if p.is_file()}
+    _run_the_docs_example(monkeypatch)
+    assert set(tmp_path.rglob("*")) == {*before, *temporary.rglob("*")}
+    assert len(list(temporary.iterdir())) == 2  # (a folder for each run)
+    assert all(path.read_bytes() == data for path, data in written.items())
+
+
+def _run_the_docs_example(monkeypatch):
     displayed: list = []
     if importlib.util.find_spec("IPython") is not None:
         import IPython.display
@@ -441,6 +460,8 @@ def test_the_docs_example_runs(tmp_path, monkeypatch):
         needs = re.findall(r"^from (IPython|ipywidgets)\b", cell, re.M)
         if any(importlib.util.find_spec(name) is None for name in needs):
             continue  # (stepping through with IPython's display or a slider: when installed)
+        if ".png(" in cell and not png_available():
+            continue  # (the PNG: when cairosvg loads)
         ran += 1
         tree = ast.parse(cell)
         last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
@@ -454,7 +475,7 @@ def test_the_docs_example_runs(tmp_path, monkeypatch):
     displayed = [v for v in displayed if not type(v).__module__.startswith("ipywidgets.")]
     if importlib.util.find_spec("IPython") is not None:
         assert len(displayed) >= 2  # (the loop over the positions)
-    if importlib.util.find_spec("ipywidgets") is not None:
+    if importlib.util.find_spec("ipywidgets") is not None and png_available():
         assert ran == len(cells)
     for value in shown_objects + displayed:
         svg = getattr(value, "_repr_svg_", lambda: None)()
