@@ -32,7 +32,7 @@ def public(key) -> bytes:
 class Table:
     """``n`` players of a shared-deck Jedi Duel, each with their own copy."""
 
-    def __init__(self, n: int, seed: int = 0) -> None:
+    def __init__(self, n: int, seed: int = 0, deliver=None) -> None:
         self.secrets = [hashlib.sha256(b"secret %d %d" % (seed, i)).digest() for i in range(n)]
         self.keys = [key_of(s) for s in self.secrets]
         first = bs.Game.new(
@@ -57,9 +57,9 @@ class Table:
         self.rng = random.Random(seed)
         self.mails = 0
         self.files: list[bytes] = []  # every move file sent
-        for seat in range(1, n):
+        for seat in range(1, n):  # (``deliver``: how the mail goes, default every copy at once)
             self.copies[seat].join(seat, public(self.keys[seat]))
-            self.settle()
+            (deliver or Table.settle)(self)
 
     def mail(self, src: int) -> bool:
         """``src`` sends what the others lack (one mail to everyone); True if it sent any."""

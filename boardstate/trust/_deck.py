@@ -102,6 +102,10 @@ class DeckRng(PeerRng):
     def secret(self, value, owners: int = 0) -> Secret:
         if type(value) is Slot:  # (a face-down card of the deck just shuffled)
             return self._place(value.card, owners)
+        recorded = self._deck.recorded.get((self._seq, self._salts + 1))
+        if self._mine is None and owners and recorded is not None:
+            self._salts += 1  # (a secret another copy made, in a record of this decision
+            return Secret(recorded, owners)  # already in: the decision, re-run, takes it)
         return super().secret(value, owners)
 
     def passed(self, card: Secret, owners: int) -> Secret:

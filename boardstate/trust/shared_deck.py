@@ -29,7 +29,7 @@ import hashlib
 import hmac
 
 from .. import _mental as mental
-from .._peer import LINK_BYTES, chain_of, exchange_public
+from .._peer import LINK_BYTES, UNMADE, chain_of, exchange_public
 from .._records import Kind, sealed_values
 from .._secrets import Reveal, Secret, make_secret
 from ._dealer import DeckDealer
@@ -62,7 +62,9 @@ class SharedDeckTrust(DeckDealer, PeerTrust):
         self.opens: dict[int, tuple[int, object]] = {}  # card -> (player, value) to prove
         self.tells: dict[tuple[int, int], int] = {}  # (card, reader) -> who owes the letter
         self.shown: dict[tuple[int, int], object] = {}  # (card, reader) -> value (this copy)
-        self.derived = None  # (seq, events, made) of the last decision this copy ran
+        self.derived = None  # (seq, events, made, its decision's seq) of the last decision
+        self.recorded: dict[tuple, bytes] = {}  # (decision, k) -> the commitment of the k-th
+        # secret another copy made for it, as its record holds it
         self._rng = None
 
     # -------------------------------------------------------------------- keys
@@ -118,7 +120,7 @@ class SharedDeckTrust(DeckDealer, PeerTrust):
 
     def advance(self, game, pending: Pending, rng=None) -> tuple:
         out = super().advance(game, pending, rng)
-        self.derived = (game.seq, out[0], dict(self._rng.made))
+        self.derived = (game.seq, out[0], dict(self._rng.made), pending.seq)
         return out
 
     def shuffle_result(self, seq: int, index: int):
@@ -442,19 +444,22 @@ class SharedDeckTrust(DeckDealer, PeerTrust):
             self.dealt(game, seat, sealed)
         derived = self.derived
         if derived is not None and derived[0] == record.seq and record.events:
-            self.placed(game, record, derived[1], derived[2])
+            self.placed(game, record, derived[1], derived[2], derived[3])
         if kind == Kind.MOVE:
             for value in sealed_values(record):
                 index = self.places.get(value.commitment) if type(value) is Reveal else None
                 if index is not None and self.cards[index].revealed is None:
                     self.opens[index] = (seat, value.value)
 
-    def placed(self, game, record, derived, made) -> None:
+    def placed(self, game, record, derived, made, decision: int) -> None:
         """Where the record put the cards: every secret the rules made of a card (a place of a
         deck, a card drawn, a card shown or given), mapped to its card."""
         me = game.header.viewer
         for want, have in zip(derived, record.events):
             for d, r in pairs(event_fields(want), event_fields(have)):
+                if d.commitment.startswith(UNMADE) and r.commitment != d.commitment:
+                    counter = int.from_bytes(d.commitment[len(UNMADE) :], "big")
+                    self.recorded[(decision, counter)] = r.commitment
                 found = made.get(d.commitment)
                 if found is None:
                     continue
