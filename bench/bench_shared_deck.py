@@ -20,10 +20,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from shared_deck_table import Table  # noqa: E402
+from shared_deck_table import Table
 
-from boardstate import _mental as mental  # noqa: E402
-from boardstate._records import Kind  # noqa: E402
+from boardstate import _mental as mental
+from boardstate._records import Kind
 
 PLAYED = (Kind.MOVE, Kind.COMMIT, Kind.REVEAL)
 
