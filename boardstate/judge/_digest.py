@@ -18,6 +18,7 @@ import attrs
 
 from .._errors import GameFileError
 from .._fileformat import encode_game, encode_moves, encode_public
+from .._png import svg_to_png
 from .._words import records_lines, table_text, turn_line
 from ._types import Outgoing
 
@@ -185,9 +186,7 @@ def _pictures(game, seat: int, stem: str) -> tuple[list, str]:
     if svg is None:
         return [], f"(No picture: {game.header.module} draws none.)"
     try:
-        import cairosvg
-
-        png = cairosvg.svg2png(bytestring=svg.encode("utf-8"))
+        png = svg_to_png(svg)
     except Exception as exc:
         return [], f"(No picture: the table's SVG would not convert to PNG: {_why(exc)}.)"
     return (
