@@ -359,13 +359,14 @@ def test_a_copy_that_sent_a_request_waits_for_the_judge_and_refuses_a_second():
     assert bs.next_line(copy) == said
     assert bs.status_lines(copy, seat)[-2:] == [said[0].upper() + said[1:], "To act: the judge"]
     assert copy.legal(seat) == [] and copy.to_act() == ()
-    # A second request is refused here, in one line, whatever it asks (the judge would refuse
-    # it as stale once it has taken the first).
-    for second in (choice, "note wait", "resign"):
-        with pytest.raises(bs.IllegalCommand) as refused:
-            copy.request(seat, second)
-        assert refused.value.code == "waiting" and "\n" not in str(refused.value)
-        assert str(refused.value).startswith(f"{said}: nothing else can be asked first")
+    # A second move is refused here, in one line (the judge would refuse it as stale once it
+    # has taken the first); the engine's words may still be said (a resignation out of turn:
+    # a judge ahead of the copy answers with a catch-up)
+    with pytest.raises(bs.IllegalCommand) as refused:
+        copy.request(seat, choice)
+    assert refused.value.code == "waiting" and "\n" not in str(refused.value)
+    assert str(refused.value).startswith(f"{said}: nothing else can be asked first")
+    assert copy.request(seat, "note wait").command == "note wait"
     # The other copies do not wait: it is not theirs.
     for other, theirs in enumerate(table.copies):
         if other != seat:
