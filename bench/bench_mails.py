@@ -16,15 +16,16 @@ the others hold in another order (the canonical order of records that commute) m
 first, by itself, before they play on: a move file that builds a move on records the receiver
 holds in another order is a fork (only a bid made on the setup's joins and deals would merge:
 at most one mail a game that protocol 1 is charged for and might be spared).  The creator's
-first file (the invitation, or the open game's file) counts as a mail.  Every key, secret and seed comes from
-the game's number, so a run is the same games every time.
+first file (the invitation, or the open game's file) counts as a mail.  Every key, secret,
+salt and seed comes from the game's number, so a run plays the same games every time.
+
 Through a judge: each request is a mail to the judge (one command a request), and the judge
 mails a player its digest when the game needs them (as ``boardstate judge`` does by default).
 
 A *turn*: a player's turn in Epic Duels and Jedi Duel (``turn-began`` events), a round of bids
 in Duel of the Forces (``bids-revealed``).  Setup mails: those sent before the first move.
 "Shares alone": mails that hold nothing new but deals (a player's share of the randomness),
-sent only because the other player waits for it: what a round trip for randomness costs.
+sent only because the other player waits for it: what waiting for a share costs.
 
 Usage: python bench/bench_mails.py [--games 10] [--seed 1] [--game epic-duels ...]
 """
