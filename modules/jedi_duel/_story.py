@@ -116,7 +116,7 @@ def _discarded(s: JediState, e: Discarded, seat) -> str | None:
     fatigue = s.fatigue[e.seat]
     if rested_fatigue(fatigue, discard_gain(s, e.card.value)) != fatigue:
         return None
-    return f"{s.players[e.seat]}: fatigue stays {fatigue} (the top of its column)"
+    return f"{s.players[e.seat]}: fatigue stays {fatigue} (the top of the column)"
 
 
 @TELL.on(Fumbled)
