@@ -1,4 +1,4 @@
-"""The shared-deck mode's threat model (docs/shared-deck.md): each test performs
+"""The shared-deck mode's threat model (docs/trust.md, "Shared-deck mode"): each test performs
 one attack on real copies and shows what comes of it."""
 
 from __future__ import annotations

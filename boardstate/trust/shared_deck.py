@@ -2,7 +2,7 @@
 from every player's chain of links, letters) with one deck that no player can see, shuffled by
 every player and dealt into private hands without a dealer: mental poker (Barnett & Smart
 2003; the cryptography is ``boardstate._mental``, the bookkeeping ``_deck``;
-docs/shared-deck.md).
+docs/trust.md, "Shared-deck mode").
 
 Besides the peer mode's joins and links, the players make these deal records (kind 5, its
 ``sealed`` a tagged tuple, signed like every deal):

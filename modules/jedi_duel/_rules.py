@@ -77,7 +77,7 @@ def refuse_trust(setup: Setup, mode: str) -> str | None:
     return None
 
 
-MAX_SHARED_DECK = 3  # players in the shared-deck mode (docs/shared-deck.md)
+MAX_SHARED_DECK = 3  # players in the shared-deck mode (docs/trust.md, "Shared-deck mode")
 
 
 # ---------------------------------------------------------------- whose turn
