@@ -28,7 +28,7 @@ def split_commands(words: tuple[str, ...]) -> list[str]:
     text = " ".join(words)
     commands = [c.strip() for c in text.split(";")]
     if not any(commands):
-        fail("error: no command given", BAD_INPUT)
+        raise click.UsageError("no command given (give one, or --bot LEVEL)")
     if not all(commands):
         fail(f"error: an empty command in {text!r} (commands are separated by ';')", BAD_INPUT)
     return commands
