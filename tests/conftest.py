@@ -81,6 +81,7 @@ test_cli.py::test_play_by_email_round_trip
 test_shared_deck_crypto.py::test_a_full_shuffle_proof_checks_and_a_forged_one_fails
 test_shared_deck.py::test_jedi_duel_plays_to_the_end_and_every_copy_agrees
 test_shared_deck_cli.py::test_jedi_duel_by_mail_in_the_shared_deck_mode_to_the_end_and_the_audit
+test_shared_deck_cli.py::test_the_set_up_by_mail_with_the_real_proofs
 
 # The conformance suite on the shipped games (the example's stays in: the suite itself)
 test_conformance.py::test_module_conforms[duel-of-the-forces-*]

@@ -32,6 +32,7 @@ class Post:
         self.inbox = {p: [] for p in players}
         self.count = 0
         self.mails = 0  # mails sent (one file to every other player)
+        self.senders: list[str] = []  # who sent each
         self.sizes: list[int] = []
 
     def copy(self, player: str) -> Path:
@@ -44,10 +45,17 @@ class Post:
     def send(self, player: str, path: Path) -> None:
         if path.exists():
             self.mails += 1
+            self.senders.append(player)
             self.sizes.append(path.stat().st_size)
             for other in self.players:
                 if other != player:
                     self.inbox[other].append(path)
+
+    def letters(self) -> int:
+        """The mails a player sends by hand: files written one after another by one player,
+        before anyone else answers, go in one mail (a reply of deals and the move after it)."""
+        runs = [p for i, p in enumerate(self.senders) if i == 0 or self.senders[i - 1] != p]
+        return len(runs)
 
     def deliver(self, player: str) -> bool:
         if not self.inbox[player]:
@@ -128,6 +136,53 @@ def audit(post: Post, game) -> None:
 def test_jedi_duel_by_mail_in_the_shared_deck_mode_to_the_end_and_the_audit(
     tmp_path, monkeypatch, players
 ):
-    fast_proofs(monkeypatch)
+    fast_proofs(monkeypatch)  # (the protocol's plumbing: 8 rounds; the next test, 80)
     post, game, _setup = play_by_mail(tmp_path, monkeypatch, players, seed=players)
     audit(post, game)
+
+
+def test_the_set_up_by_mail_with_the_real_proofs(tmp_path, monkeypatch):
+    """80 rounds: the set-up takes at most 5 mails (the peer mode's 3, and 2 more), the two
+    shuffles' proofs with their decks are well under 1 MiB, and every copy verifies."""
+    monkeypatch.setenv("BOARDSTATE_KEYS", str(tmp_path / "keys"))
+    monkeypatch.chdir(tmp_path)
+    for p in ("ann", "ben"):
+        assert run("key", "new", p)[0] == 0
+    post = Post(tmp_path, ("ann", "ben"))
+    rc, out = run(
+        "new",
+        "jedi-duel",
+        "--player",
+        "ann",
+        "--player",
+        "ben",
+        "--trust",
+        "shared-deck",
+        "--as",
+        "ann",
+        "-o",
+        post.copy("ann"),
+    )
+    assert rc == 0, out
+    reply = post.outgoing("ben")
+    rc, out = run(
+        "join", "ann-invite.msgpack", "--as", "ben", "-o", post.copy("ben"), "--reply", reply
+    )
+    assert rc == 0, out
+    post.send("ben", reply)
+    while any(post.deliver(p) for p in post.players):
+        pass
+    game = bs.load_game(post.copy("ann"))
+    assert not game.due() and game.to_act(), game.waiting_text()
+    mails = 1 + post.letters()  # (the invitation, then the replies; the last one, when its
+    mails -= post.senders[-1] == game.players[game.to_act()[0]]  # player acts next, goes
+    assert mails <= 5, post.senders  # with their first move)
+    shuffles = [
+        sum(map(len, r.sealed[1])) + sum(map(len, r.sealed[2]))
+        for r in game.records
+        if r.kind == 5 and r.sealed[0] == "shuffle"
+    ]
+    assert len(shuffles) == 2 and sum(shuffles) < 1 << 20, shuffles
+    for p in post.players:
+        rc, out = run("verify", post.copy(p))
+        assert rc == 0 and out.startswith("ok: "), out
