@@ -219,3 +219,32 @@ def test_a_player_who_stops_answering_freezes_the_deck_and_the_file_says_who():
     assert ben.legal(1) == []
     with pytest.raises(bs.IllegalCommand, match="to act: ann"):
         ben.play(1, "take")
+
+
+def test_a_card_shown_as_another_is_refused_by_its_reader(monkeypatch):
+    """Force Sense: Ben shows Ann his hand and lies about one card.  His letter opens to the
+    value he wrote, but the first share he must send with it decrypts the card he holds: Ann's
+    copy refuses the record, naming the lie."""
+    from boardstate.trust._deck import DeckRng
+
+    honest = DeckRng.passed
+
+    def passed(self, card, owners):
+        index = self._deck.card_at(card.commitment)
+        if (
+            self._mine is not None
+            and self._mine[0] == 1
+            and owners == 1
+            and card.known
+            and index is not None
+            and self._deck.cards[index].first == 1
+        ):  # (a card Ben drew, shown to Ann as another)
+            out = self.secret((card.value + 1) % 54, owners)
+            self.made[out.commitment] = (index, -1)
+            return out
+        return honest(self, card, owners)
+
+    monkeypatch.setattr(DeckRng, "passed", passed)
+    table = Table(2, seed=19)
+    with pytest.raises(bs.VerificationFailed, match=r"ben showed ann .*\[bad-share\]"):
+        _until(table, lambda: False, moves=2000)

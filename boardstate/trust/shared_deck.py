@@ -38,6 +38,7 @@ from ._signed import Pending
 from .peer import PeerTrust
 
 _MINE = ("shuffle", "shares", "tell", "claim", "open")
+_NONE = object()
 
 
 class SharedDeckTrust(DeckDealer, PeerTrust):
@@ -364,7 +365,24 @@ class SharedDeckTrust(DeckDealer, PeerTrust):
                     raise bad("malformed letter of a share", "bad-share")
                 what = f"the share of card {card.index} told to {game.name_of(reader)}"
                 self.check_share_of(game, card, card.first, value, "bad-share", what)
+                shown = self.shown.get((card.index, reader), _NONE)
+                if shown is not _NONE and self.read_told(game, card, value[0]) != shown:
+                    raise bad(
+                        f"{game.name_of(seat)} showed {game.name_of(reader)} {shown!r}, but "
+                        f"card {card.index} of the shared deck is another",
+                        "bad-share",
+                    )
         return game.state
+
+    def read_told(self, game, card: Card, first_share: bytes):
+        """The card, with every public share and the first drawer's (None: another point)."""
+        shares = [card.shares[s][0] for s in card.shares if s != card.first] + [first_share]
+        if len(shares) != len(game.players):
+            return None
+        try:
+            return mental.card_of(mental.decrypt(card.cipher, shares), card.values)
+        except mental.BadProof:
+            return None
 
     def check_claims(self, game, seat: int, items):
         swap = {}
