@@ -100,43 +100,8 @@ def turn_line(game, seat: int) -> str:
 
 
 def records_lines(game, first: int, last: int, viewer: int | None) -> list[str]:
-    """Records ``first``..``last`` described as ``viewer`` sees them, one line each
-    (``record 12: ben: stance 8H``)."""
-    return [f"record {r.seq}: {describe(game, r, viewer)}" for r in game.records[first : last + 1]]
-
-
-def table_text(game, seat: int | None) -> str:
-    """The table as ``seat`` sees it, as ``boardstate show --as`` prints it: the module's
-    text, what the last decision settled, where the game stands (no one else's secret)."""
-    position = game.position(seat=seat)
-    lines = [position.text()]
-    report = game.decider.report(position.viewed)
-    if report:
-        lines.append(report)
-    return "\n".join(lines + status_lines(game, seat))
-
-
-def stage_line(game) -> str:
-    """Where a game stands, for a list of games: ``waiting for joins: ann, ben``, ``in play:
-    to act: ben`` or ``over: Game over (...). Scores: .... Winner: ann``."""
-    outcome = game.outcome()
-    if outcome is not None:
-        return f"over: {outcome_line(game.players, outcome)}"
-    if game.due() == "join":
-        return "waiting for joins: " + ", ".join(game.players[s] for s in game.waiting_for())
-    return f"in play: to act: {acting_words(game)}"
-
-
-def revision_note(spec, revision: int) -> str:
-    """Which rules revision an older game is played under and what changed since ("played
-    under ... rules revision N (newest: M; changed since: ...)"); empty for the newest."""
-    if revision == spec.revision:
-        return ""
-    changes = "; ".join(spec.changes_since(revision))
-    return (
-        f"played under {spec.id} rules revision {revision} (newest: {spec.revision}; "
-        f"changed since: {changes})"
-    )
+    """Records ``first``..``last`` described as ``viewer`` sees them (``records_said``)."""
+    return records_said(game, game.records[first : last + 1], viewer)
 
 
 def records_said(game, records, viewer: int | None, *, protocol: bool = False) -> list[str]:
@@ -195,6 +160,40 @@ def _protocol_words(game, run) -> str:
         if who not in kinds.setdefault(kind, []):
             kinds[kind].append(who)
     return "; ".join(f"{k}: {', '.join(w)}" for k, w in kinds.items())
+
+
+def table_text(game, seat: int | None) -> str:
+    """The table as ``seat`` sees it, as ``boardstate show --as`` prints it: the module's
+    text, what the last decision settled, where the game stands (no one else's secret)."""
+    position = game.position(seat=seat)
+    lines = [position.text()]
+    report = game.decider.report(position.viewed)
+    if report:
+        lines.append(report)
+    return "\n".join(lines + status_lines(game, seat))
+
+
+def stage_line(game) -> str:
+    """Where a game stands, for a list of games: ``waiting for joins: ann, ben``, ``in play:
+    to act: ben`` or ``over: Game over (...). Scores: .... Winner: ann``."""
+    outcome = game.outcome()
+    if outcome is not None:
+        return f"over: {outcome_line(game.players, outcome)}"
+    if game.due() == "join":
+        return "waiting for joins: " + ", ".join(game.players[s] for s in game.waiting_for())
+    return f"in play: to act: {acting_words(game)}"
+
+
+def revision_note(spec, revision: int) -> str:
+    """Which rules revision an older game is played under and what changed since ("played
+    under ... rules revision N (newest: M; changed since: ...)"); empty for the newest."""
+    if revision == spec.revision:
+        return ""
+    changes = "; ".join(spec.changes_since(revision))
+    return (
+        f"played under {spec.id} rules revision {revision} (newest: {spec.revision}; "
+        f"changed since: {changes})"
+    )
 
 
 def describe(game, record, viewer: int | None = None) -> str:
