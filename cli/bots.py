@@ -42,6 +42,10 @@ def hint(file, player, level, top):
         game = bs.load_checked(file)
     seat = game.seat(player)
     game.check_can_act(seat)
+    legal = game.legal(seat)
+    if len(legal) == 1:
+        click.echo(f"{legal[0]}  (the only command)")
+        return
     hints = Bot(level).hints(game, seat, top)
     width = max(len(h.command) for h in hints)
     for h in hints:
