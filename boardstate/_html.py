@@ -34,6 +34,8 @@ The DOM the script (and the browser tests) rely on:
 - ``#outcome`` > ``#result``: how the game ended, or where it stands;
 - buttons ``#first``, ``#back``, ``#forward``, ``#last``, ``#everything``; the jump field
   ``#jump`` (a form, ``#jump-form``); the keys ArrowLeft, ArrowRight, Home and End.
+- ``a#home``, when the page is one of a site's (``home``: the judge's club site): the link
+  back to the site's index.
 
 Without JavaScript the first position is shown, and every record and the result are listed.
 """
@@ -51,30 +53,33 @@ from ._words import standing
 CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:"
 
 
-def replay_html(game, seat: int | None = None, *, spoilers: bool = False) -> str:
+def replay_html(game, seat: int | None = None, *, spoilers: bool = False, home=None) -> str:
     """The whole game as one HTML page, as ``seat`` saw it (None: a spectator)."""
     import io
 
     out = io.StringIO()
-    write_replay_html(game, seat, out.write, spoilers=spoilers)
+    write_replay_html(game, seat, out.write, spoilers=spoilers, home=home)
     return out.getvalue()
 
 
-def save_replay_html(game, seat: int | None, path, *, spoilers: bool = False) -> None:
+def save_replay_html(game, seat: int | None, path, *, spoilers: bool = False, home=None) -> None:
     """The page, written to ``path`` step by step and atomically: what is held in memory at
     once is one picture, the pieces of pictures seen so far and a line per record, never the
     page (docs/reliability.md).  ``spoilers``: the page opens with every move and the result
-    shown (else they show as the reader steps to them)."""
+    shown (else they show as the reader steps to them).  ``home``: ``(href, words)``, a link
+    back to the index of the site the page is part of (``boardstate judge site``)."""
     import codecs
 
     from ._fileformat import atomic_stream
 
     with atomic_stream(path) as f:
         encode = codecs.getincrementalencoder("utf-8")().encode
-        write_replay_html(game, seat, lambda text: f.write(encode(text)), spoilers=spoilers)
+        write_replay_html(
+            game, seat, lambda text: f.write(encode(text)), spoilers=spoilers, home=home
+        )
 
 
-def write_replay_html(game, seat: int | None, write, *, spoilers: bool = False) -> None:
+def write_replay_html(game, seat: int | None, write, *, spoilers: bool = False, home=None) -> None:
     """The page as ``write(text)`` calls, in order: the first position, then every position
     packed as it is drawn (each state drawn once: a record that changes nothing, a note, draws
     nothing), then the move list from the line kept per record."""
@@ -110,6 +115,7 @@ def write_replay_html(game, seat: int | None, write, *, spoilers: bool = False) 
         "</head>",
         "<body>",
         "<header>",
+        f'<p><a id="home" href="{escape(home[0])}">{escape(home[1])}</a></p>' if home else "",
         f"<h1>{escape(title)}</h1>",
         f'<p class="about">The game {escape(who)}; {_count(last + 1, "record")}, '
         f"rules revision {game.header.revision}"

@@ -28,7 +28,7 @@ _KEY = click.option("--key", required=True, help="The judge's signing key (board
 
 @click.group()
 def judge() -> None:
-    """A judge that referees hosted games by mail: new, run, publish, list."""
+    """A judge that referees hosted games by mail: new, run, publish, list, site."""
 
 
 def _judge(store: str, key: str):
@@ -152,3 +152,22 @@ def judge_list(store):
     with open_store(store) as opened:
         for line in game_lines(opened):
             click.echo(line)
+
+
+@judge.command("site")
+@_STORE
+@click.option(
+    "-o", "--out", required=True, type=click.Path(file_okay=False), help="The site's folder."
+)
+@click.option("--title", default="Club games", show_default=True, help="The index's title.")
+@click.option("--rewrite", is_flag=True, help="Write every game page again, up to date or not.")
+@one_line_errors
+def judge_site(store, out, title, rewrite):
+    """Write the store's games as a static web site in OUT: an index (newest first: players,
+    where each stands, the result) and each game's replay page as a spectator sees it (no
+    hidden card, choice or seed).  OUT must be new, empty, or a site this command wrote;
+    again, it brings the site up to date."""
+    from boardstate.judge import open_store, write_site
+
+    with open_store(store) as opened:
+        click.echo(write_site(opened, out, title=title, rewrite=rewrite).line())

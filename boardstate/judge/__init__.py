@@ -2,13 +2,15 @@
 
 ``Judge`` judges requests onto its store (``open_store``: SQLite or PostgreSQL); ``serve_once``
 runs one pass between an inbox and an outbox (``open_inbox`` / ``open_outbox``: Maildir, IMAP,
-SMTP, or a directory) and says what it did (``Pass``); ``game_lines`` lists the store's games.
+SMTP, or a directory) and says what it did (``Pass``); ``game_lines`` lists the store's games,
+``write_site`` writes them as a club's web site (spectators' replay pages).
 A game's ``mail`` setting (``MAIL_MODES``) says when its players are mailed.
 """
 
 from ._judge import Judge, Pass, send_queued, serve_once
 from ._listing import game_lines
 from ._mime import parse_mail
+from ._site import write_site
 from ._store import MAIL_MODES, StoreConflict, StoreError, open_store
 from ._transport import open_inbox, open_outbox
 from ._transport_error import TransportError
@@ -30,4 +32,5 @@ __all__ = [
     "parse_mail",
     "send_queued",
     "serve_once",
+    "write_site",
 ]

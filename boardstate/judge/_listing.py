@@ -1,16 +1,17 @@
-"""The judge's games in a list (``boardstate judge list``): one line each, saying where the game
-stands in ``_words``' terms, and since when."""
+"""The judge's games in a list (``boardstate judge list``, and the index of ``judge site``): each
+says where the game stands in ``_words``' terms, and since when."""
 
 from __future__ import annotations
+
+from collections.abc import Iterator
 
 from .._words import stage_line
 from ._judge import read_game
 
 
-def game_lines(store) -> list[str]:
-    """Each game of ``store``, oldest first: its id, module, players, records, where it stands
-    (waiting for joins, in play and whose turn, or over and the result) and since when."""
-    lines = []
+def stored_games(store) -> Iterator[tuple[bytes, object, str]]:
+    """Each game of ``store``, oldest first: its id, the judge's copy (every secret in it: what
+    is shown of it is for the caller to choose) and since when it stands where it does."""
     for game_id in store.game_ids():
         header, rows = store.load(game_id)
         game = read_game(header, rows, game_id)
@@ -18,9 +19,14 @@ def game_lines(store) -> list[str]:
         since = f"since {changed}" if changed else f"since record {game.last_seq}"
         if game.outcome() is not None:
             since = f"ended {changed}" if changed else f"ended at record {game.last_seq}"
-        names = ", ".join(game.players)
-        lines.append(
-            f"{game_id.hex()[:16]}  {game.header.module}  {names}  {len(rows)} records  "
-            f"{stage_line(game)}  ({since})"
-        )
-    return lines
+        yield game_id, game, since
+
+
+def game_lines(store) -> list[str]:
+    """Each game of ``store``, oldest first: its id, module, players, records, where it stands
+    (waiting for joins, in play and whose turn, or over and the result) and since when."""
+    return [
+        f"{game_id.hex()[:16]}  {game.header.module}  {', '.join(game.players)}  "
+        f"{len(game.records)} records  {stage_line(game)}  ({since})"
+        for game_id, game, since in stored_games(store)
+    ]
