@@ -1,4 +1,4 @@
-"""Players' signing keys (Ed25519: made and used with ``cryptography``, checked with PyNaCl).
+"""Players' signing keys (Ed25519, with ``cryptography``): made, stored, loaded, used.
 
 A public module (``boardstate.keys``): the CLI's ``key`` commands and anyone scripting the peer
 or hosted modes use it.
@@ -12,7 +12,6 @@ builds on these (docs/trust.md); ``cryptography`` is imported only when a key is
 
 from __future__ import annotations
 
-import functools
 import os
 import stat
 from pathlib import Path
@@ -135,25 +134,17 @@ def sign(key, data: bytes) -> bytes:
 
 
 def verifies(public: bytes, signature: bytes, data: bytes) -> bool:
-    """Whether ``signature`` is ``public``'s over ``data`` (libsodium's Ed25519, through
-    PyNaCl: twice OpenSSL's speed here, and stricter: it refuses small-order keys and points)."""
+    """Whether ``signature`` is ``public``'s over ``data``."""
+    from cryptography.exceptions import InvalidSignature
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
     if len(public) != PUBLIC_BYTES or len(signature) != SIGNATURE_BYTES:
         return False
-    from nacl.exceptions import CryptoError
-
     try:
-        _verify_key(public).verify(data, signature)
-    except CryptoError:
+        Ed25519PublicKey.from_public_bytes(public).verify(signature, data)
+    except InvalidSignature:
         return False
     return True
-
-
-@functools.lru_cache(maxsize=256)
-def _verify_key(public: bytes):
-    """One key object per player's key: a copy checks hundreds of records by the same few."""
-    from nacl.signing import VerifyKey
-
-    return VerifyKey(public)
 
 
 def fingerprint(public: bytes) -> str:
