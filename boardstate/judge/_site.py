@@ -31,7 +31,6 @@ import attrs
 from .. import __version__
 from .._errors import GameFileError
 from .._fileformat import atomic_write
-from .._html import CSP, save_replay_html
 from .._words import stage_line
 from ._listing import stored_games
 
@@ -39,6 +38,7 @@ MARKER = ".boardstate-judge-site"
 INDEX = "index.html"
 GAMES = "games"
 HOME = ("../" + INDEX, "\u2190 All games")  # (a game page's link back)
+CSP = "default-src 'none'; style-src 'unsafe-inline'"  # (the index: no script, nothing loaded)
 _PAGE = re.compile(r"games/[0-9a-f]{64}\.html")  # (the only names the site ever removes)
 
 STYLE = (
@@ -70,12 +70,14 @@ class Site:
 def write_site(store, folder, *, title: str = "Club games", rewrite: bool = False) -> Site:
     """Write (or bring up to date) the site of ``store``'s games in ``folder``; ``rewrite``:
     every game page again, up to date or not (after a module's drawings changed)."""
+    from .._html import save_replay_html  # (the replay page's writer: not for 'judge run')
+
     folder = Path(folder)
     before = _claim(folder)
     if before is None:
         before = {}
         _write_marker(folder, before)  # (first: a folder left half-written is still ours)
-    (folder / GAMES).mkdir(exist_ok=True)
+    _make_folder(folder / GAMES)
     pages: dict[str, str] = {}
     rows = []
     written = 0
@@ -100,17 +102,16 @@ def _claim(folder: Path) -> dict[str, str] | None:
     """The pages a site written here before lists (None: a new or empty folder); a folder
     that holds anything else is refused in one line."""
     if not folder.exists():
-        try:
-            folder.mkdir(parents=True)
-        except OSError as exc:
-            raise GameFileError(
-                f"cannot make the folder {folder}: {exc.strerror}", code="site-folder"
-            ) from None
+        _make_folder(folder)
         return None
     if not folder.is_dir():
         raise GameFileError(f"{folder} is not a folder: name a folder for the site", code="site")
     if not (folder / MARKER).is_file():
-        if any(folder.iterdir()):
+        try:
+            holds = any(folder.iterdir())
+        except OSError as exc:
+            raise _unusable(folder, exc) from None
+        if holds:
             raise GameFileError(
                 f"{folder} is not empty and holds no site of 'boardstate judge site' "
                 f"(no {MARKER} in it); name a new or empty folder",
@@ -122,6 +123,17 @@ def _claim(folder: Path) -> dict[str, str] | None:
         return {str(k): str(v) for k, v in pages.items()}
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return {}  # (a marker this version cannot read: every page is written again)
+
+
+def _make_folder(folder: Path) -> None:
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise _unusable(folder, exc) from None
+
+
+def _unusable(folder: Path, exc: OSError) -> GameFileError:
+    return GameFileError(f"cannot use the folder {folder}: {exc.strerror}", code="site-folder")
 
 
 def _write_marker(folder: Path, pages: dict[str, str]) -> None:
