@@ -1,20 +1,19 @@
 """Mental poker's cryptography: a shared deck that no player can see, shuffled by everyone.
 
-Barnett & Smart, "Mental poker revisited" (IMA Cryptography and Coding 2003), over the
-prime-order subgroup of Edwards25519 as libsodium gives it (PyNaCl's ``nacl.bindings``:
-``crypto_core_ed25519_*``, ``crypto_scalarmult_ed25519_*noclamp``).  No field or group
-arithmetic is written here: every point operation is libsodium's, and every point that comes
-from a file is checked by ``crypto_core_ed25519_is_valid_point`` (canonical, on the curve, in
-the subgroup of prime order l, not of small order) before it is used.  (PyNaCl binds no
-ristretto255 functions; the prime-order subgroup with that check on every input is the same
-group, written with Edwards encodings.)
+Barnett & Smart, "Mental poker revisited" (IMA Cryptography and Coding 2003), over
+ristretto255 (a group of prime order l, RFC 9496) as libsodium gives it, through ``rbcl``
+(``crypto_core_ristretto255_*``, ``crypto_scalarmult_ristretto255*``).  No field or group
+arithmetic is written here: every point and scalar operation, every encoding, hashing to the
+group and reducing a scalar is libsodium's.  Every point that comes from a file is checked by
+``crypto_core_ristretto255_is_valid_point`` (a canonical encoding of a group element) and
+refused if it is the identity; every scalar must be reduced and not zero.
 
 - **Keys.**  Each player's ElGamal key share ``x`` (a scalar from their private secret) and
   public share ``X = xG``, with a Schnorr proof of knowledge (Schnorr 1991), non-interactive by
   Fiat & Shamir ("How to prove yourself", CRYPTO 1986) over a transcript naming the game and the
   seat: nobody can choose a share that cancels another's (a rogue key).  The joint key is
   ``Y = sum X``.
-- **Cards.**  Card ``v`` is the point ``M(v) = from_uniform(SHA-256("boardstate-card" ‖
+- **Cards.**  Card ``v`` is the point ``M(v) = from_hash(SHA-512("boardstate-card" ‖
   msgpack(v)))``; a face-down card is an ElGamal encryption ``(C1, C2) = (rG, M + rY)``.
 - **Shuffles.**  Each player in turn permutes the deck and re-masks every card (adds an
   encryption of the identity), and proves it with a cut-and-choose argument (Sako & Kilian,
@@ -27,7 +26,9 @@ group, written with Edwards encodings.)
   ciphertext, the seat and its key, the drawer).  ``M = C2 - sum D``.
 
 Every proof is ``c ‖ s`` (64 bytes): the verifier recomputes the commitments from them and
-checks the challenge.  A scalar that is zero, or not reduced, is refused.
+checks the challenge.  Every secret scalar (key shares, masks, nonces) is derived from its
+player's private secret (HMAC-SHA-512, reduced by libsodium), never drawn at random, so the
+end-of-game audit can make each of them again from the secrets published.
 """
 
 from __future__ import annotations
@@ -36,14 +37,14 @@ import hashlib
 import hmac
 
 import msgpack
-from nacl import bindings as _na
+import rbcl
 
 POINT_BYTES = 32
 SCALAR_BYTES = 32
 PROOF_BYTES = 64
 CIPHER_BYTES = 64
 SHUFFLE_ROUNDS = 80  # cut-and-choose rounds: a forged shuffle passes with probability 2^-80
-_L = 2**252 + 27742317777372353535851937790883648493  # the order of the group
+IDENTITY = bytes(POINT_BYTES)  # ristretto255's one encoding of the identity
 
 _pack = msgpack.Packer(use_bin_type=True).pack
 
@@ -55,7 +56,7 @@ class BadProof(ValueError):
 # ---------------------------------------------------------------------------------- the group
 def scalar_of(data: bytes) -> bytes:
     """A scalar (mod l) from 64 uniform bytes."""
-    return _na.crypto_core_ed25519_scalar_reduce(data)
+    return rbcl.crypto_core_ristretto255_scalar_reduce(data)
 
 
 def hash_scalar(*parts) -> bytes:
@@ -70,58 +71,63 @@ def derived_scalar(secret: bytes, label: bytes) -> bytes:
 
 
 def check_scalar(s, what: str = "a scalar") -> bytes:
-    """``s`` as a scalar of a proof: 32 bytes, reduced mod l, not zero."""
+    """``s`` as a scalar of a proof: 32 bytes, reduced mod l (libsodium reduces it to
+    itself), not zero."""
     if type(s) is not bytes or len(s) != SCALAR_BYTES:
         raise BadProof(f"{what} is not {SCALAR_BYTES} bytes")
     if not any(s):
         raise BadProof(f"{what} is zero")
-    if int.from_bytes(s, "little") >= _L:
+    if scalar_of(s + bytes(32)) != s:
         raise BadProof(f"{what} is not reduced")
     return s
 
 
 def check_point(p, what: str = "a point") -> bytes:
-    """``p`` as a point of the group: 32 bytes, canonical, of the prime-order subgroup."""
+    """``p`` as a point of the group: 32 bytes, a canonical ristretto255 encoding, not the
+    identity."""
     if type(p) is not bytes or len(p) != POINT_BYTES:
         raise BadProof(f"{what} is not {POINT_BYTES} bytes")
-    if not _na.crypto_core_ed25519_is_valid_point(p):
-        raise BadProof(f"{what} is outside the group")
+    if not rbcl.crypto_core_ristretto255_is_valid_point(p):
+        raise BadProof(f"{what} is not a ristretto255 point (or not canonically encoded)")
+    if p == IDENTITY:
+        raise BadProof(f"{what} is the identity")
     return p
 
 
 def base(s: bytes) -> bytes:
     """``sG``."""
-    return _na.crypto_scalarmult_ed25519_base_noclamp(s)
+    return rbcl.crypto_scalarmult_ristretto255_base(s)
 
 
 def mul(s: bytes, p: bytes) -> bytes:
-    """``sP`` (libsodium refuses a point outside the subgroup and the identity as a result)."""
+    """``sP`` (libsodium refuses a zero scalar, an invalid point and the identity as a
+    result)."""
     try:
-        return _na.crypto_scalarmult_ed25519_noclamp(s, p)
-    except Exception:
+        return rbcl.crypto_scalarmult_ristretto255(s, p)
+    except (RuntimeError, ValueError, TypeError):
         raise BadProof(
             "a scalar multiple is the identity, or its point is outside the group"
         ) from None
 
 
 def add(p: bytes, q: bytes) -> bytes:
-    return _na.crypto_core_ed25519_add(p, q)
+    return rbcl.crypto_core_ristretto255_add(p, q)
 
 
 def sub(p: bytes, q: bytes) -> bytes:
-    return _na.crypto_core_ed25519_sub(p, q)
+    return rbcl.crypto_core_ristretto255_sub(p, q)
 
 
 def s_add(a: bytes, b: bytes) -> bytes:
-    return _na.crypto_core_ed25519_scalar_add(a, b)
+    return rbcl.crypto_core_ristretto255_scalar_add(a, b)
 
 
 def s_sub(a: bytes, b: bytes) -> bytes:
-    return _na.crypto_core_ed25519_scalar_sub(a, b)
+    return rbcl.crypto_core_ristretto255_scalar_sub(a, b)
 
 
 def s_mul(a: bytes, b: bytes) -> bytes:
-    return _na.crypto_core_ed25519_scalar_mul(a, b)
+    return rbcl.crypto_core_ristretto255_scalar_mul(a, b)
 
 
 def card_point(value) -> bytes:
@@ -129,8 +135,8 @@ def card_point(value) -> bytes:
     key = _pack(value)
     point = _card_points.get(key)
     if point is None:
-        digest = hashlib.sha256(b"boardstate-card" + key).digest()
-        point = _card_points[key] = _na.crypto_core_ed25519_from_uniform(digest)
+        digest = hashlib.sha512(b"boardstate-card" + key).digest()
+        point = _card_points[key] = rbcl.crypto_core_ristretto255_from_hash(digest)
     return point
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 
 import pytest
+import rbcl
 
 from boardstate import _mental as m
 
@@ -14,11 +15,16 @@ GAME = bytes(range(32))
 SECRET = bytes([7]) * 32
 ROUNDS = 8  # (the full 80 rounds: ``test_a_full_shuffle_proof_checks_and_a_forged_one_fails``)
 
-# A point outside the prime-order subgroup (of order 8: on the curve, of small order), one not
-# on the curve at all, and one whose encoding is not canonical.
-SMALL_ORDER = bytes.fromhex("c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a")
-NOT_ON_CURVE = bytes([2]) + bytes(31)
-NOT_CANONICAL = bytes([0xFF] * 31 + [0x7F])
+# Encodings ristretto255 refuses (RFC 9496, appendix A.2): a field element not reduced, a
+# negative one, one whose square root does not exist; the Edwards encoding of the base point
+# (a point of Ed25519, not an encoding of ristretto255); and the identity, a valid encoding
+# that no key, share or card may be.
+NOT_CANONICAL = bytes.fromhex("00" + "ff" * 31)
+NEGATIVE = bytes.fromhex("01" + "00" * 31)
+NOT_A_POINT = bytes.fromhex("26948d35ca62e643e26a83177332e6b6afeb9d08e4268b650f1f5bbd8d81d371")
+EDWARDS_BASE = bytes.fromhex("58" + "66" * 31)
+IDENTITY = bytes(32)
+OUTSIDE = (NOT_CANONICAL, NEGATIVE, NOT_A_POINT, EDWARDS_BASE, IDENTITY)
 ZERO = bytes(32)
 
 
@@ -32,33 +38,59 @@ def test_vectors():
     a change to an encoding or a transcript changes one of them."""
     x, public = keys()
     assert x.hex() == "8a56308118a1321636ad9669e9e76c67cb72cd21350b9c397bc0483692a75f04"
-    assert public.hex() == "5c3bebbb80bbfda315637cf6b3cab45310989a35b6b2143cc7382e7f83a783b6"
+    assert public.hex() == "e8664770e6a644d0f075ea888c5a93c228560dfbf8279d1b02b2d65004208d16"
     assert m.prove_key(x, public, (GAME, 0)).hex() == (
-        "4948c8ccc49b353645dbc0f5b9f60cf449c08924f61d745bb170fa241bea1b07"
-        "77a1368af2ddc87686dedf9bc20b34f7d7173605c2f9505809ea0805bef58a0c"
+        "00f1daa7a2e754d4cb05633f29d15840fe60d16db6aa1e96fdc96fb1719cd90e"
+        "2f58153dcd573cd72e42215412a7f9582b908a1b7d83b70c6d76597556f71705"
     )
     assert m.card_point(0).hex() == (
-        "7c0465f7f74f6b511c6a2c4611e9d4b069af2ffad219c4a1e49511cef73da9ce"
+        "9acdf1d1c2b4e95fdddd2e3e20c56ff82516876ed2bc6470d764e440adec0106"
     )
     deck = m.opened_deck(range(3), public)
     assert deck[0].hex() == (
-        "5866666666666666666666666666666666666666666666666666666666666666"
-        "4ac19fa787458fa0500b65a0bcd3ac72f1651f8535e2371f2734890e16b3d1e3"
+        "e2f2ae0a6abc4e71a884a961c500515f58e30b6aa582dd8db6a65945e08d2d76"
+        "768b6bfd276605f9882339ef2bbbe58e344f200a8cdf3dfbc9f675182d862c36"
     )
     share, proof = m.prove_share(x, public, deck[1], (GAME, 4, 1, 0, 1))
     assert share == public  # (the opened deck's C1 is G: the share of x is xG)
     assert proof.hex() == (
-        "565de7be02c37eb92c3cdbe580411a180dace613691acdc33a0b301e9470a003"
-        "e5bf36da188657762bde023e39c9bbdfba49e70ef5c8b1d05cdbf02fb3783f09"
+        "66d14b66b1b76de77d954194bd242e15948b5a44998f514ed20d28e49fafd005"
+        "ff92a08a517117170597ded68d13443bba762c85b05acea08fdb72c04dcfa505"
     )
     out, perm, rhos = m.shuffle(deck, public, bytes([9]) * 32)
     assert perm == [2, 0, 1]
     digest = hashlib.sha256(b"".join(out)).hexdigest()
-    assert digest == "4a7e4a50dae852df48e94feec479ee16b4c1a71961a5a25044d0480109d08516"
+    assert digest == "c3c36d3c3c8bf51a6cf21ed8cdf1498d86ae4f4dbab55651b487548651933ba3"
     proof = m.prove_shuffle(deck, out, perm, rhos, public, bytes([5]) * 32, (GAME, 0), ROUNDS)
-    assert [len(o) for o in proof] == [32, 32, 32, 99, 32, 99, 32, 32]
+    assert [len(o) for o in proof] == [99, 32, 32, 99, 99, 32, 99, 32]
     digest = hashlib.sha256(b"".join(proof)).hexdigest()
-    assert digest == "25211ac58206f0c6d6e3288836b89fcdc43cac0ade39765dbce18c3faec572aa"
+    assert digest == "6f2a4117fadd4e625f4d010c0dab73693efd58cc44a0ea81878411455309afc3"
+
+
+def test_the_group_is_ristretto255_as_rfc_9496_gives_it():
+    """RFC 9496's own vectors (appendix A.1, A.3): multiples of the generator and a hash to
+    the group; every bad encoding of A.2 used here, the Edwards one and the identity refused as
+    points; a zero or unreduced scalar refused, and a multiple that would be the identity."""
+    one, two = (1).to_bytes(32, "little"), (2).to_bytes(32, "little")
+    assert m.base(one).hex() == "e2f2ae0a6abc4e71a884a961c500515f58e30b6aa582dd8db6a65945e08d2d76"
+    assert m.base(two).hex() == "6a493210f7499cd17fecb510ae0cea23a110e8d5b901f8acadd3095c73a3b919"
+    espresso = hashlib.sha512(b"Ristretto is traditionally a short shot of espresso coffee")
+    assert rbcl.crypto_core_ristretto255_from_hash(espresso.digest()).hex() == (
+        "3066f82a1a747d45120d1740f14358531a8f04bbffe6a819f86dfe50f44a0a46"
+    )
+    assert m.check_point(m.base(two)) == m.base(two)
+    for p in OUTSIDE:
+        with pytest.raises(m.BadProof):
+            m.check_point(p)
+    order = bytes.fromhex("edd3f55c1a631258d69cf7a2def9de14" + "00" * 15 + "10")
+    for s in (ZERO, order, b"\xff" * 32, one[:31]):
+        with pytest.raises(m.BadProof):
+            m.check_scalar(s)
+    assert m.check_scalar(m.s_sub(ZERO, one)) == m.s_sub(ZERO, one)  # l - 1: the largest
+    with pytest.raises(m.BadProof):  # lG is the identity: libsodium refuses it
+        m.mul(order, m.base(one))
+    with pytest.raises(m.BadProof):
+        m.mul(one, IDENTITY)
 
 
 def test_cards_are_distinct_points_of_the_group_and_decrypt_back():
@@ -88,9 +120,7 @@ def test_a_key_proof_checks_for_its_statement_only():
         lambda: m.check_key(other, proof, (GAME, 0)),  # another key (a rogue key)
         lambda: m.check_key(public, _flip(proof, 3), (GAME, 0)),  # a tampered challenge
         lambda: m.check_key(public, _flip(proof, 40), (GAME, 0)),  # a tampered response
-        lambda: m.check_key(SMALL_ORDER, proof, (GAME, 0)),
-        lambda: m.check_key(NOT_ON_CURVE, proof, (GAME, 0)),
-        lambda: m.check_key(NOT_CANONICAL, proof, (GAME, 0)),
+        *(lambda p=p: m.check_key(p, proof, (GAME, 0)) for p in OUTSIDE),
         lambda: m.check_key(public, ZERO + proof[32:], (GAME, 0)),  # a zero challenge
         lambda: m.check_key(public, proof[:32] + ZERO, (GAME, 0)),  # a zero response
         lambda: m.check_key(public, proof[:32] + b"\xff" * 32, (GAME, 0)),  # not reduced
@@ -118,8 +148,8 @@ def test_a_decryption_share_checks_for_its_statement_only():
         lambda: m.check_share(joint, deck[2], share, proof, context),  # another key
         lambda: m.check_share(public, deck[2], share, _flip(proof, 0), context),
         lambda: m.check_share(public, deck[2], share, _flip(proof, 63), context),
-        lambda: m.check_share(public, deck[2], SMALL_ORDER, proof, context),
-        lambda: m.check_share(public, deck[2], NOT_ON_CURVE, proof, context),
+        *(lambda p=p: m.check_share(public, deck[2], p, proof, context) for p in OUTSIDE),
+        lambda: m.check_share(public, deck[2], share, proof[:32] + b"\xff" * 32, context),
         lambda: m.check_share(public, deck[2], share, ZERO + proof[32:], context),
         lambda: m.check_share(public, deck[2], share, proof[:32] + ZERO, context),
     ):
@@ -178,9 +208,12 @@ def test_a_shuffle_proof_checks_for_its_statement_only():
             (GAME, 0),
             ROUNDS,
         ),
-        "a point outside the group": lambda: m.check_shuffle(
-            deck, [SMALL_ORDER + out[0][32:], *out[1:]], proof, joint, (GAME, 0), ROUNDS
-        ),
+        **{
+            f"a card with {p.hex()[:8]}": lambda p=p: m.check_shuffle(
+                deck, [p + out[0][32:], *out[1:]], proof, joint, (GAME, 0), ROUNDS
+            )
+            for p in OUTSIDE
+        },
         "a card twice": lambda: m.check_shuffle(
             deck, [out[0], out[0], *out[2:]], proof, joint, (GAME, 0), ROUNDS
         ),
