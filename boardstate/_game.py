@@ -33,7 +33,7 @@ from ._rederive import Referee
 from ._sealed import REVEAL_WORD, FaceDown, SealedChoices, SealedRound
 from ._secrets import make_secret
 from ._takeback import Takebacks, states_after
-from ._talk import Talk, canonical
+from ._talk import FORFEIT, Talk, canonical
 from ._words import revision_note
 from .trust import PLUGS, plug_for
 
@@ -86,6 +86,7 @@ class Game(SealedChoices, ModeQuestions):
         peer_secret: bytes | None = None,
         judge_key: bytes | None = None,
         protocol: int | None = None,
+        deadline=None,
     ) -> Game:
         """A new game.  ``seed_salt`` (default: random) salts the seed's commitment, so that no
         copy without the seed can test a guess of it; give one only to make identical files.
@@ -96,7 +97,8 @@ class Game(SealedChoices, ModeQuestions):
         ``trust="hosted"``: the judge's copy (``judge_key``: the judge's Ed25519 public key;
         ``peer_secret``: the judge's own secret, for letters); every player joins next.
 
-        ``protocol``: a peer game's protocol (default: the newest, ``_header.PEER_PROTOCOLS``)."""
+        ``protocol``: a peer game's protocol (default: the newest, ``_header.PEER_PROTOCOLS``).
+        ``deadline``: a hosted game's time per move (``_deadline.Deadline``)."""
         plug = PLUGS.get(trust, PLUGS["open"])  # (an unknown mode: the header refuses it)
         peer_secret, judge = plug.creator_keys(peer_secret, judge_key)
         header = Header.for_new_game(
@@ -109,6 +111,7 @@ class Game(SealedChoices, ModeQuestions):
             trust=trust,
             judge=judge,
             protocol=protocol,
+            deadline=deadline,
         )
         game = cls(module, plug.creators_copy(header, seat, peer_secret))
         events, state = game.start_events()
@@ -361,6 +364,8 @@ class Game(SealedChoices, ModeQuestions):
         if not 0 <= seat < len(self.players):
             raise IllegalCommand("no such player", code="unknown-player", rule=ENGINE_RULE)
         self.talk.check(self.players, seat, command, self.outcome() is not None)
+        if command == FORFEIT:  # (the judge's deadline record only: the plug says when)
+            self.trust.check_forfeit(self, seat)
         self.takebacks.check(self, seat, command)
 
     def check_writable(self) -> None:

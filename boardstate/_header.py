@@ -16,20 +16,24 @@ import re
 
 import attrs
 
+from ._deadline import Deadline
 from ._errors import BoardstateError, CorruptFile, ForeignFile, FutureVersion, OptionError, short
 from ._names import check_new_names, check_players
 from ._records import pack
 
 FORMAT_NAME = "boardstate"
-FORMAT_VERSION = 5  # v2: the peer mode (trust, joins, deals, signatures); v3: the hosted mode
+FORMAT_VERSION = 6  # v2: the peer mode (trust, joins, deals, signatures); v3: the hosted mode
 # (a judge; records carry their player's request); v4: the peer mode's protocol 2; v5: the
-# shared-deck mode.  Open games still write v1, peer games v2 (protocol 1) or v4.
+# shared-deck mode; v6: a hosted game's deadline (its records carry the judge's time).  Open
+# games still write v1, peer games v2 (protocol 1) or v4, hosted games without a deadline v3.
 TRUST_MODES = ("open", "peer", "hosted", "shared-deck")
 _TRUST_VERSION = {"open": 1, "peer": 2, "hosted": 3, "shared-deck": 5}
 SEEDLESS = ("peer", "shared-deck")  # modes made by a player, whose randomness is everyone's
 PEER_PROTOCOLS = (1, 2)  # the peer mode's protocols, oldest first; a new game plays the newest
 # (2: a share of the randomness rides on a mail sent anyway, docs/trust.md)
 _PROTOCOL_VERSION = 4  # the file format of a peer game under a protocol after 1
+_DEADLINE_VERSION = 6  # the file format of a hosted game with a deadline
+_LATER_VERSIONS = {("peer", _PROTOCOL_VERSION), ("hosted", _DEADLINE_VERSION)}
 JUDGE_KEY_BYTES = 64  # the hosted mode's judge: Ed25519 public key, then X25519 public key
 
 # Limits on a header (docs/file-format.md, "Limits").  A header is read from a bounded prefix of
@@ -83,6 +87,7 @@ class Header:
     # mode: the same for a player's copy, and the judge's own secret in the judge's copy
     judge: bytes | None = None  # the hosted mode: the judge's public keys (JUDGE_KEY_BYTES)
     protocol: int = 1  # the peer mode: the protocol it is played under (PEER_PROTOCOLS)
+    deadline: Deadline | None = None  # the hosted mode: a time per move (``_deadline``)
 
     @property
     def peer(self) -> bool:
@@ -99,6 +104,8 @@ class Header:
 
     @property
     def format_version(self) -> int:
+        if self.deadline is not None:
+            return _DEADLINE_VERSION
         return _PROTOCOL_VERSION if self.protocol != 1 else _TRUST_VERSION[self.trust]
 
     @property
@@ -149,6 +156,8 @@ class Header:
             identity.append(self.judge)
         if self.protocol != 1:
             identity.append(self.protocol)
+        if self.deadline is not None:
+            identity.append(self.deadline.to_list())
         return hashlib.sha256(b"boardstate-game" + pack(identity)).digest()
 
     @property
@@ -167,6 +176,7 @@ class Header:
         trust: str = "open",
         judge: bytes | None = None,
         protocol: int | None = None,
+        deadline: Deadline | None = None,
     ):
         """A new game's header.  ``seed_salt`` (default: 32 random bytes) salts the seed's
         commitment; pass one to make byte-identical files in tests.  ``protocol``: a peer game's
@@ -182,10 +192,9 @@ class Header:
             raise OptionError(f"the seed salt must be {SALT_BYTES} bytes", code="bad-seed")
         from ._decider import Decider
 
-        if trust not in TRUST_MODES:
-            raise OptionError(
-                f"no trust mode {trust!r} (modes: {', '.join(TRUST_MODES)})", code="bad-trust"
-            )
+        if trust not in TRUST_MODES or (deadline and trust != "hosted"):
+            modes = "hosted: a judge keeps deadlines" if deadline else ", ".join(TRUST_MODES)
+            raise OptionError(f"no trust mode {trust!r} (modes: {modes})", code="bad-trust")
         decider = Decider(module)
         options = decider.options(dict(raw_options), players)
         decider.check_trust(trust, options, players, spec.revision)
@@ -243,6 +252,7 @@ class Header:
             shared=0,  # (the new file itself goes to every player: its setup record is theirs)
             trust=trust,
             judge=judge,
+            deadline=deadline,
         )
         return cls._checked(header, module)
 
@@ -302,6 +312,8 @@ class Header:
             out["peer_secret"] = self.peer_secret
         if self.judge is not None:
             out["judge"] = self.judge
+        if self.deadline is not None:
+            out["deadline"] = self.deadline.to_list()
         return out
 
 
@@ -331,7 +343,7 @@ _REQUIRED = frozenset(
     }
 )
 _OPTIONAL = frozenset(
-    {"revision", "seed_salt", "shared", "trust", "peer_secret", "judge", "protocol"}
+    {"revision", "seed_salt", "shared", "trust", "peer_secret", "judge", "protocol", "deadline"}
 )
 
 
@@ -474,6 +486,10 @@ def _read_header(m: dict, name: str, module):
         raise _Bad(f"judge: not the {JUDGE_KEY_BYTES} bytes of a hosted game's judge keys")
     if trust in SEEDLESS and seed is not None:
         raise _Bad(f"seed: a {trust} game has none")
+    try:
+        deadline = Deadline.in_header(m, _DEADLINE_VERSION)
+    except ValueError as exc:
+        raise _Bad(str(exc)) from None
     header = Header(
         module=module_id,
         module_version=module_version,
@@ -495,6 +511,7 @@ def _read_header(m: dict, name: str, module):
         peer_secret=peer_secret,
         judge=judge,
         protocol=_protocol(m, name),
+        deadline=deadline,
     )
     if game != header.game_id:
         raise CorruptFile(f"{name}: the header's game id does not match its content")
@@ -583,20 +600,13 @@ def _base(base) -> tuple[int, bytes]:
 
 def _trust(m: dict) -> str:
     trust = m.get("trust", "open")
-    if (
-        trust not in TRUST_MODES
-        or ("trust" in m and trust == "open")
-        or (trust == "hosted" and m.get("version") != _TRUST_VERSION[trust])
-    ):
-        raise _Bad(
-            "trust: not a trust mode other than open (absent means open), peer in a v2 or v4 "
-            "file, hosted in a v3 file, shared-deck in a v5 file"
-        )
+    if trust not in TRUST_MODES or ("trust" in m and trust == "open"):
+        raise _Bad(f"trust: not a mode other than open (absent means open): {short(trust)}")
     version = m.get("version")
-    if version != _TRUST_VERSION[trust] and (trust, version) != ("peer", _PROTOCOL_VERSION):
+    if version != _TRUST_VERSION[trust] and (trust, version) not in _LATER_VERSIONS:
         raise _Bad(  # (each mode writes its own version)
-            f"version: v{version} is not an {trust} game's (open v1, peer v2 or v4, hosted v3, "
-            f"shared-deck v5)"
+            f"version: v{version} is not an {trust} game's (open v1, peer v2 or v4, hosted v3 "
+            f"or v6, shared-deck v5)"
         )
     return trust
 

@@ -56,9 +56,11 @@ def hosted_key(seed: bytes, nonces) -> bytes:
     return hashlib.sha256(b"boardstate-hosted" + seed + pack(list(nonces))).digest()
 
 
-def judged_message(game_id: bytes, body: bytes) -> bytes:
-    """What the judge signs: a record's whole body (number, kind, actor, command, events)."""
-    return b"boardstate-judged" + game_id + body
+def judged_message(game_id: bytes, body: bytes, stamp: int | None = None) -> bytes:
+    """What the judge signs: a record's whole body (number, kind, actor, command, events), and
+    in a game with a deadline the judge's time of the record (``_deadline``)."""
+    message = b"boardstate-judged" + game_id + body
+    return message if stamp is None else message + b"boardstate-time" + pack(stamp)
 
 
 def request_message(game_id: bytes, base: int, kind: int, actor: int, command: str, sealed):

@@ -9,6 +9,9 @@ in or out of turn (a player by mail resigns when they like).  Their effect is th
 - ``resign``: the game ends at once; every other player wins;
 - ``offer draw``: stands until the offering player's next move of the game (or a withdrawal:
   ``withdraw draw``); ``accept draw`` by every other player ends the game drawn;
+- ``forfeit``: the late player loses and every other player wins, as by a resignation; said
+  only by a hosted game's judge in a deadline record (``_deadline``: the trust plug checks the
+  deadline had passed), never by a player;
 - ``ask takeback``: the asker asks to take back their last turn; ``accept takeback`` by every
   other player takes it back (``boardstate._takeback``: what is taken back, and when it is
   refused); ``refuse takeback`` by any of them, ``withdraw takeback`` by the asker, or any
@@ -26,7 +29,8 @@ from ._module import Outcome
 
 MAX_NOTE = 500
 TAKEBACK_WORDS = ("ask takeback", "accept takeback", "refuse takeback", "withdraw takeback")
-WORDS = ("resign", "offer draw", "accept draw", "withdraw draw", *TAKEBACK_WORDS)
+FORFEIT = "forfeit"  # the judge's deadline record only (``_deadline``; the trust plug checks it)
+WORDS = ("resign", "offer draw", "accept draw", "withdraw draw", *TAKEBACK_WORDS, FORFEIT)
 
 
 def canonical(text: str) -> str | None:
@@ -109,12 +113,12 @@ class Talk:
         """Fold a checked command into the engine's side; the asker's seat when it completes
         a takeback (every other player has accepted it: the caller takes the move back)."""
         n = len(players)
-        if command == "resign":
-            winners = tuple(s for s in range(n) if s != seat)
+        if command in ("resign", FORFEIT):  # (the player loses, every other player wins)
+            why = "resigned" if command == "resign" else "forfeited (no move by the deadline)"
             self.ended = Outcome(
                 scores=tuple(0 if s == seat else 1 for s in range(n)),
-                winners=winners,
-                reason=f"{players[seat]} resigned",
+                winners=tuple(s for s in range(n) if s != seat),
+                reason=f"{players[seat]} {why}",
             )
         elif command in ("offer draw", "accept draw"):
             self.offers.add(seat)

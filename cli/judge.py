@@ -58,10 +58,35 @@ def _judge(store: str, key: str):
     "their last mail in one move file) and at the end; 'every-record', every record as it "
     "is made.",
 )
+@click.option(
+    "--deadline",
+    metavar="TIME",
+    help="A time per move (e.g. 3d, 12h, 90m): a reminder before it, then --at-deadline.",
+)
+@click.option(
+    "--at-deadline",
+    "policy",
+    type=click.Choice(["wait", "forfeit", "bot"]),
+    default="wait",
+    show_default=True,
+    help="At the deadline: 'wait' (tell the late player, and wait), 'forfeit' (they lose), "
+    "'bot' (a bot moves for them from their view).",
+)
+@click.option(
+    "--remind",
+    metavar="TIME",
+    help="Remind the late player this long before the deadline "
+    "(default: a quarter of the time per move; 0s: no reminder).",
+)
+@click.option(
+    "--bot-level",
+    type=click.Choice(["random", "easy", "normal", "strong"]),
+    help="The bot's level with --at-deadline bot (default: easy).",
+)
 @_STORE
 @_KEY
 @one_line_errors
-def judge_new(module, players, options, mail, store, key):
+def judge_new(module, players, options, mail, deadline, policy, remind, bot_level, store, key):
     """Create a hosted game and queue each player's invitation (sent by 'judge run')."""
     pairs = []
     for given in players:
@@ -75,10 +100,24 @@ def judge_new(module, players, options, mail, store, key):
         if not sep:
             fail(f"error: --option {given!r}: expected KEY=VALUE", BAD_INPUT)
         opts[k.strip()] = v.strip()
+    from boardstate.judge import Deadline, parse_duration
+
+    time_per_move = None
+    if deadline is not None:
+        time_per_move = Deadline.of(
+            parse_duration(deadline),
+            policy,
+            None if remind is None else parse_duration(remind, "--remind"),
+            bot_level or "",
+        )
+    elif remind is not None or bot_level is not None:
+        fail("error: --remind and --bot-level go with --deadline", BAD_INPUT)
     referee = _judge(store, key)
-    game_id = referee.create(module, pairs, opts, mail=mail)
+    game_id = referee.create(module, pairs, opts, mail=mail, deadline=time_per_move)
+    said = f"; deadline: {time_per_move.words()}" if time_per_move else ""
     click.echo(
-        f"created game {game_id.hex()}: invitations queued for {len(pairs)} players (mail: {mail})"
+        f"created game {game_id.hex()}: invitations queued for {len(pairs)} players "
+        f"(mail: {mail}{said})"
     )
 
 

@@ -4,9 +4,11 @@
 runs one pass between an inbox and an outbox (``open_inbox`` / ``open_outbox``: Maildir, IMAP,
 SMTP, or a directory) and says what it did (``Pass``); ``game_lines`` lists the store's games,
 ``write_site`` writes them as a club's web site (spectators' replay pages).
-A game's ``mail`` setting (``MAIL_MODES``) says when its players are mailed.
+A game's ``mail`` setting (``MAIL_MODES``) says when its players are mailed; a game's
+``Deadline`` (``parse_duration`` reads ``3d``) is a time per move the judge keeps in each pass.
 """
 
+from .._deadline import Deadline, parse_duration
 from ._judge import Judge, Pass, send_queued, serve_once
 from ._listing import game_lines
 from ._mime import parse_mail
@@ -18,6 +20,7 @@ from ._types import Mail, Outgoing
 
 __all__ = [
     "MAIL_MODES",
+    "Deadline",
     "Judge",
     "Mail",
     "Outgoing",
@@ -29,6 +32,7 @@ __all__ = [
     "open_inbox",
     "open_outbox",
     "open_store",
+    "parse_duration",
     "parse_mail",
     "send_queued",
     "serve_once",

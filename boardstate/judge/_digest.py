@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import attrs
 
+from .._deadline import stamp_words
 from .._errors import GameFileError
 from .._fileformat import encode_game, encode_moves, encode_public
 from .._png import svg_to_png
@@ -144,6 +145,7 @@ def digest(game, seat: int, address: str, base: int, kind: str = "digest") -> Ou
     ]
     if not over and seat in game.to_act():
         request = names.request(name, game.seq)
+        text += _deadline_lines(game, seat)
         text += [
             "",
             "then choose your move and mail the request to this address (attached, or its "
@@ -173,6 +175,15 @@ def digest(game, seat: int, address: str, base: int, kind: str = "digest") -> Ou
         tuple(attachments),
         kind,
     )
+
+
+def _deadline_lines(game, seat: int) -> list[str]:
+    """When ``seat``'s time for this move runs out, in a game with a deadline."""
+    deadline = game.header.deadline
+    due = game.trust.deadlines(game).get(seat) if deadline is not None else None
+    if due is None:
+        return []
+    return ["", f"Your time for this move runs out at {stamp_words(due)} ({deadline.words()})."]
 
 
 def _pictures(game, seat: int, stem: str) -> tuple[list, str]:

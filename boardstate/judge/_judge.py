@@ -13,6 +13,7 @@ each claims a game while it judges it and a queued mail while it sends it (``Sto
 
 from __future__ import annotations
 
+import time
 from collections import Counter, OrderedDict
 
 import msgpack
@@ -23,6 +24,7 @@ from .._game import Game
 from .._hosted import decode_request, is_request
 from .._registry import get_module
 from .._words import table_text
+from ._deadlines import keep_deadlines
 from ._digest import TAG, Names, answers, check_pictures, invitations
 from ._store import StoreConflict, StoreError
 from ._types import Mail, Outgoing
@@ -31,10 +33,13 @@ from ._types import Mail, Outgoing
 class Judge:
     """Many hosted games, one signing key, one store (SQLite or PostgreSQL)."""
 
-    def __init__(self, store, signing_key, *, cache: int = 2048) -> None:
+    def __init__(self, store, signing_key, *, cache: int = 2048, clock=time.time) -> None:
+        """``clock``: the judge's time (Unix seconds), which its records in a game with a
+        deadline carry and its deadlines are kept by (tests give one they control)."""
         from cryptography.hazmat.primitives import serialization
 
         self.store = store
+        self.clock = clock
         self.key = signing_key
         self.public = signing_key.public_key().public_bytes(
             serialization.Encoding.Raw, serialization.PublicFormat.Raw
@@ -54,13 +59,16 @@ class Judge:
         created=None,
         seed=None,
         secret=None,
+        deadline=None,
     ) -> bytes:
         """A new hosted game for ``players`` (``(name, address)`` pairs, in seat order); each
         player is mailed the invitation to join from.  Returns the game id.  ``mail``: when
         the players are mailed (``digest``: when the game needs them, and at the end;
         ``every-record``: every record, as it is made; the store refuses any other).
         ``seed``, ``created`` and ``secret`` (the judge's secret for letters) are random and
-        now unless given: give them only to make identical games (tests, benchmarks)."""
+        now unless given: give them only to make identical games (tests, benchmarks).
+        ``deadline``: a time per move and what happens at its end (``_deadline.Deadline``), in
+        the game's header for every copy to check."""
         module = get_module(module_id)
         names = [name for name, _ in players]
         game = Game.new(
@@ -73,8 +81,10 @@ class Judge:
             trust="hosted",
             judge_key=self.public,
             peer_secret=secret,
+            deadline=deadline,
         )
         game.signer = self.key.sign
+        game.trust.now = self.clock
         game_id = game.header.game_id
         self.store.add_game(
             game_id,
@@ -98,8 +108,18 @@ class Judge:
         header, rows = self.store.load(game_id)
         game = read_game(header, rows, game_id)
         game.signer = self.key.sign
+        game.trust.now = self.clock
         self._keep(game_id, game)
         return game
+
+    def forget(self, game_id: bytes) -> None:
+        """Drop the kept copy of a game (it may hold a part of what failed): read it again."""
+        self._games.pop(game_id, None)
+
+    @staticmethod
+    def rows(game: Game, start: int) -> list[bytes]:
+        """The game's records from ``start`` on, as the store keeps them."""
+        return [encode_row(game.header, r) for r in game.records[start:]]
 
     def published(self, game_id: bytes) -> bytes:
         """The full log (seed, judge's secret, every opening) for the audit: at the end only."""
@@ -225,7 +245,7 @@ class Judge:
                 shown = self.game(game_id)  # (as the store holds it: without this mail's part)
                 catch_up = (seat, base, encode_moves(shown, base, reader=seat))
             raise _Refused(str(exc), game=shown, catch_up=catch_up) from None
-        rows = [encode_row(game.header, r) for r in game.records[start:]]
+        rows = self.rows(game, start)
         mails, mailed = answers(
             game,
             before,
@@ -315,9 +335,10 @@ class Pass(dict):
     """What one pass did: how many messages were ``accepted``, ``refused``, ``duplicate`` (and
     ``busy``, left for a later pass), as a dict; ``sent``: the mails sent, by kind."""
 
-    def __init__(self, counts: dict, sent: Counter) -> None:
+    def __init__(self, counts: dict, sent: Counter, kept: Counter | None = None) -> None:
         super().__init__(counts)
         self.sent = sent
+        self.kept = kept or Counter()  # deadlines kept: reminders, forfeits, bot moves
 
     def line(self) -> str:
         """One line of what the pass did ('' if nothing): ``2 requests judged (1 accepted, 1
@@ -328,6 +349,12 @@ class Pass(dict):
             total = sum(judged.values())
             parts = ", ".join(f"{n} {what}" for what, n in judged.items())
             said.append(f"{total} message{'s' if total != 1 else ''} judged ({parts})")
+        if self.kept:
+            parts = ", ".join(
+                f"{n} {what}{'s' if n != 1 and what != 'time up' else ''}"
+                for what, n in sorted(self.kept.items())
+            )
+            said.append(f"deadlines: {parts}")
         if self.sent:
             total = sum(self.sent.values())
             parts = ", ".join(
@@ -338,14 +365,15 @@ class Pass(dict):
         return "; ".join(said)
 
 
-_KINDS = {"moves": "move mail", "mail": "other mail"}
+_KINDS = {"moves": "move mail", "mail": "other mail", "reminder": "deadline mail"}
 
 
 def serve_once(judge: Judge, inbox, outbox) -> Pass:
-    """One pass: queued mail out, every new message judged (then marked done), replies out.
+    """One pass: queued mail out, every new message judged (then marked done), the deadlines
+    kept (``_deadlines``: after the mail, so a move that came in time is taken), replies out.
     Returns how many messages were accepted, refused and duplicates, and how many were left
-    for a later pass (``busy``: another judge on the store held their game), if any; and
-    (``Pass.sent``) the mails sent, by kind.
+    for a later pass (``busy``: another judge on the store held their game), if any;
+    (``Pass.sent``) the mails sent, by kind; and (``Pass.kept``) what the deadlines caused.
 
     The inbox is read one message at a time (``inbox.mails()``)."""
     counts = {"accepted": 0, "refused": 0, "duplicate": 0}
@@ -357,4 +385,7 @@ def serve_once(judge: Judge, inbox, outbox) -> Pass:
         if said != "busy":
             inbox.done(mail)
         sent += send_queued(judge.store, outbox)
-    return Pass(counts, sent)
+    kept = keep_deadlines(judge)
+    if kept:
+        sent += send_queued(judge.store, outbox)
+    return Pass(counts, sent, kept)

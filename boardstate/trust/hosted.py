@@ -8,6 +8,7 @@ import os
 
 import attrs
 
+from .._deadline import DeadlineClock
 from .._decider import ENGINE_RULE
 from .._errors import GameFileError, IllegalCommand, InvalidCommand
 from .._hosted import Request, hosted_key, judged_message, nonce_of, open_opening, seal_opening
@@ -15,8 +16,9 @@ from .._peer import LINK_BYTES, exchange_public, write_letters
 from .._records import Kind
 from .._rng import Rng
 from .._secrets import make_secret, reveal
-from .._talk import canonical
+from .._talk import FORFEIT, canonical
 from .._words import asked_words
+from ._deadlines import DeadlineKeeping
 from ._signed import JoinsFirst, Pending, SignedTrust
 
 
@@ -30,7 +32,7 @@ class Sent:
     command: str
 
 
-class HostedTrust(SignedTrust):
+class HostedTrust(DeadlineKeeping, SignedTrust):
     """The judge's requests and judgements; a player's copy checks what the judge made."""
 
     joins_by_request = True  # the judge makes the join record from the player's request
@@ -48,6 +50,9 @@ class HostedTrust(SignedTrust):
         self.answering = None  # the judge: the request the record being made answers
         self.reveal_requests: dict[bytes, tuple] = {}  # commitment -> (base, reveal signature)
         self.unanswered: Sent | None = None  # a player's copy: its request not answered yet
+        self.clock: DeadlineClock | None = None  # a game with a deadline: the judge's times
+        self.now = None  # the judge's copy: its clock (Unix seconds; tests give their own)
+        self.pinned: int | None = None  # the judge's time of the deadline record being made
 
     # -------------------------------------------------------------------- a new game
     @staticmethod
@@ -92,19 +97,19 @@ class HostedTrust(SignedTrust):
     # -------------------------------------------------------------------- records
     def on_request(self, game, record) -> None:
         """Each request is used once and never stale; a commit's reveal, signed with it, is
-        kept for the judge to make when it falls due."""
-        if not record.request:
+        kept for the judge to make when it falls due.  (A game with a deadline: the judge's
+        time of the record, and whom the game waited for before it.)"""
+        asked, stamp = self.asked(game, record)
+        if stamp is not None:
+            clock = self.clock_of(game)
+            clock.observe(game.last_seq, self.acting(game))
+            clock.last = stamp
+        if not asked:
             return
-        self.requests.add(record.request[1])
+        self.requests.add(asked[1])
         self.last_acted[record.actor] = record.seq
         if record.kind == Kind.COMMIT:
-            self.reveal_requests[record.sealed.commitment] = (record.request[0], record.request[2])
-
-    def on_append(self, game, record) -> None:
-        super().on_append(game, record)
-        if record.kind == Kind.JOIN and self.joined(game):
-            self.hosted_key = self.key_of(game, self.last_link)
-            self.pending = None  # (the last join holds the rest of the setup)
+            self.reveal_requests[record.sealed.commitment] = (asked[0], asked[2])
 
     def seal(self, game, record):
         """The judge's copy signs what it makes and writes each owner's letters (every owner:
@@ -119,8 +124,12 @@ class HostedTrust(SignedTrust):
         if record.kind == Kind.JOIN:  # (the last join deals: its player reads too)
             readers = {**readers, record.actor: record.sealed[2]}
         letters = write_letters(header.peer_secret, readers, header.game_id, record, maker=None)
+        stamp = None
+        if header.deadline is not None:  # (the judge's time, signed with the record)
+            stamp = self.time_now(game) if self.pinned is None else self.pinned
+            request = (*request, stamp)
         return record._replace(
-            signature=game.signer(judged_message(header.game_id, record.body)),
+            signature=game.signer(judged_message(header.game_id, record.body, stamp)),
             letters=tuple(tuple(letter) for letter in letters),
             request=request,
         )
@@ -180,7 +189,8 @@ class HostedTrust(SignedTrust):
 
         header = game.header
         judge = header.judge[:32]
-        message = judged_message(header.game_id, record.body)
+        asked, stamp = self.asked(game, record)
+        message = judged_message(header.game_id, record.body, stamp)
         if not record.signature or not verifies(judge, record.signature, message):
             raise IllegalCommand(
                 f"the judge's signature does not verify (key {judge.hex()[:16]}): the "
@@ -188,13 +198,26 @@ class HostedTrust(SignedTrust):
                 code="bad-signature",
                 rule=ENGINE_RULE,
             )
-        if len(record.request) != (3 if record.kind == Kind.COMMIT else 2):
+        if header.deadline is not None:
+            clock = self.clock_of(game)
+            clock.observe(game.last_seq, self.acting(game))
+            clock.check_time(stamp)
+            if not asked:
+                return self.check_deadline(game, record.kind, record.actor, record.command, stamp)
+        if record.kind == Kind.MOVE and record.command == FORFEIT:
+            raise IllegalCommand(
+                f"a forfeit is the judge's deadline record: no request of "
+                f"{game.name_of(record.actor)}'s makes one",
+                code="bad-deadline",
+                rule=ENGINE_RULE,
+            )
+        if len(asked) != (3 if record.kind == Kind.COMMIT else 2):
             raise IllegalCommand(
                 f"the record carries no request from {game.name_of(record.actor)}",
                 code="unsigned",
                 rule=ENGINE_RULE,
             )
-        base, signature = record.request[:2]
+        base, signature = asked[:2]
         self.check_request(
             game,
             Request(
@@ -259,6 +282,8 @@ class HostedTrust(SignedTrust):
         from .._errors import SecretUnavailable
 
         said = canonical(text)
+        if said == FORFEIT:
+            raise _forfeit_asked()
         if said is not None:  # (the engine's words are said in or out of turn, waiting or
             game.check_talk(seat, said)  # not: a judge ahead of this copy sends a catch-up)
             command = said
@@ -351,6 +376,8 @@ class HostedTrust(SignedTrust):
         if request.kind == Kind.COMMIT:
             return self.judge_sealed(game, request)
         said = canonical(request.command)
+        if said == FORFEIT:
+            raise _forfeit_asked()
         if said is None:
             game.check_can_act(seat)
             if not game.open_move_due():
@@ -412,3 +439,11 @@ class HostedTrust(SignedTrust):
             self.answering = None
         game.reveal_held()
         return game.records[start:]
+
+
+def _forfeit_asked() -> IllegalCommand:
+    return IllegalCommand(
+        "a forfeit is the judge's, at a deadline: no player asks for one (to give up: resign)",
+        code="bad-deadline",
+        rule=ENGINE_RULE,
+    )

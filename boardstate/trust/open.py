@@ -95,6 +95,14 @@ class OpenTrust:
     def check_signature(self, game, record) -> None:
         """What this copy checks of a record it did not make, beyond the rules (nothing)."""
 
+    def check_forfeit(self, game, seat: int) -> None:
+        """A forfeit is a hosted game's judge's deadline record: never in this mode."""
+        raise IllegalCommand(
+            "only a hosted game's judge forfeits a player, at a deadline its header names",
+            code="bad-deadline",
+            rule=ENGINE_RULE,
+        )
+
     def on_request(self, game, record) -> None:
         """What the mode learns from the request a record answers (none in the open mode)."""
 
