@@ -1,8 +1,8 @@
 """A board: terrain and named squares on a grid, and every spatial question a rule asks.
 
-Boards are immutable data. The line table is built with shapely on first use
-and kept on the board. Occupancy is never stored: each query takes the cells
-of pieces (or a bitmask from :meth:`Board.mask`) as arguments.
+Boards are immutable data. The line table is built on first use (by the integer
+cell walk on a square grid) and kept on the board. Occupancy is never stored: each
+query takes the cells of pieces (or a bitmask from :meth:`Board.mask`) as arguments.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import attrs
 
 from .._errors import BoardError, OffBoard
 from ._grid import Cell, Grid
-from ._lines import LineTable, build_line_table
+from ._lines import LineTable, line_table_of
 from ._movement import reachable_ends, shortest_path
 
 Cells = Iterable[Cell] | int
@@ -222,8 +222,8 @@ class Board:
 
     @cached_property
     def line_table(self) -> LineTable:
-        """Which cells each centre-to-centre line crosses; built with shapely on first use."""
-        return build_line_table(self.grid)
+        """Which cells each centre-to-centre line crosses; built on first use."""
+        return line_table_of(self.grid)
 
     def cells_between(self, a: Cell, b: Cell) -> tuple[Cell, ...]:
         """Cells other than a and b whose open interior the segment between their centres meets."""

@@ -1,8 +1,10 @@
 """The line table: for every pair of cells, which cells the line between them crosses.
 
-Built once per grid with shapely (an STRtree over the prepared cell squares,
-one bulk query for all centre-to-centre segments), then read with plain ints: a query
-is one list lookup and one ``&``. Pieces are not in the table; the caller's
+Built once per grid, then read with plain ints: a query is one list lookup and one ``&``.
+On a square grid the integer cell walk builds it (a few milliseconds, no shapely or numpy
+to import: a command that asks for sight starts fast); any other grid asks shapely (an
+STRtree over the prepared cell squares, one bulk query for all centre-to-centre segments),
+and a test holds the two equal on every board.  Pieces are not in the table; the caller's
 occupancy mask is and-ed in at query time.
 """
 
@@ -10,7 +12,8 @@ from __future__ import annotations
 
 import attrs
 
-from ._grid import Grid
+from ._grid import Grid, SquareGrid
+from ._walk import walk_cells_between
 
 CELL_INTERIOR_MEETS_LINE = "T********"
 """DE-9IM pattern of ``cell.relate(segment)``: the cell's open interior meets the segment.
@@ -28,6 +31,25 @@ class LineTable:
     """
 
     between: tuple[tuple[int, ...], ...]
+
+
+def line_table_of(grid: Grid) -> LineTable:
+    """The table by the integer walk on a square grid, by shapely on any other."""
+    return walk_line_table(grid) if type(grid) is SquareGrid else build_line_table(grid)
+
+
+def walk_line_table(grid: SquareGrid) -> LineTable:
+    """Walk each centre-to-centre segment from cell to cell (exact integer arithmetic)."""
+    cells = grid.cells()
+    width = grid.width
+    rows = [[0] * len(cells) for _ in cells]
+    for i, a in enumerate(cells):
+        for j in range(i + 1, len(cells)):
+            crossed = 0
+            for col, row in walk_cells_between(a, cells[j]):
+                crossed |= 1 << (row * width + col)
+            rows[i][j] = rows[j][i] = crossed
+    return LineTable(between=tuple(tuple(row) for row in rows))
 
 
 def build_line_table(grid: Grid) -> LineTable:

@@ -24,22 +24,47 @@ what each mode protects, and docs/architecture.md for where the plugs sit.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
+
 from .hosted import HostedTrust
 from .open import OpenTrust
 from .peer import PeerTrust
-from .shared_deck import SharedDeckTrust
 
-PLUGS = {
-    "open": OpenTrust,
-    "peer": PeerTrust,
-    "hosted": HostedTrust,
-    "shared-deck": SharedDeckTrust,
-}
+
+class _Plugs(Mapping):
+    """Mode name -> plug class.  The shared deck's plug is imported when a game in that mode
+    asks for it: its group arithmetic (``rbcl``, libsodium's ristretto255) is a third of the
+    start-up of a command on any other game."""
+
+    _EAGER = {"open": OpenTrust, "peer": PeerTrust, "hosted": HostedTrust}
+    _NAMES = (*_EAGER, "shared-deck")
+
+    def __getitem__(self, mode: str):
+        if mode == "shared-deck":
+            from .shared_deck import SharedDeckTrust
+
+            return SharedDeckTrust
+        return self._EAGER[mode]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._NAMES)
+
+    def __len__(self) -> int:
+        return len(self._NAMES)
+
+
+PLUGS: Mapping[str, type] = _Plugs()
 
 
 def plug_for(header):
     """The trust plug of a game with ``header`` (its ``trust`` field names the mode)."""
     return PLUGS[header.trust]()
+
+
+def __getattr__(name: str):
+    if name == "SharedDeckTrust":  # (imported on first use, as in PLUGS)
+        return PLUGS["shared-deck"]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 __all__ = ["PLUGS", "HostedTrust", "OpenTrust", "PeerTrust", "SharedDeckTrust", "plug_for"]

@@ -1,0 +1,79 @@
+"""Start-up (issue 29): a command that draws no board imports neither shapely nor numpy, nor
+the shared deck's group arithmetic on a game in another mode; the integer line table that
+spares shapely is the table shapely makes, on every board."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+
+import pytest
+
+import boardstate as bs
+from boardstate.geometry import SquareGrid
+from boardstate.geometry._lines import build_line_table, walk_line_table
+from boardstate.modules.epic_duels.boards import BOARDS
+
+HEAVY = ("shapely", "numpy", "rbcl")
+"""Never imported by a command on an open game that draws nothing."""
+
+RUN_COMMANDS = """
+import json, sys
+from boardstate.cli import cli
+for argv in json.loads(sys.argv[1]):
+    try:
+        cli.main(argv, prog_name="boardstate")
+    except SystemExit as stop:
+        assert not stop.code, (argv, stop.code)
+from boardstate.modules.epic_duels import _space
+print(json.dumps({"modules": sorted(m for m in sys.modules if m.split(".")[0] in %r),
+                  "sight tables": _space._tables.cache_info().currsize}))
+"""
+
+
+@pytest.mark.parametrize("scene", sorted(BOARDS))
+def test_the_walked_line_table_is_shapelys(scene):
+    board = BOARDS[scene]
+    assert type(board.grid) is SquareGrid
+    assert board.line_table == build_line_table(board.grid) == walk_line_table(board.grid)
+
+
+def _epic_game_at_an_attack(tmp_path):
+    """An Epic Duels game where the seat to act may attack: listing its commands asks which
+    enemies each character sees, so the line table is wanted."""
+    module = bs.get_module("epic-duels")
+    game = bs.Game.new(module, ["ann", "ben"], {}, seed=b"startup", created="2026-01-01")
+    pick = random.Random(29)
+    while True:
+        seat = game.to_act()[0]
+        legal = game.legal(seat)
+        if any(c.startswith("attack") for c in legal) and game.seq > 40:
+            break
+        game.play(seat, pick.choice(legal))
+    bs.save_game(game, tmp_path / "epic.msgpack")
+    return game.players[seat], next(c for c in legal if c.startswith("attack"))
+
+
+@pytest.mark.slow
+def test_commands_that_draw_no_board_import_no_geometry_library(tmp_path):
+    player, attack = _epic_game_at_an_attack(tmp_path)
+    epic = str(tmp_path / "epic.msgpack")
+    commands = [
+        ["legal", epic, "--as", player],
+        ["show", epic],
+        ["log", epic],
+        ["verify", epic],
+        ["move", epic, "--as", player, attack, "-o", str(tmp_path / "to-other.msgpack")],
+    ]
+    done = subprocess.run(
+        [sys.executable, "-c", RUN_COMMANDS % (HEAVY,), json.dumps(commands)],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stderr
+    found = json.loads(done.stdout.splitlines()[-1])
+    assert found["sight tables"] == 1  # (the commands did ask for lines of sight)
+    assert found["modules"] == []
