@@ -16,6 +16,8 @@ from __future__ import annotations
 import hashlib
 from collections import Counter
 
+import msgpack
+
 from .._deadline import duration_words, stamp_words
 from .._errors import BoardstateError
 from .._fileformat import encode_game, parse_raw
@@ -30,6 +32,8 @@ def keep_deadlines(judge) -> Counter:
     ``time up``, ``forfeit``, ``bot move``)."""
     done: Counter = Counter()
     for game_id in judge.store.game_ids():
+        if not _has_deadline(judge.store, game_id):
+            continue
         claim = b"game " + game_id
         if not judge.store.claim(claim):
             continue  # (another judge holds the game now: the next pass sees it)
@@ -38,6 +42,12 @@ def keep_deadlines(judge) -> Counter:
         finally:
             judge.store.release(claim)
     return done
+
+
+def _has_deadline(store, game_id: bytes) -> bool:
+    """Whether the stored header names a deadline (read without the game: most have none)."""
+    header = msgpack.unpackb(store.header(game_id), raw=False)
+    return type(header) is dict and "deadline" in header
 
 
 def _keep(judge, game_id: bytes) -> Counter:
@@ -89,10 +99,11 @@ def _late(judge, game_id: bytes, game, seat: int, players) -> Counter:
         if command is None:
             command = bot_command(game, seat, deadline.level)
         game.trust.judge_deadline(game, seat, command)
-    except BoardstateError as exc:
+    except Exception as exc:  # (refused, or the bot failed: the player is told, the game waits)
         judge.forget(game_id)  # (the cached copy may hold a part: read it again)
+        why = exc.reason if isinstance(exc, BoardstateError) else f"{type(exc).__name__}: {exc}"
         due = game.trust.deadlines(game).get(seat) if game.seq == start else None
-        mail = _time_up(game, seat, players[seat][1], due, why=exc.reason)
+        mail = _time_up(game, seat, players[seat][1], due, why=" ".join(why.split())[:200])
         since = (due or 0) - deadline.seconds
         sent = _once(judge.store, game_id, seat, since, "time up", mail)
         return Counter({"time up": 1} if sent else {})

@@ -183,6 +183,14 @@ class Store:
             rows = tx.all("SELECT data FROM records WHERE game_id = ? ORDER BY seq", (game_id,))
             return bytes(found[0]), [bytes(r) for (r,) in rows]
 
+    def header(self, game_id: bytes) -> bytes:
+        """The game's header alone (its rows are not read)."""
+        with self._tx(write=False) as tx:
+            found = tx.one("SELECT header FROM games WHERE game_id = ?", (game_id,))
+            if found is None:
+                raise self._unknown(game_id)
+            return bytes(found[0])
+
     def players(self, game_id: bytes) -> list[tuple[str, str]]:
         """``(name, mail address)`` per seat, in seat order."""
         with self._tx(write=False) as tx:
