@@ -11,8 +11,6 @@ next is refereed on that copy exactly as if the move files had been applied one 
 
 from __future__ import annotations
 
-import email
-import email.policy
 import re
 import sys
 from collections.abc import Callable
@@ -134,6 +132,9 @@ def _mail_parts(data: bytes) -> list[bytes] | None:
         or not any(line.lower().startswith(_MIME) for line in head)
     ):
         return None
+    import email  # (here: only a mail needs its parser, and it is a tenth of a command's start)
+    import email.policy
+
     parts = []
     try:
         for part in email.message_from_bytes(data, policy=email.policy.default).walk():

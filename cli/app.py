@@ -3,28 +3,61 @@
 The click group and its one-line usage errors; the commands live by family: setting up
 (``setting_up``: modules, new, join, migrate), moves (``moves``: move, undo, apply, inspect,
 export), looking (``looking``: show, legal, replay, log, view), checking (``checking``: verify,
-check), and ``play``, ``board``, ``key`` and ``judge`` in their own files."""
+check), and ``play``, ``board``, ``key`` and ``judge`` in their own files.  A command's file
+is imported when the command is run (or listed by ``--help``): a command starts without the
+others' imports (the judge's, the bots', the archives')."""
 
 from __future__ import annotations
 
+import importlib
 import sys
 
 import click
 
 import boardstate as bs
 
-from . import batch, checking, looking, moves, setting_up
 from ._errors import BAD_INPUT, fail
-from .board import board
-from .bots import hint
-from .games import games
-from .judge import judge
-from .key import key
-from .play import play
+
+COMMANDS = {
+    "modules": ("setting_up", "modules_cmd"),
+    "new": ("setting_up", "new"),
+    "join": ("setting_up", "join"),
+    "migrate": ("setting_up", "migrate"),
+    "move": ("moves", "move"),
+    "undo": ("moves", "undo"),
+    "apply": ("moves", "apply"),
+    "inspect": ("moves", "inspect"),
+    "export": ("moves", "export"),
+    "show": ("looking", "show"),
+    "legal": ("looking", "legal"),
+    "replay": ("looking", "replay"),
+    "log": ("looking", "log"),
+    "view": ("looking", "view_cmd"),
+    "games": ("games", "games"),
+    "verify": ("checking", "verify"),
+    "check": ("checking", "check"),
+    "play": ("play", "play"),
+    "hint": ("bots", "hint"),
+    "selfplay": ("batch", "selfplay"),
+    "board": ("board", "board"),
+    "key": ("key", "key"),
+    "judge": ("judge", "judge"),
+}
+"""Command name -> (the file of ``boardstate.cli`` that defines it, its click command)."""
 
 
 class _Group(click.Group):
-    """Usage errors exit 2 with one line (click's default prints a usage block)."""
+    """Usage errors exit 2 with one line (click's default prints a usage block); commands
+    imported when asked for (``COMMANDS``)."""
+
+    def list_commands(self, ctx) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx, name: str):
+        if name not in COMMANDS:
+            return None
+        family, command = COMMANDS[name]
+        return getattr(importlib.import_module(f".{family}", __package__), command)
 
     def main(self, *args, **kwargs):
         kwargs.setdefault("standalone_mode", True)
@@ -64,31 +97,3 @@ def cli():
 
 def main() -> None:
     cli.main(prog_name="boardstate")
-
-
-for command in (
-    setting_up.modules_cmd,
-    setting_up.new,
-    setting_up.join,
-    setting_up.migrate,
-    moves.move,
-    moves.undo,
-    moves.apply,
-    moves.inspect,
-    moves.export,
-    looking.show,
-    looking.legal,
-    looking.replay,
-    looking.log,
-    looking.view_cmd,
-    games,
-    checking.verify,
-    checking.check,
-    play,
-    hint,
-    batch.selfplay,
-    board,
-    key,
-    judge,
-):
-    cli.add_command(command)

@@ -18,7 +18,6 @@ from ._common import (
     write_request,
 )
 from ._errors import BAD_INPUT, RULES_REJECTED, exit_code, fail, one_line_errors
-from .bots import bot_command
 
 MOVE_PATHS = click.Path(dir_okay=False, allow_dash=True)  # (move files, mails; '-': stdin)
 
@@ -64,6 +63,8 @@ def move(file, command, player, level, out, force, text, key):
     with bs.locked(file):
         game = bs.load_checked(file)
         if level:
+            from .bots import bot_command  # (here: the bots' search is imported for --bot only)
+
             commands = [bot_command(game, player, level)]
         if out is not None and out != "-":
             bs.check_output(out, force=force, reading=[file])
