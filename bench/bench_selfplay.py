@@ -4,7 +4,9 @@
 Ours: ``boardstate.random_playout`` (decide + evolve on states, no log).  Peers (if installed, see
 bench/requirements-peers.txt): OpenSpiel's C++ Goofspiel (8 cards, 2 players) and its
 Python-implemented Kuhn poker, both played by uniform random agents through the Python API.
-Actions count one per player command; chance outcomes are counted apart.
+Actions count one per player command; chance outcomes are counted apart.  Rates are per second
+of this process's CPU time (the machine is shared: wall time says how much of it we got), each
+contestant's CPU measured around its own slice.
 
 Usage: python bench/bench_selfplay.py [--seconds 4]
 """
@@ -44,19 +46,21 @@ def duel_of_the_forces(players: int, seconds: float) -> dict:
 
 
 def interleaved(contestants, seconds: float, rounds: int = 6) -> list[dict]:
-    """Run every contestant for ``seconds / rounds`` at a time, taking turns, and add up: a slow
-    spell of a shared machine then falls on all of them alike."""
+    """Run every contestant for ``seconds / rounds`` at a time, taking turns, and add up their
+    actions and CPU seconds: a slow spell of a shared machine then falls on all of them alike."""
     totals: dict[str, dict] = {}
     for _ in range(rounds):
         for measure in contestants:
-            for r in measure(seconds / rounds):
-                t = totals.setdefault(
-                    r["name"], dict(r, actions=0, seconds=0.0, games=0, chance_actions=0)
-                )
-                t["actions"] += r["actions"]
-                t["seconds"] += r["seconds"]
-                t["games"] += r["games"]
-                t["chance_actions"] += r.get("chance_actions", 0)
+            started = time.process_time()
+            (r,) = measure(seconds / rounds)
+            cpu = time.process_time() - started
+            t = totals.setdefault(
+                r["name"], dict(r, actions=0, seconds=0.0, games=0, chance_actions=0)
+            )
+            t["actions"] += r["actions"]
+            t["seconds"] += cpu
+            t["games"] += r["games"]
+            t["chance_actions"] += r.get("chance_actions", 0)
     for t in totals.values():
         t["actions_per_s"] = t["actions"] / t["seconds"]
         t["actions_incl_chance_per_s"] = (t["actions"] + t["chance_actions"]) / t["seconds"]
@@ -77,18 +81,12 @@ def main() -> int:
     try:
         import bench_jedi_duel
 
-        def jedi(t):
-            return [
-                {
-                    "name": f"boardstate Jedi Duel, {r['players']} players",
-                    "actions": r["actions"],
-                    "seconds": r["seconds"],
-                    "games": r["games"],
-                }
-                for r in bench_jedi_duel.measure(3 * t)
-            ]
+        def jedi(t, players):
+            r = bench_jedi_duel._run(players, t)
+            name = f"boardstate Jedi Duel, {players} players"
+            return [{"name": name, "actions": r["actions"], "games": r["games"]}]
 
-        contestants.append(jedi)
+        contestants += [lambda t, n=n: jedi(t, n) for n in bench_jedi_duel.PLAYER_COUNTS]
     except ImportError as exc:
         print(f"(Jedi Duel not measured: {exc})")
     peers = 0
@@ -105,7 +103,7 @@ def main() -> int:
         print(f"(OpenSpiel not measured: {exc})")
     results = interleaved(contestants, s)
     rows, peer_rows = results[: len(results) - peers], results[len(results) - peers :]
-    print(f"Python {platform.python_version()}, {platform.machine()}, same run\n")
+    print(f"Python {platform.python_version()}, {platform.machine()}, same run, CPU time\n")
     print("| game | actions/s | games | actions incl. chance/s |")
     print("|---|---:|---:|---:|")
     for r in rows:
@@ -117,6 +115,7 @@ def main() -> int:
         )
     if peer_rows:
         dotf2 = rows[0]["actions_per_s"]
+        jedi2 = next((r for r in rows if r["name"].startswith("boardstate Jedi Duel, 2")), None)
         goof, kuhn = peer_rows
         print(
             f"\nDuel of the Forces (2 players) / OpenSpiel C++ Goofspiel: "
@@ -127,6 +126,9 @@ def main() -> int:
             f"{dotf2 / kuhn['actions_per_s']:.2f} (player actions), "
             f"{dotf2 / kuhn['actions_incl_chance_per_s']:.2f} (Kuhn counting chance deals)"
         )
+        if jedi2:
+            ratio = jedi2["actions_per_s"] / kuhn["actions_per_s"]
+            print(f"Jedi Duel (2 players) / OpenSpiel Python Kuhn poker: {ratio:.2f} (goal: 1)")
     return 0
 
 
