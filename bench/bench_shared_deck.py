@@ -1,6 +1,7 @@
 """The shared-deck mode's costs (docs/performance.md, "The shared deck"): the mails of the
-set-up, the size of the shuffle proofs, how many draws need no extra mail, and the CPU to make
-and to check one player's shuffle.
+set-up, the size of the shuffle proofs, how many draws need no extra mail, the CPU to make
+and to check one player's shuffle, and to read a copy checked after the set-up (what ``move``
+and ``apply`` do first).
 
     python bench/bench_shared_deck.py [--games N]
 
@@ -23,7 +24,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from shared_deck_table import Table
 
 from boardstate import _mental as mental
+from boardstate._fileformat import encode_game, parse_raw
 from boardstate._records import Kind
+from boardstate._referee import verify
 
 PLAYED = (Kind.MOVE, Kind.COMMIT, Kind.REVEAL)
 
@@ -96,11 +99,26 @@ def proofs() -> dict:
     return {"bytes": size, "prove s": round(made, 2), "check s": round(checked, 2)}
 
 
+def read_checked() -> dict:
+    """A 2-player game just set up (two shuffles at 80 rounds): the CPU to read each copy
+    checked, as ``move`` and ``apply`` read it (its own shuffle made again, the other's
+    proven)."""
+    table = Table(2, seed=0)
+    out = {}
+    for seat, game in enumerate(table.copies):
+        data = encode_game(game)
+        start = time.process_time()
+        assert verify(parse_raw(data, "copy")).ok
+        out[f"copy {seat} s"] = round(time.process_time() - start, 2)
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=10)
     args = parser.parse_args()
     print("one shuffle (54 cards, 80 rounds):", proofs())
+    print("a copy read checked after the set-up (80 rounds):", read_checked())
     mental.SHUFFLE_ROUNDS = 8  # (the games: mail counts do not depend on the rounds)
     for players in (2, 3):
         total = {"setup": 0, "mails": 0, "waits": 0, "draws": 0, "records": 0}

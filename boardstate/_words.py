@@ -155,6 +155,8 @@ def _protocol_words(game, run) -> str:
             else "shares of the randomness"
             if record.sealed[0] == "link"
             else "face-down piles arranged"
+            if record.sealed[0] == "arrange"
+            else game.trust.deal_words(record)[0]  # (a mode's own deals: the shared deck's)
         )
         who = game.players[record.actor]
         if who not in kinds.setdefault(kind, []):
@@ -260,5 +262,7 @@ def record_words(game, record, viewer: int | None = None) -> str:
     if record.kind == Kind.DEAL:
         if record.sealed[0] == "link":
             return f"{who} adds a share of the randomness"
-        return f"{who} arranges a face-down pile of {len(record.sealed[1])} cards"
+        if record.sealed[0] == "arrange":
+            return f"{who} arranges a face-down pile of {len(record.sealed[1])} cards"
+        return f"{who} {game.trust.deal_words(record)[1]}"
     return takeback_words(game, record, viewer) or f"{who}: {record.command}"

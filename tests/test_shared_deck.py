@@ -7,9 +7,10 @@ import pytest
 from shared_deck_table import JEDI, Table, fast_proofs
 
 import boardstate as bs
-from boardstate import UNKNOWN
+from boardstate import UNKNOWN, _mental
 from boardstate._fileformat import encode_game, parse_raw
 from boardstate._referee import verify
+from boardstate._words import records_said
 
 
 @pytest.fixture(autouse=True)
@@ -30,7 +31,7 @@ def test_jedi_duel_plays_to_the_end_and_every_copy_agrees(players):
         assert again.ok, again
 
 
-def test_no_copy_reads_another_players_hand_or_the_deck():
+def test_no_copy_reads_another_players_hand_or_the_deck(monkeypatch):
     table = Table(2, seed=5)
     for _ in range(12):
         table.act()
@@ -42,6 +43,26 @@ def test_no_copy_reads_another_players_hand_or_the_deck():
                 assert (card.value is UNKNOWN) == (other != seat or unclaimed), (seat, other)
         assert all(card.value is UNKNOWN for card in state.deck)
         assert game.header.seed is None
+    # The deck's own records in words, as 'log' and 'apply' say them: each kind by its name.
+    lines = records_said(table.copies[0], table.copies[0].records, 0, protocol=True)
+    for words in (
+        "ann shuffles the deck (54 cards), with its proof",
+        "ben shuffles the deck (54 cards), with its proof",
+        "gives decryption shares of",
+        "reads and claims",
+    ):
+        assert any(words in line for line in lines), (words, lines)
+    grouped = "\n".join(records_said(table.copies[0], table.copies[0].records, 0))
+    assert "shuffles of the deck: ann, ben" in grouped and "decryption shares: " in grouped
+    assert "arrange" not in grouped, grouped
+    # A copy read checked proves the other player's shuffle and makes its own again.
+    proven = []
+    check = _mental.check_shuffle
+    monkeypatch.setattr(_mental, "check_shuffle", lambda *a: proven.append(a[4][3]) or check(*a))
+    for seat, game in enumerate(table.copies):
+        proven.clear()
+        assert verify(parse_raw(encode_game(game), f"copy {seat}")).ok
+        assert proven == [1 - seat], proven
 
 
 def test_more_than_three_players_are_refused_naming_the_judge():

@@ -36,12 +36,27 @@ class DeckDealer:
         pending = self.pending
         _, index, items = pending.need
         deck_in = self.deck_before(game, pending, index, items, me)
-        secret, gid = game.header.peer_secret, game.header.game_id
-        key = hmac.digest(secret, b"shuffle" + gid + pack([pending.seq, index]), hashlib.sha256)
+        key = self.shuffle_key(game, pending.seq, index)
         deck_out, perm, rhos = mental.shuffle(deck_in, self.joint, key)
-        context = (gid, pending.seq, index, me)
+        context = (game.header.game_id, pending.seq, index, me)
         proof = mental.prove_shuffle(deck_in, deck_out, perm, rhos, self.joint, key, context)
         return ("shuffle", tuple(deck_out), tuple(proof))
+
+    def shuffle_key(self, game, decision: int, index: int) -> bytes:
+        """The secret this copy's player shuffles with (its permutation, masks and proof)."""
+        gid = game.header.game_id
+        return hmac.digest(
+            game.header.peer_secret, b"shuffle" + gid + pack([decision, index]), hashlib.sha256
+        )
+
+    def is_my_shuffle(self, game, decision: int, index: int, deck_in, deck_out) -> bool:
+        """Whether ``deck_out`` is the shuffle of ``deck_in`` this copy's player makes: what a
+        copy checks of its own shuffle when it reads its file again (the same deck, made again
+        at a 54th of the proof's cost, shows the same as the proof would)."""
+        if game.header.peer_secret is None:
+            return False
+        made = mental.shuffle(deck_in, self.joint, self.shuffle_key(game, decision, index))[0]
+        return list(deck_out) == made
 
     def deck_before(self, game, pending, index: int, items, seat: int) -> list[bytes]:
         """The deck ``seat`` shuffles: the one the player before them made, or the cards

@@ -172,6 +172,29 @@ def event_fields(event) -> tuple:
     return type(event).__event_fields__(event)
 
 
+DUE_WORDS = {  # the deals the game waits for, in words (``Game.waiting_text``)
+    "shuffle": "to shuffle the deck (a deal record, with its proof)",
+    "shares": "to add their shares of the cards another player drew (a deal record)",
+    "tell": "to send the share of a card to the player who now holds it (a letter)",
+    "claim": "to read and claim the cards they drew (a deal record)",
+    "open": "to prove the card they played (a deal record)",
+}
+
+
+def deal_words(record) -> tuple[str, str]:
+    """A deal of this mode in words (``_words``): what a run of them is, and what one did."""
+    tag, items = record.sealed[0], record.sealed[1]
+    n = len(items) if type(items) is tuple else 0
+    cards = f"{n} card" + ("s" * (n != 1))
+    return {
+        "shuffle": ("shuffles of the deck", f"shuffles the deck ({cards}), with its proof"),
+        "shares": ("decryption shares", f"gives decryption shares of {cards} drawn by others"),
+        "tell": ("letters of a share", f"sends the share of {cards} in a letter"),
+        "claim": ("claims of cards drawn", f"reads and claims {cards} drawn"),
+        "open": ("proofs of cards played", f"proves {cards} played"),
+    }[tag]
+
+
 def bad(why: str, code: str) -> IllegalCommand:
     from .._decider import ENGINE_RULE
 

@@ -33,7 +33,17 @@ from .._peer import LINK_BYTES, UNMADE, chain_of, exchange_public
 from .._records import Kind, sealed_values
 from .._secrets import Reveal, Secret, make_secret
 from ._dealer import DeckDealer
-from ._deck import Card, DeckRng, bad, checked, event_fields, pairs, substituted
+from ._deck import (
+    DUE_WORDS,
+    Card,
+    DeckRng,
+    bad,
+    checked,
+    deal_words,
+    event_fields,
+    pairs,
+    substituted,
+)
 from ._signed import Pending
 from .peer import PeerTrust
 
@@ -146,13 +156,9 @@ class SharedDeckTrust(DeckDealer, PeerTrust):
 
     def due_words(self, due: str) -> str:
         """The deals this mode waits for, in words (``Game.waiting_text``)."""
-        return {
-            "shuffle": "to shuffle the deck (a deal record, with its proof)",
-            "shares": "to add their shares of the cards another player drew (a deal record)",
-            "tell": "to send the share of a card to the player who now holds it (a letter)",
-            "claim": "to read and claim the cards they drew (a deal record)",
-            "open": "to prove the card they played (a deal record)",
-        }[due]
+        return DUE_WORDS[due]
+
+    deal_words = staticmethod(deal_words)  # (its deals in words, as 'log' and 'apply' say them)
 
     def waiting_for(self, game) -> tuple[int, ...]:
         due = self.due(game)
@@ -240,8 +246,9 @@ class SharedDeckTrust(DeckDealer, PeerTrust):
     # -------------------------------------------------------------------- what a copy checks
     def check_signature(self, game, record) -> None:
         """The signature, and the proofs a deal carries (a shuffle's, the shares' and a played
-        card's: made once, when the record comes in, never when a copy reads its own file
-        again)."""
+        card's), whenever a copy reads a record checked (``verify``, ``load_checked``); never
+        when it reads its own file unchecked.  The copy's own shuffle is made again instead of
+        proven (``is_my_shuffle``)."""
         super().check_signature(game, record)
         sealed = record.sealed
         if record.kind != Kind.DEAL or type(sealed) is not tuple or not sealed:
@@ -252,6 +259,9 @@ class SharedDeckTrust(DeckDealer, PeerTrust):
             seat = record.actor  # (whether it is their turn to shuffle: check_deal says)
             deck_in = self.deck_before(game, pending, index, items, seat)
             context = (game.header.game_id, pending.seq, index, seat)
+            mine = seat == game.header.viewer and type(sealed[1]) is tuple
+            if mine and self.is_my_shuffle(game, pending.seq, index, deck_in, sealed[1]):
+                return
             checked(
                 mental.check_shuffle,
                 deck_in,
