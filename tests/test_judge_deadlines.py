@@ -28,6 +28,7 @@ from boardstate._fileformat import encode_game, encode_moves, encode_public, par
 from boardstate._hosted import decode_request
 from boardstate._records import Kind
 from boardstate._referee import referee_moves
+from boardstate.bots import Bot
 from boardstate.judge import Judge, Mail, open_store, serve_once
 from boardstate.judge._judge import read_game
 from boardstate.keys import new_key
@@ -183,12 +184,21 @@ def test_a_reminder_once_then_a_forfeit_that_every_copy_applies_and_verifies(tmp
     assert club.serve() == {}  # (the game is over: nothing more to keep)
 
 
-def test_the_bot_policy_moves_for_the_late_player_and_the_copies_recheck_it(tmp_path):
+def test_the_bot_policy_moves_for_the_late_player_and_the_copies_recheck_it(tmp_path, monkeypatch):
     club = Club(tmp_path, "bot", "random")
     seat, due = club.due()
     legal = club.copies[seat].legal(seat)
+    seen = []
+    choose = Bot.choose
+
+    def spied(bot, game, at):  # (what the bot is given: the seat's view, nothing more)
+        seen.append((game.header.seed, game.header.viewer, game.header.peer_secret, at))
+        return choose(bot, game, at)
+
+    monkeypatch.setattr(Bot, "choose", spied)
     club.clock.now = due + 5
     assert club.serve() == {"kept": {"bot move": 1}}
+    assert seen == [(None, seat, None, seat)]
     last = club.game.records[-1]
     assert last.actor == seat and last.command in legal and len(last.request) == 1
     assert last.request[0] == due + 5  # (the judge's time of the record)
