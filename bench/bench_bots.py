@@ -128,6 +128,18 @@ def one_game(game_id: str, first: str, second: str, g: int, folder: Path) -> tup
     return score, cpu, bs.verify(path).ok
 
 
+def progress(game_id: str, g: int, result: tuple) -> tuple:
+    """Say one game's result on standard error as it ends (a long match shows how it goes)."""
+    score, cpu, verified = result
+    means = ", ".join(f"{k} {sum(v) / len(v) * 1000:.0f} ms/move" for k, v in cpu.items() if v)
+    print(
+        f"  {game_id} game {g}: {score:g}  {means}  {'verified' if verified else 'NOT VERIFIED'}",
+        file=sys.stderr,
+        flush=True,
+    )
+    return result
+
+
 def match(game_id: str, first: str, second: str, games: int, folder: Path, jobs: int) -> dict:
     """``games`` games of ``first`` against ``second``, seats alternating; every game saved
     and verified (``jobs`` games at once)."""
@@ -136,9 +148,11 @@ def match(game_id: str, first: str, second: str, games: int, folder: Path, jobs:
         from concurrent.futures import ProcessPoolExecutor
 
         with ProcessPoolExecutor(jobs) as pool:
-            results = list(pool.map(one_game, *zip(*args)))
+            results = [
+                progress(game_id, g, r) for g, r in enumerate(pool.map(one_game, *zip(*args)))
+            ]
     else:
-        results = [one_game(*a) for a in args]
+        results = [progress(game_id, g, one_game(*a)) for g, a in enumerate(args)]
     score = sum(r[0] for r in results)
     cpu: dict = {first: [], second: []}
     for r in results:
