@@ -10,7 +10,7 @@ fixed seed, stopped half-way through the game they make), and the commands ``sho
 ``verify``, ``inspect``, ``move`` and ``apply`` run on it; ``show --svg`` draws the board.
 Goal (issue 29): every command within 2x of the bare click command.
 
-Usage: python bench/bench_startup.py [--runs 9] [--share 0.5]
+Usage: python bench/bench_startup.py [--runs 9] [--share 0.5] [--python PATH ...]
 """
 
 from __future__ import annotations
@@ -106,33 +106,49 @@ def fresh_copies(tmp: Path) -> None:
             shutil.copy(tmp / short / "game.msgpack", tmp / short / copy)
 
 
-def measure(runs: int, share: float) -> dict[str, float]:
-    times: dict[str, list[float]] = {}
+def measure(runs: int, share: float, pythons: list[str]) -> dict[str, list[float]]:
+    """Row -> the median CPU seconds under each interpreter of ``pythons`` (each with its own
+    boardstate installed), taking turns command by command."""
+    times: dict[tuple[str, int], list[float]] = {}
     with tempfile.TemporaryDirectory() as d:
         tmp = Path(d)
         rows = cases(tmp, share)
         fresh_copies(tmp)
-        for argv in rows.values():  # once untimed: the bytecode caches are written
-            subprocess.run(argv, check=True, capture_output=True, env=ENV, cwd=tmp)
-        for _ in range(runs):
+        for python in pythons:  # once untimed: the bytecode caches are written
             fresh_copies(tmp)
-            for name, argv in rows.items():
-                times.setdefault(name, []).append(cpu_of(argv, tmp))
-    return {name: statistics.median(t) for name, t in times.items()}
+            for argv in rows.values():
+                subprocess.run(
+                    [python, *argv[1:]], check=True, capture_output=True, env=ENV, cwd=tmp
+                )
+        for _ in range(runs):
+            for k, python in enumerate(pythons):
+                fresh_copies(tmp)
+                for name, argv in rows.items():
+                    times.setdefault((name, k), []).append(cpu_of([python, *argv[1:]], tmp))
+    return {name: [statistics.median(times[name, k]) for k in range(len(pythons))] for name in rows}
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=9)
     parser.add_argument("--share", type=float, default=0.5, help="how far into a game the file is")
+    parser.add_argument(
+        "--python",
+        action="append",
+        help="an interpreter whose boardstate to measure (repeat: side by side, taking turns; "
+        "default: this one)",
+    )
     args = parser.parse_args()
-    print(f"python bench/bench_startup.py --runs {args.runs} --share {args.share}")
+    pythons = args.python or [sys.executable]
+    shown = "".join(f" --python {p}" for p in args.python or ())
+    print(f"python bench/bench_startup.py --runs {args.runs} --share {args.share}{shown}")
     print(f"Python {platform.python_version()}, {platform.platform()}")
-    medians = measure(args.runs, args.share)
+    medians = measure(args.runs, args.share, pythons)
     bare = medians["bare click --help"]
-    print(f"{'command':<22}{'CPU ms':>8}{'x bare':>8}")
-    for name, t in medians.items():
-        print(f"{name:<22}{t * 1000:>8.1f}{t / bare:>8.2f}")
+    print(f"{'command':<22}" + "".join(f"{'CPU ms':>9}{'x bare':>8}" for _ in pythons))
+    for name, row in medians.items():
+        cells = "".join(f"{t * 1000:>9.1f}{t / b:>8.2f}" for t, b in zip(row, bare))
+        print(f"{name:<22}{cells}")
     return 0
 
 

@@ -7,7 +7,8 @@ Secrets are ``Secret`` values in events; ``table.reveal`` turns one face up.  Ch
 once and sealed, or face down and turned over later, are engine features a module asks for with
 ``Rules.choice`` (``Choice``).  ``Fold`` makes ``evolve`` from one handler per event type, and
 ``Teller`` makes ``tell`` (a record's events in words, as a seat may know them) the same way;
-``rules_class`` makes the rules' class from the functions of the module's parts.  A module's
+``rules_class`` makes the rules' class from the functions of the module's parts;
+``quick_replace`` gives a ``NamedTuple`` state a quicker ``_replace`` for the fold.  A module's
 accessible SVG picture of its table can start from ``picture`` and the small drawing helpers
 beside it (``label``, ``card_back``, ...).  ``determinize(module, view, seat, rng)`` fills what
 a seat cannot see with values consistent with what it can (bots; OpenSpiel's
@@ -37,6 +38,7 @@ from .._table import Table
 from ._drawing import card_back, card_lines, element, empty_slot, label, picture, plural, words_and
 from ._fold import Fold
 from ._parts import rules_class
+from ._replace import quick_replace
 from ._tell import Teller
 
 __all__ = [
@@ -71,6 +73,7 @@ __all__ = [
     "label",
     "picture",
     "plural",
+    "quick_replace",
     "read_data_file",
     "event",
     "fill_unknown",

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from boardstate.rules import Reveal, Secret, event
+from boardstate.rules import Reveal, Secret, event, quick_replace
 
 # phases: what the seat at the front of ``queue`` is asked for
 SETUP = 0  # an initial stance (everyone but the first player, before the first turn)
@@ -38,8 +38,10 @@ HEAL, PUSH, SENSE = 11, 12, 13
 NO_CARD = -1
 
 
+@quick_replace
 class JediState(NamedTuple):
-    """The whole table.  A NamedTuple: immutable, and ``_replace`` is cheap in the hot loop."""
+    """The whole table.  A NamedTuple: immutable, and ``_replace`` (``quick_replace``'s) is
+    cheap in the hot loop."""
 
     players: tuple[str, ...]
     speed: tuple[tuple[int, ...], ...]  # Playaid: attack modifier [attacker's stance][area]
