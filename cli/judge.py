@@ -31,11 +31,12 @@ def judge() -> None:
     """A judge that referees hosted games by mail: new, run, publish, list, site."""
 
 
-def _judge(store: str, key: str):
+def _judge(store: str, key: str, *, create: bool = False):
+    """The judge on ``store``; only ``judge new`` makes a store that is not there."""
     from boardstate.judge import Judge, open_store
     from boardstate.keys import load_private
 
-    return Judge(open_store(store), load_private(key))
+    return Judge(open_store(store, create=create), load_private(key))
 
 
 @judge.command("new")
@@ -112,7 +113,7 @@ def judge_new(module, players, options, mail, deadline, policy, remind, bot_leve
         )
     elif remind is not None or bot_level is not None:
         fail("error: --remind and --bot-level go with --deadline", BAD_INPUT)
-    referee = _judge(store, key)
+    referee = _judge(store, key, create=True)
     game_id = referee.create(module, pairs, opts, mail=mail, deadline=time_per_move)
     said = f"; deadline: {time_per_move.words()}" if time_per_move else ""
     click.echo(
@@ -188,7 +189,7 @@ def judge_list(store):
     in play and whose turn, or over and the result) and since when."""
     from boardstate.judge import game_lines, open_store
 
-    with open_store(store) as opened:
+    with open_store(store, create=False) as opened:
         for line in game_lines(opened):
             click.echo(line)
 
@@ -208,5 +209,5 @@ def judge_site(store, out, title, rewrite):
     again, it brings the site up to date."""
     from boardstate.judge import open_store, write_site
 
-    with open_store(store) as opened:
+    with open_store(store, create=False) as opened:
         click.echo(write_site(opened, out, title=title, rewrite=rewrite).line())

@@ -198,6 +198,42 @@ def test_unopenable_stores_say_why_in_one_line(where, tmp_path):
         assert "\n" not in str(refused.value) and "s3cret" not in str(refused.value), place
 
 
+def test_only_judge_new_makes_a_store(tmp_path, monkeypatch):
+    """A mistyped store path in list, site, run or publish is refused in one line and leaves no
+    empty store behind; judge new makes one."""
+    from click.testing import CliRunner
+
+    from boardstate.cli import cli
+
+    monkeypatch.chdir(tmp_path)
+    for args in (
+        ["judge", "list", "--store", "typo.sqlite"],
+        ["judge", "site", "--store", "typo.sqlite", "-o", "site"],
+        [
+            "judge",
+            "run",
+            "--store",
+            "typo.sqlite",
+            "--key",
+            "k",
+            "--inbox",
+            "dir:i",
+            "--outbox",
+            "dir:o",
+        ],
+        ["judge", "publish", "ab", "--store", "typo.sqlite", "--key", "judge", "-o", "x"],
+    ):
+        result = CliRunner().invoke(cli, args)
+        assert result.exit_code != 0 and isinstance(result.exception, SystemExit), args
+        assert result.output.strip() == (
+            "boardstate: error: no judge store typo.sqlite (judge new makes one) [no-store]"
+        ), args
+        assert not (tmp_path / "typo.sqlite").exists(), args
+    with pytest.raises(StoreError, match="no judge store") as refused:
+        open_store(str(tmp_path / "typo.sqlite"), create=False)
+    assert refused.value.code == "no-store"
+
+
 def test_missing_psycopg_is_named(monkeypatch):
     monkeypatch.setitem(sys.modules, "psycopg", None)  # makes `import psycopg` fail
     with pytest.raises(StoreError, match=r"install boardstate\[postgres\]"):

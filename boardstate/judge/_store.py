@@ -94,9 +94,10 @@ class StoreConflict(StoreError):
     code = "store-conflict"
 
 
-def open_store(where: str) -> Store:
+def open_store(where: str, *, create: bool = True) -> Store:
     """``postgresql://...`` or ``postgres://...``: PostgreSQL; ``sqlite:PATH`` or a bare PATH: a
-    SQLite file, created if missing (its directory must exist)."""
+    SQLite file, created if missing (its directory must exist) unless ``create`` is false: then
+    a missing file is refused, so a mistyped path never leaves an empty store behind."""
     if where.startswith(("postgresql://", "postgres://")):
         return _Postgres(where)
     if where.startswith("sqlite:"):
@@ -109,6 +110,8 @@ def open_store(where: str) -> Store:
         )
     if not where:
         raise StoreError("no store path given (sqlite:PATH)", code="bad-url")
+    if not create and not os.path.exists(where):
+        raise StoreError(f"no judge store {where} (judge new makes one)", code="no-store")
     return _Sqlite(where)
 
 
