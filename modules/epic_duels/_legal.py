@@ -109,7 +109,7 @@ def actions(s: EpicState, seat: int) -> list:
         else:
             out.extend(("draw", k, g) for k in hand for g in groups)
     if has_action:
-        out.extend(("heal", k, c) for k, c in heals(s, seat))
+        out.extend(("heal", k, c) for k, c in heals(s, seat, hand))
     for a in rs.chars_of(seat):
         if s.square[a] == -1 or s.held[a]:
             continue
@@ -140,12 +140,12 @@ def players_of(s: EpicState, card: int) -> tuple[int, ...]:
     return tuple(c for c in s.roster.pictured(card) if s.square[c] != -1)
 
 
-def heals(s: EpicState, seat: int) -> list[tuple[int, int]]:
+def heals(s: EpicState, seat: int, hand: list[int]) -> list[tuple[int, int]]:
     """(card, character) pairs one action may heal by 1 (the rulebook's Healing a Character):
     a main character whose minors are all destroyed, with a card of those minors; in the team
-    game also a minor whose main is destroyed, with a card of that main."""
+    game also a minor whose main is destroyed, with a card of that main.  ``hand``: the seat's
+    ``hand_cards``, which ``actions`` has already made."""
     rs = s.roster
-    hand = hand_cards(s, seat)
     out = []
     for g in rs.groups_of(seat):
         members = rs.chars_of_group(g)
