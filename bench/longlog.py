@@ -3,6 +3,10 @@
 A Duel of the Forces game is short (50-200 records), so a long log is made legal the only way the
 rules allow: both players play R2-D2 for ``rounds`` rounds (nobody competes, the villain stays up),
 then random legal play to the end.  Every record is real: commitments, reveals, resolutions.
+
+``make_long_peer_copies``: the same in the peer mode, two players by mail (each copy its own
+player's records, signed; the shares of the randomness in deals), stopped in the middle of
+the game where both copies hold the same records and the first player is to bid.
 """
 
 from __future__ import annotations
@@ -29,6 +33,39 @@ def make_long_game(rounds: int, seed: int = 1) -> bs.Game:
         if any(r.events for r in records):
             done += 1
     return game
+
+
+def make_long_peer_copies(records: int, keys, seed: int = 1) -> list[bs.Game]:
+    """Two players' copies of one peer game of at least ``records`` records, alike, the first
+    player to act; ``keys``: the players' Ed25519 private keys (``boardstate.keys``)."""
+    from bench_peer import ByMail
+
+    module = bs.get_module("duel-of-the-forces")
+    pick = random.Random(seed)
+    table = ByMail.peer(module, 2, [pick.randbytes(32) for _ in keys], keys, pick)
+    first, second = table.copies
+
+    def ready() -> bool:
+        return (
+            first.seq >= records
+            and first.head_hash == second.head_hash
+            and first.outcome() is None
+            and 0 in first.to_act()
+            and not first.due()
+            and not first.reveal_due()
+        )
+
+    while True:
+        while table.mail(0, 1) | table.mail(1, 0):  # (until neither copy has anything to send)
+            pass
+        if ready():
+            return table.copies
+        for seat in (0, 1):
+            while table.holds_all(seat) and table.act_once(seat, "play r2"):
+                pass
+            table.mail(seat, 1 - seat)
+        if first.outcome() is not None:
+            raise AssertionError("the long peer game ended: R2-D2 was not legal throughout")
 
 
 if __name__ == "__main__":

@@ -19,9 +19,11 @@ import attrs
 
 from ._armor import armored_blocks, is_armored
 from ._errors import BoardstateError, ForeignFile, MoveRefused
-from ._fileformat import MAX_FILE_BYTES, RawFile, _armored_text, encode_game, parse_raw, read_raw
+from ._fileformat import MAX_FILE_BYTES, RawFile, _armored_text, parse_raw, read_raw
 from ._game import Game
-from ._referee import load_checked, referee_moves
+from ._records import Row
+from ._rederive import Referee
+from ._referee import referee_moves
 
 APPLIED, SKIPPED, REFUSED = "applied", "skipped", "refused"
 _FIELD = re.compile(rb"[!-9;-~]+:")  # a mail header's field name and its colon (RFC 5322)
@@ -172,18 +174,18 @@ def referee_mailed(
         (i for i, m in enumerate(mailed) if m.raw is not None),
         key=lambda i: mailed[i].raw.header.base_seq,
     )
-    saved = None  # (the copy's bytes before the move being refereed)
+    saved = None  # (the copy before the move being refereed: its header and records)
     while pending:
         waiting, progress = [], False
         for i in pending:
             if saved is None:
-                saved = encode_game(game)
+                saved = (game.header, list(game.records))
             hashes = [r.hash for r in game.records]
             try:
                 records, partly = referee_moves(game, mailed[i].raw)
             except BoardstateError as exc:
                 if not isinstance(exc, MoveRefused) or [r.hash for r in game.records] != hashes:
-                    game = load_checked(parse_raw(saved, "this copy, before the refused move"))
+                    game = _as_before(game, *saved)
                     if prepare is not None:
                         prepare(game)
                 done[i] = (SKIPPED if exc.code == "stale" else REFUSED, exc)
@@ -195,6 +197,15 @@ def referee_mailed(
         pending = waiting if progress else []
     outcomes = (MoveOutcome(m, *done[i], span=_span(m.raw)) for i, m in enumerate(mailed))
     return Delivery(game, tuple(outcomes))
+
+
+def _as_before(game: Game, header, records: list) -> Game:
+    """The copy as it was before a refused move, made again in memory from its records (they
+    were checked when they came in: their signatures are not checked again, ``Game.truncate``
+    does the same)."""
+    fresh = Game(game.module, header, codes=game.codes)
+    Referee(fresh, signed=False).run(Row.of(record) for record in records)
+    return fresh
 
 
 def _span(raw: RawFile | None) -> tuple[int, int] | None:

@@ -33,10 +33,20 @@ from ._talk import canonical
 class Referee:
     """Re-derives records onto ``game`` (which holds the log and the state so far)."""
 
-    def __init__(self, game, *, fast: bool = True, signed: bool = True, owed: bool = False) -> None:
+    def __init__(
+        self,
+        game,
+        *,
+        fast: bool = True,
+        signed: bool = True,
+        owed: bool = False,
+        checked_through: int = -1,
+    ) -> None:
         self.game = game
         self.fast = fast
         self.signed = signed  # False: records this copy already checked (a merge's rebuild)
+        self.checked_through = checked_through  # records up to this one: their signatures
+        # were checked before (``_checked``, the memory of a copy's records)
         self.owed = owed  # a player's copy taking mail: every value shown to it must open
         self.decoder = BodyDecoder(game.codes.decoders, LIMITS, game.header)
         self.rederived = 0  # records re-derived in full
@@ -84,7 +94,12 @@ class Referee:
         peer mode, carries its actor's signature; in the hosted mode, the judge's and its
         player's request)."""
         game = self.game
-        if self.signed and game.trust.signed and fields[1] != Kind.SETUP:
+        if (
+            self.signed
+            and game.trust.signed
+            and fields[1] != Kind.SETUP
+            and game.seq > self.checked_through
+        ):
             try:
                 game.check_signature(
                     Record(

@@ -9,6 +9,7 @@ from __future__ import annotations
 import attrs
 
 from ._canonical import canonical_region, conflict_at, content_key, rebuild
+from ._checked import check_and_remember
 from ._errors import (
     GameFileError,
     MoveRefused,
@@ -87,8 +88,42 @@ def load_peer(raw: RawFile, *, signed: bool = True) -> Game:
 
 def load_checked(path_or_raw) -> Game:
     """Read a game file to add to it: every record re-derived, as ``verify`` does (a game file
-    received by mail with a forged deal is refused before anything is added to it)."""
-    verdict = verify(path_or_raw)
+    received by mail with a forged deal is refused before anything is added to it).  A copy
+    read from its path does not have the signatures of records this user's boardstate checked
+    before checked again (``_checked``: the same bytes); a failure is the full check's."""
+    if isinstance(path_or_raw, RawFile):  # (a file received, not a copy kept: checked in full)
+        return _checked_in_full(path_or_raw)
+    raw = read_raw(path_or_raw)
+    header = raw.header
+    if not header.signed or header.kind != "game":
+        return _checked_in_full(raw)
+    try:
+        rows = raw.records
+    except GameFileError:  # (a damaged file: the full check says where, as ever)
+        return _checked_in_full(read_raw(path_or_raw))
+    through, remember = check_and_remember(header.game_id, rows)
+    game = _checked_beyond_memory(raw, rows, through)
+    if game is None:
+        game = _checked_in_full(raw)
+    remember()
+    return game
+
+
+def _checked_beyond_memory(raw: RawFile, rows: list, through: int) -> Game | None:
+    """The copy re-derived, the signatures of records after ``through`` checked; None when
+    there is no memory or anything fails (the full check then says what, as ever)."""
+    if through < 0:
+        return None
+    game = Game.of_file(raw)
+    try:
+        Referee(game, checked_through=through).run(rows)
+    except (VerificationFailed, GameFileError):
+        return None
+    return game if game.seq else None
+
+
+def _checked_in_full(raw: RawFile) -> Game:
+    verdict = verify(raw)
     if not verdict.ok:
         raise VerificationFailed(
             f"{verdict.path} does not verify, so nothing is added to it: {verdict.failure}",

@@ -17,6 +17,15 @@ def all_modules():
     return list(bs.installed_modules().values())
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _checked_memory_of_the_run(tmp_path_factory):
+    """What the commands remember having checked (boardstate/_checked.py) is kept in a folder
+    of the test run, never in the user's cache (commands run by the tests inherit it)."""
+    import os
+
+    os.environ["BOARDSTATE_CACHE"] = str(tmp_path_factory.mktemp("checked-memory"))
+
+
 @pytest.fixture(scope="session")
 def modules():
     return all_modules()
