@@ -17,6 +17,7 @@ from pathlib import Path
 import attrs
 
 from ._armor import dearmor, is_armored
+from ._deadline import stamp_words
 from ._errors import BoardstateError, GameFileError
 from ._fileformat import read_raw
 from ._hosted import MAX_REQUEST_BYTES, decode_request, is_request
@@ -51,6 +52,7 @@ class ListedGame:
     turn: str = ""  # whose move, in words
     waits: str = ""  # what the game waits for, in words
     result: str | None = None  # the outcome line, when the game is over
+    deadline: str | None = None  # a judge's game with a deadline: when the mover's time runs out
 
     @property
     def yours(self) -> bool:
@@ -87,6 +89,7 @@ class ListedGame:
             "turn": self.turn,
             "waits": self.waits,
             "result": self.result,
+            "deadline": self.deadline,
             "since": _dt.datetime.fromtimestamp(self.modified)
             .astimezone()
             .isoformat("T", "seconds"),
@@ -247,7 +250,20 @@ def _described(game, row: ListedGame, player: str | None, asked) -> ListedGame:
         turn=turn,
         waits="" if outcome is not None else _waits(game, you, acting, whose),
         result=None if outcome is None else outcome_line(header.players, outcome),
+        deadline=_deadline(game, you),
     )
+
+
+def _deadline(game, you: int | None) -> str | None:
+    """When the time runs out for the move the game waits for (yours if it waits for you, else
+    the first to run out), as the copy's own log says it (``game.trust.deadlines``), with the
+    policy: ``2026-11-27T10:00:00Z (then forfeit)``; None in a game with no deadline."""
+    deadline = game.header.deadline
+    if deadline is None or game.outcome() is not None:
+        return None
+    due = game.trust.deadlines(game)
+    when = due.get(you) if you in due else min(due.values(), default=None)
+    return None if when is None else f"{stamp_words(when)} (then {deadline.policy})"
 
 
 def _copy(header) -> str:

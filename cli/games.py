@@ -27,7 +27,8 @@ def _lines(row: bs.ListedGame) -> list[str]:
     turn = f"whose move: {row.turn}" if row.whose is not None else f"to act: {row.turn}"
     return [
         f"{row.path}  {what}  {', '.join(row.players)}  [{copy}]",
-        f"    {turn}; since {row.since} ({row.age})",
+        f"    {turn}; since {row.since} ({row.age})"
+        + (f"; time runs out {row.deadline}" if row.deadline else ""),
         f"    {row.result if row.result is not None else row.waits}",
     ]
 

@@ -186,7 +186,8 @@ def judge_publish(game, store, key, out):
 @one_line_errors
 def judge_list(store):
     """The store's games: id, module, players, records, where each stands (waiting for joins,
-    in play and whose turn, or over and the result) and since when."""
+    in play and whose turn, or over and the result), since when, and in a game with a deadline
+    when the mover's time runs out and what happens then."""
     from boardstate.judge import game_lines, open_store
 
     with open_store(store, create=False) as opened:

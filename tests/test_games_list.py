@@ -35,6 +35,7 @@ LISTED = {
 KEYS = {
     "file",
     "error",
+    "deadline",
     "game_id",
     "module",
     "module_name",

@@ -289,6 +289,14 @@ def test_the_digest_and_judge_list_say_when_the_time_runs_out(tmp_path):
     club.store.close()
     rc, out = run("judge", "list", "--store", tmp_path / "judge.sqlite")
     assert rc == 0 and f"deadline: {NAMES[seat]} {when} (then forfeit)" in out, out
+    # A player's list of games says it too, from the copy's own log.
+    (tmp_path / "mine").mkdir()
+    for other, copy in enumerate(club.copies):
+        (tmp_path / "mine" / f"{NAMES[other]}.msgpack").write_bytes(encode_game(copy))
+    rows = bs.list_games([tmp_path / "mine"])
+    assert {row.deadline for row in rows} == {f"{when} (then forfeit)"}
+    rc, out = run("games", tmp_path / "mine")
+    assert rc == 0 and out.count(f"; time runs out {when} (then forfeit)") == len(NAMES), out
 
 
 def test_judge_new_takes_a_deadline_and_refuses_a_bad_one_in_one_line(tmp_path):
