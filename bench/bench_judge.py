@@ -66,6 +66,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 import boardstate as bs
+import boardstate.judge._digest as digests  # (its pictures are timed)
 import boardstate.judge._outboxes as outboxes  # (its compose is timed)
 from boardstate._fileformat import encode_moves, encode_public, parse_raw
 from boardstate._hosted import REQUEST_VERSION
@@ -120,10 +121,12 @@ class _NoStore:
     def __init__(self) -> None:
         self._players: dict[bytes, list] = {}
         self._heads: dict[bytes, int] = {}
+        self._mailed: dict[bytes, list[int]] = {}
 
-    def add_game(self, game_id, header, rows, players, outgoing=()) -> None:
+    def add_game(self, game_id, header, rows, players, outgoing=(), *, mail="digest") -> None:
         self._players[game_id] = list(players)
         self._heads[game_id] = len(rows)
+        self._mailed[game_id] = [len(rows) - 1] * len(players)
 
     def head(self, game_id) -> int:
         return self._heads[game_id]
@@ -137,11 +140,19 @@ class _NoStore:
     def players(self, game_id):
         return self._players[game_id]
 
+    def mailed(self, game_id) -> list[int]:
+        return list(self._mailed[game_id])
+
+    def settings(self, game_id) -> dict:
+        return {"mail": "digest", "changed": None}
+
     def answered(self, message) -> bool:
         return False
 
-    def accept(self, game_id, first_seq, rows, message, outgoing) -> None:
+    def accept(self, game_id, first_seq, rows, message, outgoing, mailed=None) -> None:
         self._heads[game_id] = first_seq + len(rows)
+        for seat, seq in (mailed or {}).items():
+            self._mailed[game_id][seat] = seq
 
     def answer(self, message, outgoing) -> None:
         raise AssertionError("a request of the workload was refused while making it")
@@ -217,20 +228,23 @@ def interleaved(stream) -> list[tuple[str, bytes]]:
 
 
 # ------------------------------------------------------------------ one timed pass
-PARTS = ("loading", "judging", "commit", "composing", "writing", "rest")
-TIMED = ("loading", "commit", "composing", "sending")  # (the others: what is left of a span)
+PARTS = ("loading", "judging", "drawing", "commit", "composing", "writing", "rest")
+TIMED = ("loading", "drawing", "commit", "composing", "sending")  # (the rest: what is left)
 
 
 class Clock:
     """When each request's ``Judge.handle`` starts, and the time spent in each part of its
     service (``PARTS``): ``loading`` (``Judge.game``: the judge's copy of the game, from its
     cache or, cold, read from the store and its log re-read); ``commit`` (``store.accept``: the
-    records, the message answered and the replies queued, in one transaction); ``judging``, the
+    records, the message answered and the replies queued, in one transaction); ``drawing``
+    (``_digest._pictures``: each reply's picture of the table, SVG and PNG); ``judging``, the
     rest of ``handle`` (the request read and checked, the rules, signing, letters, a move file
-    per player, the store's reads); ``composing`` each reply (``compose``, the standard
-    library's ``email`` package) and ``writing`` it (the rest of ``outbox.send``: the move file
-    and the ``.eml``, each written, fsynced and renamed); ``rest``, the rest of the service
-    (each reply marked sent, one transaction each; the queue read; the inbox file moved)."""
+    and a text view per player, the store's reads); ``composing`` each reply (``compose``, the
+    standard library's ``email`` package) and ``writing`` them (the rest of ``outbox.send`` or
+    ``outbox.send_all``: each file written and renamed, and synced: each on its own, or all
+    of a request's replies at once); ``rest``, the rest of the service (the replies marked
+    sent: one transaction each, or one for all of a request's; the queue read; the inbox file
+    moved)."""
 
     def __init__(self) -> None:
         self.starts: list[float] = []
@@ -285,6 +299,7 @@ class Result:
     refused: int
     create_seconds: float
     seconds: float
+    cpu_seconds: float  # this process's CPU time over the pass (the machine may be shared)
     read_seconds: float  # from the pass's start to the first handle: the folder read
     service: list  # seconds per request
     parts: dict  # part -> mean seconds per request
@@ -315,7 +330,7 @@ def run_pass(
     inbox_dir, outbox_dir = top / "inbox", top / "outbox"
     store = open_store(store_url)
     clock = Clock()
-    compose = outboxes.compose
+    compose, pictures = outboxes.compose, digests._pictures
     try:
         judge = TimedJudge(store, JUDGE_KEY, cache=cache, clock=clock)
         t = time.perf_counter()
@@ -335,20 +350,23 @@ def run_pass(
         judge.game = clock.timed("loading", judge.game)
         store.accept = clock.timed("commit", store.accept)
         outbox.send = clock.timed("sending", outbox.send)
+        if hasattr(outbox, "send_all"):  # (one sync for all of a request's replies)
+            outbox.send_all = clock.timed("sending", outbox.send_all)
         outboxes.compose = clock.timed("composing", compose)
+        digests._pictures = clock.timed("drawing", pictures)
         clock.reset()
         gc.collect()
         if profile is not None:
             profile.enable()
-        t = time.perf_counter()
+        t, cpu = time.perf_counter(), time.process_time()
         counts = serve_once(judge, inbox, outbox)
-        end = time.perf_counter()
+        end, cpu = time.perf_counter(), time.process_time() - cpu
         if profile is not None:
             profile.disable()
         replies = _files(outbox_dir) - invitations
         records = sum(len(store.load(game_id)[1]) for game_id in store.game_ids())
     finally:
-        outboxes.compose = compose
+        outboxes.compose, digests._pictures = compose, pictures
         store.close()
     starts = clock.starts + [end]
     service = [b - a for a, b in zip(starts, starts[1:], strict=False)]
@@ -356,7 +374,8 @@ def run_pass(
     spent = {p: sum(clock.parts[p]) for p in TIMED}
     parts = {
         "loading": spent["loading"],
-        "judging": sum(clock.handled) - spent["loading"] - spent["commit"],
+        "judging": sum(clock.handled) - spent["loading"] - spent["commit"] - spent["drawing"],
+        "drawing": spent["drawing"],
         "commit": spent["commit"],
         "composing": spent["composing"],
         "writing": spent["sending"] - spent["composing"],
@@ -371,6 +390,7 @@ def run_pass(
         counts["refused"] + counts["duplicate"],
         create_seconds,
         end - t,
+        cpu,
         (clock.starts[0] if clock.starts else end) - t,
         service,
         {p: v / max(n, 1) for p, v in parts.items()},
@@ -479,14 +499,15 @@ class Postgres:
 def print_table(results: list[Result]) -> None:
     print(
         "\n| store | game cache | games | requests | accepted/s | p50 ms | p99 ms | max ms "
-        "| mean ms | " + " | ".join(f"{p}, ms" for p in PARTS) + " |"
+        "| mean ms | CPU ms | " + " | ".join(f"{p}, ms" for p in PARTS) + " |"
     )
-    print("|---|---|---:|---:|---:|---:|---:|---:|---:|" + "---:|" * len(PARTS))
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|" + "---:|" * len(PARTS))
     for r in results:
         print(
             f"| {r.store} | {r.cache} | {r.games:,} | {r.requests:,} | {r.per_second:,.0f} "
             f"| {r.quantile(0.5) * 1e3:.1f} | {r.quantile(0.99) * 1e3:.1f} "
-            f"| {max(r.service) * 1e3:.0f} | {statistics.fmean(r.service) * 1e3:.1f} | "
+            f"| {max(r.service) * 1e3:.0f} | {statistics.fmean(r.service) * 1e3:.1f} "
+            f"| {r.cpu_seconds / max(len(r.service), 1) * 1e3:.1f} | "
             + " | ".join(f"{r.parts[p] * 1e3:.1f}" for p in PARTS)
             + " |"
         )
@@ -567,7 +588,7 @@ def main() -> int:
                 results.append(r)
                 print(
                     f"  {name}, {r.cache} cache: {r.accepted:,}/{r.requests:,} accepted in "
-                    f"{r.seconds:.1f} s ({r.records / r.games:.1f} records a game at the end); "
+                    f"{r.seconds:.1f} s, {r.cpu_seconds:.1f} s of CPU ({r.records / r.games:.1f} records a game at the end); "
                     f"{r.replies:,} replies, "
                     f"{r.reply_bytes / max(r.replies, 1):,.0f} bytes each with attachments; "
                     f"the games made in {r.create_seconds:.1f} s, the folder read in "

@@ -3,10 +3,13 @@ folder for local play.  Each message is made by ``_mime.compose``."""
 
 from __future__ import annotations
 
+import ctypes
 import os
 import re
 import smtplib
 import ssl as _ssl
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 from ._mime import compose
@@ -82,39 +85,97 @@ class DirectoryOutbox:
     """Mail written to files: ``PATH/<address>/<NNNN>-<subject>.eml`` with each attachment
     beside it as ``<NNNN>-<filename>``.
 
-    Every file is written under a hidden temporary name, synced, then renamed, so a reader
-    never sees part of one; the attachments go first and the ``.eml`` last, so a message
-    that is visible is complete.  Numbers increase per address; a writer numbers and writes
-    a message holding ``flock`` on ``PATH/.lock``, so several judges on one machine may
-    share the folder.
+    Every file is written under a hidden temporary name and renamed, so a reader never sees
+    part of one; the attachments go first and the ``.eml`` last, so a message that is visible
+    is complete.  Numbers increase per address; a writer numbers and writes holding ``flock``
+    on ``PATH/.lock``, so several judges on one machine may share the folder.
+
+    ``send`` syncs each file of its one mail.  ``send_all`` writes many mails and syncs them
+    all once (the judge's queue: ``send_queued``); each of its mails has a key, noted in
+    ``PATH/.keys`` with the mail's number before its files appear, so a mail sent again (by a
+    judge stopped before the store noted it sent) is written over itself, never twice.
     """
 
     def __init__(self, path: str | os.PathLike, sender: str = "judge@localhost") -> None:
         self.path = Path(path)
         self.sender = sender
         self.path.mkdir(parents=True, exist_ok=True)
+        self._keys: dict[str, tuple[str, str]] = {}  # key -> (folder, number), from .keys
+        self._keys_read = 0  # how far .keys has been read (other judges append to it)
+        self._highest: dict[str, int] = {}  # per folder, the highest number in .keys
 
     def send(self, out: Outgoing) -> None:
-        import fcntl
-
         message = compose(out, self.sender).as_bytes()
         folder = self.path / _safe(out.to.lower())
         try:
-            with open(self.path / ".lock", "ab") as lock:
-                fcntl.flock(lock, fcntl.LOCK_EX)  # (released when closed)
+            with self._locked():
                 folder.mkdir(exist_ok=True)
-                names = os.listdir(folder)
-                numbers = [int(m.group(1)) for m in map(_NUMBERED.match, names) if m]
-                prefix = f"{max(numbers, default=0) + 1:04d}"
-                for filename, data in out.attachments:
-                    name = f"{prefix}-{_safe(os.path.basename(filename))}"
-                    _write_atomic(folder / name, data)
-                _write_atomic(folder / f"{prefix}-{_safe(out.subject)[:60]}.eml", message)
+                _write_mail(folder, self._next_number(folder), out, message, _write_synced)
         except OSError as exc:
             raise TransportError(f"{folder}: cannot write the mail: {one_line(exc)}") from None
 
+    def send_all(self, mails: Sequence[tuple[str, Outgoing]]) -> None:
+        """Write every ``(key, mail)``, then one sync for all their files (``_sync_files``):
+        when it returns, every one is on disk.  A key already noted in ``.keys`` is written
+        again under its number, over what is there (a crash may have left its files torn)."""
+        messages = [(key, out, compose(out, self.sender).as_bytes()) for key, out in mails]
+        written: list[Path] = []
+        folder = self.path
+        try:
+            with self._locked(), open(self.path / ".keys", "ab") as keys:
+                known = self._known_keys()
+                for key, out, message in messages:
+                    name = _safe(out.to.lower())
+                    folder = self.path / name
+                    folder.mkdir(exist_ok=True)
+                    where = known.get(key)
+                    number = where[1] if where and where[0] == name else self._next_number(folder)
+                    keys.write(f"\n{key}\t{name}\t{number}\n".encode())
+                    keys.flush()  # (noted before the files appear)
+                    self._note(key, name, number)
+                    written += _write_mail(folder, number, out, message, _write_unsynced)
+                _sync_files(self.path, [*written, self.path / ".keys"])
+        except OSError as exc:
+            raise TransportError(f"{folder}: cannot write the mail: {one_line(exc)}") from None
+
+    @contextmanager
+    def _locked(self) -> Iterator[None]:
+        import fcntl
+
+        with open(self.path / ".lock", "ab") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # (released when closed)
+            yield
+
+    def _known_keys(self) -> dict[str, tuple[str, str]]:
+        """``.keys`` read on from where this outbox stopped (another judge may have added)."""
+        try:
+            with open(self.path / ".keys", "rb") as f:
+                f.seek(self._keys_read)
+                data = f.read()
+        except FileNotFoundError:
+            return self._keys
+        whole = data[: data.rfind(b"\n") + 1]  # (a line being written is read next time)
+        self._keys_read += len(whole)
+        for line in whole.decode("utf-8", "replace").split("\n"):
+            fields = line.split("\t")
+            if len(fields) == 3 and _NUMBER.fullmatch(fields[2]):  # (a torn line is skipped)
+                self._note(*fields)
+        return self._keys
+
+    def _note(self, key: str, folder: str, number: str) -> None:
+        self._keys[key] = (folder, number)
+        self._highest[folder] = max(self._highest.get(folder, 0), int(number))
+
+    def _next_number(self, folder: Path) -> str:
+        """The next number in a folder: past its files' and past those noted in ``.keys`` (a
+        mail noted whose files a crash kept from appearing keeps its number)."""
+        self._known_keys()
+        numbers = [int(m.group(1)) for m in map(_NUMBERED.match, os.listdir(folder)) if m]
+        return f"{max(numbers + [self._highest.get(folder.name, 0)]) + 1:04d}"
+
 
 _NUMBERED = re.compile(r"(\d{4,})-")
+_NUMBER = re.compile(r"\d{4,}")
 
 
 def _safe(text: str) -> str:
@@ -122,14 +183,62 @@ def _safe(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9@._+-]+", "_", text).lstrip(".") or "_"
 
 
-def _write_atomic(path: Path, data: bytes) -> None:
+def _write_mail(folder: Path, number: str, out: Outgoing, message: bytes, write) -> list[Path]:
+    """A mail's files, attachments first and the ``.eml`` last; the paths written."""
+    paths = [folder / f"{number}-{_safe(os.path.basename(name))}" for name, _ in out.attachments]
+    paths.append(folder / f"{number}-{_safe(out.subject)[:60]}.eml")
+    for path, data in zip(paths, [data for _, data in out.attachments] + [message], strict=True):
+        write(path, data)
+    return paths
+
+
+def _write_synced(path: Path, data: bytes) -> None:
+    _write_renamed(path, data, sync=True)
+
+
+def _write_unsynced(path: Path, data: bytes) -> None:
+    _write_renamed(path, data, sync=False)
+
+
+def _write_renamed(path: Path, data: bytes, *, sync: bool) -> None:
     tmp = path.with_name(f".{path.name}.tmp")
     try:
         with open(tmp, "wb") as f:
             f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
+            if sync:
+                f.flush()
+                os.fsync(f.fileno())
         os.replace(tmp, path)
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
+
+
+def _sync_files(top: Path, paths: Sequence[Path]) -> None:
+    """Everything written under ``top`` onto the disk with one call, ``syncfs(2)`` (Linux),
+    which also makes their renames durable; elsewhere each file and its folder fsynced."""
+    if _SYNCFS is not None:
+        fd = os.open(top, os.O_RDONLY)
+        try:
+            if _SYNCFS(fd) != 0:
+                err = ctypes.get_errno()
+                raise OSError(err, os.strerror(err))
+        finally:
+            os.close(fd)
+        return
+    for path in [*paths, *{path.parent for path in paths}]:
+        fd = os.open(path, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def _syncfs():
+    try:
+        return ctypes.CDLL(None, use_errno=True).syncfs
+    except (AttributeError, OSError):  # (not Linux)
+        return None
+
+
+_SYNCFS = _syncfs()

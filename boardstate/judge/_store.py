@@ -301,15 +301,41 @@ class Store:
 
     def unsent(self, mail_id: int) -> bool:
         """Whether the mail is still to send (another judge may have sent it meanwhile)."""
+        return mail_id in self.still_unsent([mail_id])
+
+    def still_unsent(self, mail_ids: Sequence[int]) -> set[int]:
+        """Those of the mails still to send, in one query (another judge may have sent some)."""
+        if not mail_ids:
+            return set()
         with self._tx(write=False) as tx:
-            found = tx.one("SELECT sent FROM outbox WHERE id = ?", (mail_id,))
-            return found is not None and found[0] == 0
+            marks = ", ".join("?" * len(mail_ids))
+            found = tx.all(f"SELECT id FROM outbox WHERE sent = 0 AND id IN ({marks})", mail_ids)
+            return {int(mail_id) for (mail_id,) in found}
 
     def sent(self, mail_id: int) -> None:
         """Take a mail off the queue.  Again is harmless: a sender may crash before noting it."""
-        with self._tx() as tx:
-            if tx.run("UPDATE outbox SET sent = 1 WHERE id = ?", (mail_id,)).rowcount == 0:
-                raise StoreError(f"no mail {mail_id} in the outbox", code="unknown-mail")
+        self.sent_together([mail_id])
+
+    def sent_together(self, mail_ids: Sequence[int], *, durable: bool = True) -> None:
+        """Take several mails off the queue in one transaction.  ``durable=False``: the commit
+        does not wait for the disk (SQLite: WAL frames not synced; PostgreSQL: asynchronous
+        commit).  It stays atomic and in order: the store's next durable commit makes it
+        durable too, and a power cut before that loses it whole, so its mails are sent again;
+        only for a sender whose files are synced and that writes a mail sent again over itself
+        (``DirectoryOutbox.send_all``)."""
+        wanted = sorted(set(mail_ids))
+        if not wanted:
+            return
+        with self._tx(durable=durable) as tx:
+            marks = ", ".join("?" * len(wanted))
+            found = tx.run(f"UPDATE outbox SET sent = 1 WHERE id IN ({marks})", wanted).rowcount
+            if found != len(wanted):
+                known = {
+                    int(i)
+                    for (i,) in tx.all(f"SELECT id FROM outbox WHERE id IN ({marks})", wanted)
+                }
+                missing = ", ".join(str(i) for i in wanted if i not in known)
+                raise StoreError(f"no mail {missing} in the outbox", code="unknown-mail")
 
     # -- several judges -------------------------------------------------------------------
 
@@ -360,17 +386,18 @@ class Store:
                 tx.run("INSERT INTO store_version (version) VALUES (?)", (SCHEMA_VERSION,))
 
     @contextmanager
-    def _tx(self, write: bool = True) -> Iterator[_Tx]:
-        """One transaction; the database's own errors become one-line ``StoreError``s."""
+    def _tx(self, write: bool = True, *, durable: bool = True) -> Iterator[_Tx]:
+        """One transaction; the database's own errors become one-line ``StoreError``s.
+        ``durable=False``: its commit does not wait for the disk (``sent_together``)."""
         try:
-            with self._transaction(write) as cursor:
+            with self._transaction(write, durable) as cursor:
                 yield _Tx(cursor, self._qmark)
         except self._conflicts as exc:  # a racing writer passed the same checks first
             raise StoreConflict(f"{self._where}: {_one_line(exc)}") from None
         except self._failures as exc:
             raise StoreError(f"{self._where}: {_one_line(exc)}") from None
 
-    def _transaction(self, write: bool) -> Any:
+    def _transaction(self, write: bool, durable: bool = True) -> Any:
         raise NotImplementedError
 
     def _unknown(self, game_id: bytes) -> StoreError:
@@ -417,16 +444,23 @@ class _Sqlite(Store):
         super().close()
 
     @contextmanager
-    def _transaction(self, write: bool) -> Iterator[sqlite3.Cursor]:
-        # IMMEDIATE takes the write lock first, so the checks and the writes see the same data.
-        self._conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+    def _transaction(self, write: bool, durable: bool = True) -> Iterator[sqlite3.Cursor]:
+        # (WAL with synchronous=NORMAL: the commit's frames are synced by the next FULL one)
+        if not durable:
+            self._conn.execute("PRAGMA synchronous=NORMAL")
         try:
-            yield self._conn.cursor()
-            self._conn.execute("COMMIT")
-        except BaseException:
-            if self._conn.in_transaction:
-                self._conn.execute("ROLLBACK")
-            raise
+            # IMMEDIATE takes the write lock first: the checks and the writes see the same data.
+            self._conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+            try:
+                yield self._conn.cursor()
+                self._conn.execute("COMMIT")
+            except BaseException:
+                if self._conn.in_transaction:
+                    self._conn.execute("ROLLBACK")
+                raise
+        finally:
+            if not durable:
+                self._conn.execute("PRAGMA synchronous=FULL")
 
 
 class _Postgres(Store):
@@ -455,8 +489,10 @@ class _Postgres(Store):
         super().__init__(shown, conn)
 
     @contextmanager
-    def _transaction(self, write: bool) -> Iterator[Any]:
+    def _transaction(self, write: bool, durable: bool = True) -> Iterator[Any]:
         with self._conn.transaction(), self._conn.cursor() as cursor:
+            if not durable:  # (PostgreSQL keeps the order: a later synced commit syncs it too)
+                cursor.execute("SET LOCAL synchronous_commit TO OFF")
             yield cursor
 
     def claim(self, name: bytes) -> bool:
