@@ -1,6 +1,7 @@
 """Start-up (issue 29): a command that draws no board imports neither shapely nor numpy, nor
-the shared deck's group arithmetic on a game in another mode; the integer line table that
-spares shapely is the table shapely makes, on every board."""
+the shared deck's group arithmetic on a game in another mode, nor ``importlib.metadata`` for a
+game this distribution ships; the integer line table that spares shapely is the table shapely
+makes, on every board, and a shipped game found directly is the one its entry point names."""
 
 from __future__ import annotations
 
@@ -12,12 +13,13 @@ import sys
 import pytest
 
 import boardstate as bs
+from boardstate._registry import _shipped, installed_modules
 from boardstate.geometry import SquareGrid
 from boardstate.geometry._lines import build_line_table, walk_line_table
 from boardstate.modules.epic_duels.boards import BOARDS
 
-HEAVY = ("shapely", "numpy", "rbcl")
-"""Never imported by a command on an open game that draws nothing."""
+HEAVY = ("shapely", "numpy", "rbcl", "importlib.metadata")
+"""Never imported by a command on an open game of a shipped module that draws nothing."""
 
 RUN_COMMANDS = """
 import json, sys
@@ -28,7 +30,8 @@ for argv in json.loads(sys.argv[1]):
     except SystemExit as stop:
         assert not stop.code, (argv, stop.code)
 from boardstate.modules.epic_duels import _space
-print(json.dumps({"modules": sorted(m for m in sys.modules if m.split(".")[0] in %r),
+heavy = %r
+print(json.dumps({"modules": sorted(m for m in sys.modules if m.startswith(heavy)),
                   "sight tables": _space._tables.cache_info().currsize}))
 """
 
@@ -68,7 +71,12 @@ def test_commands_that_draw_no_board_import_no_geometry_library(tmp_path):
         ["move", epic, "--as", player, attack, "-o", str(tmp_path / "to-other.msgpack")],
     ]
     done = subprocess.run(
-        [sys.executable, "-c", RUN_COMMANDS % (HEAVY,), json.dumps(commands)],
+        [
+            sys.executable,
+            "-c",
+            RUN_COMMANDS % (tuple(h + p for h in HEAVY for p in ("", ".")),),
+            json.dumps(commands),
+        ],
         capture_output=True,
         text=True,
         cwd=tmp_path,
@@ -77,3 +85,19 @@ def test_commands_that_draw_no_board_import_no_geometry_library(tmp_path):
     found = json.loads(done.stdout.splitlines()[-1])
     assert found["sight tables"] == 1  # (the commands did ask for lines of sight)
     assert found["modules"] == []
+
+
+@pytest.mark.parametrize("module_id", sorted(installed_modules()))
+def test_a_shipped_game_found_directly_is_the_one_its_entry_point_names(module_id):
+    shipped = _shipped(module_id)
+    if module_id in ("duel-of-the-forces", "epic-duels", "jedi-duel"):
+        assert shipped is installed_modules()[module_id]
+    else:  # (a plugin of another distribution: found by its entry point only)
+        assert shipped is None
+
+
+@pytest.mark.parametrize("module_id", ["no-such-game", "../epic-duels", "Epic-Duels", "__init__"])
+def test_anything_else_is_no_shipped_game(module_id):
+    assert _shipped(module_id) is None
+    with pytest.raises(bs.OptionError, match="no installed module"):
+        bs.get_module(module_id)
