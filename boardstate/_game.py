@@ -69,6 +69,7 @@ class Game(SealedChoices, ModeQuestions):
         # (``_canonical.canonical_region``), and its move files carry them from there.
         self.region_start = 0
         self.keep_canonical = False  # a peer copy adding records: each step put in canonical order
+        self._last_cut: tuple | None = None  # (count, hash, copy) of the game ``truncate`` left
 
     # ------------------------------------------------------------------ creation
     @classmethod
@@ -330,14 +331,18 @@ class Game(SealedChoices, ModeQuestions):
 
     def truncate(self, count: int) -> None:
         """Keep only the first ``count`` records (the live state folded again from them): a
-        merge of sealed choices rebuilds the log from the record where two copies parted."""
+        merge of sealed choices rebuilds the log from the record where two copies parted.  A
+        copy re-derived by the rules starts from the game as the last cut left it, when the
+        records before that cut are still the same (merges follow one another in a long game:
+        re-deriving from the setup each time made them grow with the square of its length)."""
         if self.trust.rebuilt_by_rederiving:  # (what waits for whom: the rules run again)
             shared = self.header.shared  # (a rebuild makes the records again: kept as it was)
             header = self.header
             if shared is not None and shared >= count:
                 header = attrs.evolve(header, shared=count - 1 if count else None)
-            fresh = Game(self.module, header, codes=self.codes)
-            Referee(fresh, signed=False).run(Row.of(r) for r in self.records[:count])
+            fresh, done = self._cut_before(count)
+            fresh.header = header
+            Referee(fresh, signed=False).run(Row.of(r) for r in self.records[done:count])
             fresh.header = attrs.evolve(fresh.header, shared=shared)
         else:
             fresh = Game(self.module, self.header, codes=self.codes)
@@ -346,6 +351,42 @@ class Game(SealedChoices, ModeQuestions):
         signer, audit, keep = self.signer, self.audit_secrets, self.keep_canonical
         self.__dict__.update(fresh.__dict__)
         self.signer, self.audit_secrets, self.keep_canonical = signer, audit, keep
+        if self.trust.rebuilt_by_rederiving and self.keep_records:
+            kept = self._copy()
+            self._last_cut = None if kept is None else (count, self.head_hash, kept)
+
+    def _cut_before(self, count: int) -> tuple[Game, int]:
+        """``(a game holding the first records of this one, how many)``: a copy of the game
+        as the last cut left it, if the records up to it are unchanged (the hash of the last
+        of them: the chain), else a new game."""
+        cut = self._last_cut
+        if cut is not None and cut[0] <= count and cut[2]._count == cut[0]:
+            at, head, kept = cut
+            if (self.records[at - 1].hash if at else self.header.game_id) == head:
+                fresh = kept._copy()
+                if fresh is not None:
+                    return fresh, at
+        return Game(self.module, self.header, codes=self.codes), 0
+
+    def _copy(self) -> Game | None:
+        """An independent copy: what appends change is copied; the records and the module's
+        states, values that appends replace and never change, are shared.  None if a value
+        cannot be copied (a module's read-only mapping: the cut re-derives from the setup)."""
+        import copy
+
+        shared = (self.module, self.decider, self.rules, self.codes, self.header, self.signer)
+        shared += (self.state, self._facts_of, self._facts_cache)  # (states are values: a
+        shared += tuple(c.state for c in self.takebacks.last.values())  # module's state is
+        pending = getattr(self.trust, "pending", None)  # never changed in place)
+        if pending is not None:
+            shared += (pending.base,)
+        memo = {id(value): value for value in (*shared, *self.records)}
+        memo[id(self.records)] = list(self.records)
+        memo[id(self._last_cut)] = None
+        try:
+            return copy.deepcopy(self, memo)
+        except TypeError:
+            return None
 
     # ------------------------------------------------------------------ the engine's checks
     def check_can_act(self, seat: int) -> None:

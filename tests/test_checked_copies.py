@@ -19,8 +19,8 @@ from test_peer import Table
 import boardstate as bs
 from boardstate import keys as player_keys
 from boardstate._checked import MAX_REMEMBERED, remembered
-from boardstate._fileformat import encode_game
-from boardstate._referee import load_checked, verify
+from boardstate._fileformat import encode_game, parse_raw
+from boardstate._referee import load_checked, load_peer, verify
 from boardstate._registry import registered
 
 
@@ -201,3 +201,28 @@ def test_the_memory_keeps_a_few_points_of_each_game(tmp_path):
     points = remembered(table.copies[0].header.game_id)
     assert len(points) == MAX_REMEMBERED
     assert points[0][0] == table.copies[0].last_seq  # (newest first)
+
+
+def test_a_merge_from_the_game_the_last_cut_left_is_the_game_made_again_from_the_setup(
+    monkeypatch,
+):
+    """Merges cut the log where copies parted (``Game.truncate``) and start from a copy of
+    the game the last cut left: every copy of a 4-player game whose mail crosses ends as the
+    same copy re-derived from its setup, and the cuts did start from a kept copy."""
+    starts = []
+    real = bs.Game._cut_before
+
+    def cut_before(self, count):
+        fresh, done = real(self, count)
+        starts.append(done)
+        return fresh, done
+
+    monkeypatch.setattr(bs.Game, "_cut_before", cut_before)
+    table = Table(4, secrets=[bytes([seat + 1]) * 32 for seat in range(4)], rng_seed=11)
+    _play(table, 25)
+    assert starts and max(starts) > 0  # (cuts that did not start from the setup)
+    for seat, copy in enumerate(table.copies):
+        again = load_peer(parse_raw(encode_game(copy, viewer=seat), "copy"), signed=False)
+        _same(copy, again)
+        assert copy.region_start == again.region_start
+        assert copy.waiting_for() == again.waiting_for()

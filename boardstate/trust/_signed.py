@@ -80,6 +80,14 @@ class SignedTrust(OpenTrust):
         super().__init__()
         self.last_link: dict[int, bytes] = {}
         self.next_pending = None  # (seq, Pending | None): what the record being made leaves
+        self._named = (None, b"")  # (header, its game id): hashed once, not once a record
+
+    def game_id(self, game) -> bytes:
+        """The game's id (a hash of its header), computed once per header."""
+        header, game_id = self._named
+        if header is not game.header:
+            self._named = header, game_id = game.header, game.header.game_id
+        return game_id
 
     # -------------------------------------------------------------------- waiting
     def start(self, game) -> tuple:
@@ -207,9 +215,9 @@ class SignedTrust(OpenTrust):
             links = [pending.links[s] for s in range(len(players))]
             epoch, supplies, reply = len(pending.supplies.keys), pending.supplies, pending.reply
             if reply is None:
-                supplies.keys.append(epoch_key(game.header.game_id, pending.seq, epoch, links))
+                supplies.keys.append(epoch_key(self.game_id(game), pending.seq, epoch, links))
             else:  # (a signature stood for a share: named by ``reply``, ``PeerTrust``)
-                supplies.keys.append(epoch_key(game.header.game_id, reply, REPLY_EPOCH, links))
+                supplies.keys.append(epoch_key(self.game_id(game), reply, REPLY_EPOCH, links))
                 supplies.streams[epoch] = b"reply:%d" % reply
             pending.links, pending.reply, pending.sharer = {}, None, None
             return self.advance(game, pending)

@@ -146,7 +146,7 @@ class PeerTrust(SignedTrust):
             raise IllegalCommand(
                 f"the record is not signed by {name}", code="unsigned", rule=ENGINE_RULE
             )
-        if not verifies(key, record.signature, signed_message(game.header.game_id, record)):
+        if not verifies(key, record.signature, signed_message(self.game_id(game), record)):
             raise IllegalCommand(
                 f"{name}'s signature does not verify (key {key.hex()[:16]}): the record was "
                 f"changed, or made by someone else",
