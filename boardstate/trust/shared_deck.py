@@ -95,7 +95,7 @@ class SharedDeckTrust(DeckDealer, PeerTrust):
         sealed = (public_key, chain_of(secret)[0], exchange_public(secret), public, proof)
         events, state = self.check_join(game, seat, sealed)
         game.append(game.make(Kind.JOIN, seat, "", sealed, events), state)
-        self.deal_held(game)
+        game.deal_held()  # (the plug the join leaves: a last join may re-derive the copy)
         return game.records[start:]
 
     def check_join(self, game, seat: int, sealed) -> tuple:
@@ -224,15 +224,17 @@ class SharedDeckTrust(DeckDealer, PeerTrust):
         if game.header.peer_secret is None or me is None:
             return []
         while True:
-            due = self.due(game)
+            plug = game.trust  # (not self: a deal that completes a step puts the copy's
+            # records in canonical order, re-derived by a new plug, ``Game.truncate``)
+            due = plug.due(game)
             sealed = None
-            if due and due != "join" and me in self.waiting_for(game):
-                sealed = self.supply(game, me)
+            if due and due != "join" and me in plug.waiting_for(game):
+                sealed = plug.supply(game, me)
             elif not due and game.records and game.records[-1].actor == me:
-                sealed = self.eager(game, me)
+                sealed = plug.eager(game, me)
             if sealed is None:
                 return game.records[start:]
-            events, state = self.check_deal(game, me, sealed)
+            events, state = plug.check_deal(game, me, sealed)
             game.append(game.make(Kind.DEAL, me, "", sealed, events), state)
 
     def supply(self, game, seat: int):
