@@ -69,7 +69,7 @@ class Game(SealedChoices, ModeQuestions):
         # (``_canonical.canonical_region``), and its move files carry them from there.
         self.region_start = 0
         self.keep_canonical = False  # a peer copy adding records: each step put in canonical order
-        self._last_cut: tuple | None = None  # (count, hash, copy) of the game ``truncate`` left
+        self._last_cut: list | None = None  # [count, hash, copy] of the game ``truncate`` left
 
     # ------------------------------------------------------------------ creation
     @classmethod
@@ -353,19 +353,19 @@ class Game(SealedChoices, ModeQuestions):
         self.signer, self.audit_secrets, self.keep_canonical = signer, audit, keep
         if self.trust.rebuilt_by_rederiving and self.keep_records:
             kept = self._copy()
-            self._last_cut = None if kept is None else (count, self.head_hash, kept)
+            self._last_cut = None if kept is None else [count, self.head_hash, kept]
 
     def _cut_before(self, count: int) -> tuple[Game, int]:
-        """``(a game holding the first records of this one, how many)``: a copy of the game
-        as the last cut left it, if the records up to it are unchanged (the hash of the last
-        of them: the chain), else a new game."""
+        """``(a game holding the first records of this one, how many)``: the copy of the game
+        the last cut left, if the records up to it are unchanged (the hash of the last of
+        them: the chain), taken once (a merge refused puts back a game whose kept copy is
+        gone); else a new game."""
         cut = self._last_cut
-        if cut is not None and cut[0] <= count and cut[2]._count == cut[0]:
+        if cut is not None and cut[2] is not None and cut[0] <= count:
             at, head, kept = cut
             if (self.records[at - 1].hash if at else self.header.game_id) == head:
-                fresh = kept._copy()
-                if fresh is not None:
-                    return fresh, at
+                cut[2] = None
+                return kept, at
         return Game(self.module, self.header, codes=self.codes), 0
 
     def _copy(self) -> Game | None:
