@@ -131,7 +131,11 @@ def one_game(game_id: str, first: str, second: str, g: int, folder: Path) -> tup
 def progress(game_id: str, g: int, result: tuple) -> tuple:
     """Say one game's result on standard error as it ends (a long match shows how it goes)."""
     score, cpu, verified = result
-    means = ", ".join(f"{k} {sum(v) / len(v) * 1000:.0f} ms/move" for k, v in cpu.items() if v)
+    means = ", ".join(
+        f"{k} {sum(v) / len(v) * 1000:.0f} ms/move (max {max(v) * 1000:.0f})"
+        for k, v in cpu.items()
+        if v
+    )
     print(
         f"  {game_id} game {g}: {score:g}  {means}  {'verified' if verified else 'NOT VERIFIED'}",
         file=sys.stderr,
