@@ -324,6 +324,7 @@ def time_verify(row: Row, rounds: int) -> None:
     try:
         for _ in range(rounds):
             gc.collect()
+            player_keys._GOOD.clear()  # (every signature checked afresh in each pass)
             spent[0] = 0.0
             t = time.process_time()
             verdicts = [verify(parse_raw(data, "final")) for data in row.files]
@@ -374,6 +375,7 @@ def signature_costs(rows: list[Row]) -> tuple[float, float, int]:
         t = time.process_time()
         signatures = [key.sign(m) for m in messages]
         best_sign = min(best_sign, time.process_time() - t)
+        player_keys._GOOD.clear()  # (checked afresh: none found good before)
         t = time.process_time()
         for m, s in zip(messages, signatures):
             assert player_keys.verifies(public, s, m)

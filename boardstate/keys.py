@@ -13,6 +13,7 @@ builds on these (docs/trust.md); ``cryptography`` is imported only when a key is
 from __future__ import annotations
 
 import functools
+import hashlib
 import os
 import stat
 from pathlib import Path
@@ -136,16 +137,28 @@ def sign(key, data: bytes) -> bytes:
 
 def verifies(public: bytes, signature: bytes, data: bytes) -> bool:
     """Whether ``signature`` is ``public``'s over ``data`` (libsodium's Ed25519, through
-    PyNaCl: twice OpenSSL's speed here, and stricter: it refuses small-order keys and points)."""
+    PyNaCl: twice OpenSSL's speed here, and stricter: it refuses small-order keys and points).
+    A signature found good is not checked again in this process: a merge makes the records of
+    crossing mail again, each with the signature it came with."""
     if len(public) != PUBLIC_BYTES or len(signature) != SIGNATURE_BYTES:
         return False
+    seen = hashlib.sha256(public + signature + data).digest()
+    if seen in _GOOD:
+        return True
     from nacl.exceptions import CryptoError
 
     try:
         _verify_key(public).verify(data, signature)
     except CryptoError:
         return False
+    if len(_GOOD) >= _GOOD_KEPT:
+        del _GOOD[next(iter(_GOOD))]  # (the oldest)
+    _GOOD[seen] = None
     return True
+
+
+_GOOD: dict[bytes, None] = {}  # digests of (key, signature, data) found good, oldest first
+_GOOD_KEPT = 4096
 
 
 @functools.lru_cache(maxsize=256)
@@ -158,7 +171,5 @@ def _verify_key(public: bytes):
 
 def fingerprint(public: bytes) -> str:
     """A short name for a public key, to read out over the phone (first 8 bytes, hex)."""
-    import hashlib
-
     digest = hashlib.sha256(public).hexdigest()[:16]
     return ":".join(digest[i : i + 4] for i in range(0, 16, 4))
