@@ -31,11 +31,9 @@ _MAX_BYTES = 4096
 
 def cache_dir() -> Path:
     """Where the memory is kept (the environment decides)."""
-    given = os.environ.get("BOARDSTATE_CACHE")
-    if given:
-        return Path(given)
-    cache = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(cache) / "boardstate"
+    from .keys import user_folder
+
+    return user_folder("BOARDSTATE_CACHE", "XDG_CACHE_HOME", ".cache")
 
 
 def _path(game_id: bytes) -> Path:

@@ -26,11 +26,17 @@ SIGNATURE_BYTES = 64
 
 def keys_dir() -> Path:
     """Where keys are kept (the environment decides; nothing is created here)."""
-    given = os.environ.get("BOARDSTATE_KEYS")
+    return user_folder("BOARDSTATE_KEYS", "XDG_CONFIG_HOME", ".config", "keys")
+
+
+def user_folder(variable: str, xdg: str, home: str, *under: str) -> Path:
+    """A folder of this user's boardstate: ``$variable``, else ``$xdg/boardstate/...``, else
+    ``~/home/boardstate/...`` (the XDG base directories)."""
+    given = os.environ.get(variable)
     if given:
         return Path(given)
-    config = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
-    return Path(config) / "boardstate" / "keys"
+    base = os.environ.get(xdg) or str(Path.home() / home)
+    return Path(base, "boardstate", *under)
 
 
 def _check_name(name: str) -> str:
