@@ -7,6 +7,7 @@ character or a card.  ``parse`` reads the words only; whether the command may be
 
 from __future__ import annotations
 
+import functools
 import re
 
 from boardstate.rules import AmbiguousCommand, InvalidCommand, SecretUnavailable, resolve_player
@@ -83,13 +84,29 @@ def seat_cards(s: EpicState, seat: int) -> tuple[int, ...]:
 def card_label(s: EpicState, seat: int, card: int) -> str:
     """A card's name, or CHARACTER A/D for a basic combat card; with two decks in one hand
     (Master Play), a name both decks hold says whose: ``Wrath (vader)``."""
-    rs = s.roster
-    c = rs.cards[card]
-    label = _base_label(c)
-    owner = rs.group_seat[rs.card_group[card]]
-    if len(rs.groups_of(owner)) > 1 and _shared(rs, owner, label):
-        label += f" ({rs.teams[rs.card_group[card]]})"
-    return label
+    return _card_names(s.roster)[0][card]
+
+
+@functools.lru_cache(maxsize=64)
+def _card_names(rs) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]:
+    """Per card of the roster: its label, and the lower-case names the notation reads for it
+    (the label; for a basic combat card also its short form, ``sbd 3/2``).  Made once a roster
+    (a game's roster never changes; the notation asks for them for every card of a hand at
+    every command it reads)."""
+    labels, aliases = [], []
+    for card, c in enumerate(rs.cards):
+        label = _base_label(c)
+        owner = rs.group_seat[rs.card_group[card]]
+        if len(rs.groups_of(owner)) > 1 and _shared(rs, owner, label):
+            label += f" ({rs.teams[rs.card_group[card]]})"
+        labels.append(label)
+        low = label.lower()
+        names = [low]
+        if c.kind == "combat":
+            short = f"{initials(c.pictures)} {c.attack.base}/{c.defense.base}"
+            names.append(short + low[len(_base_label(c)) :])
+        aliases.append(tuple(names))
+    return tuple(labels), tuple(aliases)
 
 
 def _shared(rs, seat: int, label: str) -> bool:
@@ -106,14 +123,8 @@ def char_label(s: EpicState, char: int) -> str:
     return s.roster.chars[char].id
 
 
-def _card_aliases(s: EpicState, seat: int, card: int) -> list[str]:
-    c = s.roster.cards[card]
-    label = card_label(s, seat, card).lower()
-    out = [label]
-    if c.kind == "combat":
-        short = f"{initials(c.pictures)} {c.attack.base}/{c.defense.base}"
-        out.append(short + label[len(_base_label(c)) :])
-    return out
+def _card_aliases(s: EpicState, seat: int, card: int) -> tuple[str, ...]:
+    return _card_names(s.roster)[1][card]
 
 
 def parse_card(s: EpicState, seat: int, text: str, whole: str, within=None, number=None) -> int:
