@@ -6,6 +6,7 @@ one clear error per kind of damage); writing is atomic (temp file, fsync, rename
 
 from __future__ import annotations
 
+import functools
 import gc
 import os
 import stat
@@ -343,13 +344,20 @@ class RawFile:
     def codes(self) -> EventCodes:
         """The file's own event table, read against the installed module's events."""
         try:
-            return EventCodes(self.module.spec.events, self.header.events)
+            return _event_codes(tuple(self.module.spec.events), self.header.events)
         except GameFileError as exc:
             raise type(exc)(f"{self.path}: {exc.reason}", code=exc.code) from None
 
     @staticmethod
     def decoder(game) -> BodyDecoder:
         return BodyDecoder(game.codes.decoders, LIMITS, game.header)
+
+
+@functools.lru_cache(maxsize=64)
+def _event_codes(installed: tuple, file_table: tuple) -> EventCodes:
+    """A file's event table read against the installed events, once for all the files that
+    share it (a folder of one module's games; an ``EventCodes`` is never changed)."""
+    return EventCodes(installed, file_table)
 
 
 def _why(exc: BaseException) -> str:

@@ -52,6 +52,7 @@ HEADER_LIMITS = dict(
     max_ext_len=0,  # no extension types in a header
 )
 _MAX_OPTION_DEPTH = 16
+_SCALARS = (str, int, bytes, bool, type(None))  # an option's msgpack-native leaves
 
 
 def seed_commitment(seed: bytes, salt: bytes | None = None) -> bytes:
@@ -674,10 +675,10 @@ def _options(value) -> tuple:
 
 def _native(value, depth: int) -> bool:
     kind = type(value)
-    if kind in (str, int, bytes, bool) or value is None:
+    if kind in _SCALARS:
         return True
-    if kind in (tuple, list) and depth < _MAX_OPTION_DEPTH:
-        return all(_native(v, depth + 1) for v in value)
+    if kind in (tuple, list) and depth < _MAX_OPTION_DEPTH:  # (a leaf is not recursed into)
+        return all(type(v) in _SCALARS or _native(v, depth + 1) for v in value)
     return False
 
 
