@@ -13,6 +13,7 @@ import os
 import attrs
 
 from ._canonical import canonical_region
+from ._cuts import cut_to
 from ._decider import ENGINE_RULE, Decider
 from ._errors import (
     BoardstateError,
@@ -28,7 +29,7 @@ from ._fileformat import _why
 from ._header import Header
 from ._modes import ModeQuestions
 from ._module import Choice
-from ._records import NO_ACTOR, Kind, Record, Row, chain, make_record
+from ._records import NO_ACTOR, Kind, Record, chain, make_record
 from ._rederive import Referee
 from ._sealed import REVEAL_WORD, FaceDown, SealedChoices, SealedRound
 from ._secrets import make_secret
@@ -331,62 +332,9 @@ class Game(SealedChoices, ModeQuestions):
 
     def truncate(self, count: int) -> None:
         """Keep only the first ``count`` records (the live state folded again from them): a
-        merge of sealed choices rebuilds the log from the record where two copies parted.  A
-        copy re-derived by the rules starts from the game as the last cut left it, when the
-        records before that cut are still the same (merges follow one another in a long game:
-        re-deriving from the setup each time made them grow with the square of its length)."""
-        if self.trust.rebuilt_by_rederiving:  # (what waits for whom: the rules run again)
-            shared = self.header.shared  # (a rebuild makes the records again: kept as it was)
-            header = self.header
-            if shared is not None and shared >= count:
-                header = attrs.evolve(header, shared=count - 1 if count else None)
-            fresh, done = self._cut_before(count)
-            fresh.header = header
-            Referee(fresh, signed=False).run(Row.of(r) for r in self.records[done:count])
-            fresh.header = attrs.evolve(fresh.header, shared=shared)
-        else:
-            fresh = Game(self.module, self.header, codes=self.codes)
-            for record in self.records[:count]:
-                fresh.append(record)
-        signer, audit, keep = self.signer, self.audit_secrets, self.keep_canonical
-        self.__dict__.update(fresh.__dict__)
-        self.signer, self.audit_secrets, self.keep_canonical = signer, audit, keep
-        if self.trust.rebuilt_by_rederiving and self.keep_records:
-            kept = self._copy()
-            self._last_cut = None if kept is None else [count, self.head_hash, kept]
-
-    def _cut_before(self, count: int) -> tuple[Game, int]:
-        """``(a game holding the first records of this one, how many)``: the copy of the game
-        the last cut left, if the records up to it are unchanged (the hash of the last of
-        them: the chain), taken once (a merge refused puts back a game whose kept copy is
-        gone); else a new game."""
-        cut = self._last_cut
-        if cut is not None and cut[2] is not None and cut[0] <= count:
-            at, head, kept = cut
-            if (self.records[at - 1].hash if at else self.header.game_id) == head:
-                cut[2] = None
-                return kept, at
-        return Game(self.module, self.header, codes=self.codes), 0
-
-    def _copy(self) -> Game | None:
-        """An independent copy: what appends change is copied; the records and the module's
-        states, values that appends replace and never change, are shared.  None if a value
-        cannot be copied (a module's read-only mapping: the cut re-derives from the setup)."""
-        import copy
-
-        shared = (self.module, self.decider, self.rules, self.codes, self.header, self.signer)
-        shared += (self.state, self._facts_of, self._facts_cache)  # (states are values: a
-        shared += tuple(c.state for c in self.takebacks.last.values())  # module's state is
-        pending = getattr(self.trust, "pending", None)  # never changed in place)
-        if pending is not None:
-            shared += (pending.base,)
-        memo = {id(value): value for value in (*shared, *self.records)}
-        memo[id(self.records)] = list(self.records)
-        memo[id(self._last_cut)] = None
-        try:
-            return copy.deepcopy(self, memo)
-        except TypeError:
-            return None
+        merge of sealed choices rebuilds the log from the record where two copies parted
+        (``_cuts``)."""
+        cut_to(self, count)
 
     # ------------------------------------------------------------------ the engine's checks
     def check_can_act(self, seat: int) -> None:

@@ -209,15 +209,17 @@ def test_a_merge_from_the_game_the_last_cut_left_is_the_game_made_again_from_the
     """Merges cut the log where copies parted (``Game.truncate``) and start from a copy of
     the game the last cut left: every copy of a 4-player game whose mail crosses ends as the
     same copy re-derived from its setup, and the cuts did start from a kept copy."""
-    starts = []
-    real = bs.Game._cut_before
+    from boardstate import _cuts
 
-    def cut_before(self, count):
-        fresh, done = real(self, count)
+    starts = []
+    real = _cuts._cut_before
+
+    def cut_before(game, count):
+        fresh, done = real(game, count)
         starts.append(done)
         return fresh, done
 
-    monkeypatch.setattr(bs.Game, "_cut_before", cut_before)
+    monkeypatch.setattr(_cuts, "_cut_before", cut_before)
     table = Table(4, secrets=[bytes([seat + 1]) * 32 for seat in range(4)], rng_seed=11)
     _play(table, 25)
     assert starts and max(starts) > 0  # (cuts that did not start from the setup)

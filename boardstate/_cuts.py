@@ -1,0 +1,71 @@
+"""A game cut back to its first records: a merge of crossing mail rebuilds the log from the
+record where two copies parted (``Game.truncate``).
+
+A copy re-derived by the rules starts from the game as the last cut left it, when the records
+before that cut are still the same: merges follow one another in a long game, and re-deriving
+from the setup each time made them grow with the square of its length."""
+
+from __future__ import annotations
+
+import copy
+
+import attrs
+
+from ._records import Row
+from ._rederive import Referee
+
+
+def cut_to(game, count: int) -> None:
+    """Keep only the first ``count`` records of ``game`` (the live state folded again)."""
+    if game.trust.rebuilt_by_rederiving:  # (what waits for whom: the rules run again)
+        shared = game.header.shared  # (a rebuild makes the records again: kept as it was)
+        header = game.header
+        if shared is not None and shared >= count:
+            header = attrs.evolve(header, shared=count - 1 if count else None)
+        fresh, done = _cut_before(game, count)
+        fresh.header = header
+        Referee(fresh, signed=False).run(Row.of(r) for r in game.records[done:count])
+        fresh.header = attrs.evolve(fresh.header, shared=shared)
+    else:
+        fresh = type(game)(game.module, game.header, codes=game.codes)
+        for record in game.records[:count]:
+            fresh.append(record)
+    signer, audit, keep = game.signer, game.audit_secrets, game.keep_canonical
+    game.__dict__.update(fresh.__dict__)
+    game.signer, game.audit_secrets, game.keep_canonical = signer, audit, keep
+    if game.trust.rebuilt_by_rederiving and game.keep_records:
+        kept = _copy(game)
+        game._last_cut = None if kept is None else [count, game.head_hash, kept]
+
+
+def _cut_before(game, count: int):
+    """``(a game holding the first records of this one, how many)``: the copy of the game
+    the last cut left, if the records up to it are unchanged (the hash of the last of
+    them: the chain), taken once (a merge refused puts back a game whose kept copy is
+    gone); else a new game."""
+    cut = game._last_cut
+    if cut is not None and cut[2] is not None and cut[0] <= count:
+        at, head, kept = cut
+        if (game.records[at - 1].hash if at else game.header.game_id) == head:
+            cut[2] = None
+            return kept, at
+    return type(game)(game.module, game.header, codes=game.codes), 0
+
+
+def _copy(game):
+    """An independent copy: what appends change is copied; the records and the module's
+    states, values that appends replace and never change, are shared.  None if a value
+    cannot be copied (a module's read-only mapping: the cut re-derives from the setup)."""
+    shared = (game.module, game.decider, game.rules, game.codes, game.header, game.signer)
+    shared += (game.state, game._facts_of, game._facts_cache)  # (states are values: a
+    shared += tuple(c.state for c in game.takebacks.last.values())  # module's state is
+    pending = getattr(game.trust, "pending", None)  # never changed in place)
+    if pending is not None:
+        shared += (pending.base,)
+    memo = {id(value): value for value in (*shared, *game.records)}
+    memo[id(game.records)] = list(game.records)
+    memo[id(game._last_cut)] = None
+    try:
+        return copy.deepcopy(game, memo)
+    except TypeError:
+        return None
