@@ -12,12 +12,22 @@ from __future__ import annotations
 import datetime as _dt
 import hashlib
 import os
-import re
 
 import attrs
 
 from ._deadline import Deadline
 from ._errors import BoardstateError, CorruptFile, ForeignFile, FutureVersion, OptionError, short
+from ._header_fields import (
+    HASH_BYTES,
+    _Bad,
+    _base,
+    _event_table,
+    _hash,
+    _module_of,
+    _options,
+    _revision,
+    _text,
+)
 from ._names import check_new_names, check_players
 from ._records import pack
 
@@ -40,9 +50,7 @@ JUDGE_KEY_BYTES = 64  # the hosted mode's judge: Ed25519 public key, then X25519
 # the file with its own unpacker limits, before anything else is trusted.
 MAX_HEADER_BYTES = 1 << 20  # the whole encoded header map
 MAX_SEED_BYTES = 1024  # the seed (``--seed TEXT``)
-MAX_TEXT_CHARS = 256  # module id, module version, data digest, created, an event type's name
 SALT_BYTES = 32  # ``seed_salt``
-HASH_BYTES = 32
 HEADER_LIMITS = dict(
     max_buffer_size=MAX_HEADER_BYTES,
     max_str_len=1 << 16,  # an option's text (a card's name, a hero list)
@@ -51,8 +59,6 @@ HEADER_LIMITS = dict(
     max_map_len=32,  # the header map itself (16 keys); options are arrays, never maps
     max_ext_len=0,  # no extension types in a header
 )
-_MAX_OPTION_DEPTH = 16
-_SCALARS = (str, int, bytes, bool, type(None))  # an option's msgpack-native leaves
 
 
 def seed_commitment(seed: bytes, salt: bytes | None = None) -> bytes:
@@ -323,7 +329,6 @@ def _now() -> str:
 
 
 # ---------------------------------------------------------------------------------- checks
-_VERSION = re.compile(r"[0-9]{1,9}\.[0-9]{1,9}")
 _REQUIRED = frozenset(
     {
         "format",
@@ -354,10 +359,6 @@ def _decode_header(data: bytes):
     unpacker = msgpack.Unpacker(raw=False, use_list=False, strict_map_key=True, **HEADER_LIMITS)
     unpacker.feed(data)
     return unpacker.unpack()
-
-
-class _Bad(Exception):
-    """A header field fails its check (turned into one CorruptFile line by ``read_header``)."""
 
 
 def read_header(m, name: str, module=None):
@@ -578,27 +579,6 @@ def _check_against(module, header: Header, name: str) -> None:
             raise _Bad(f"options: {key} is {short(value)}, not one of {', '.join(option.choices)}")
 
 
-def _module_of(m: dict) -> tuple[str, str]:
-    module_version = _text(m, "module_version")
-    if not _VERSION.fullmatch(module_version):
-        raise _Bad(f"module_version: {short(module_version)} is not MAJOR.MINOR")
-    return _text(m, "module"), module_version
-
-
-def _base(base) -> tuple[int, bytes]:
-    """A move file's ``[seq, hash]``: the record its records follow."""
-    if (
-        type(base) is not tuple
-        or len(base) != 2
-        or type(base[0]) is not int
-        or base[0] < -1
-        or type(base[1]) is not bytes
-        or len(base[1]) != HASH_BYTES
-    ):
-        raise _Bad("base: not [seq >= -1, 32-byte hash]")
-    return base
-
-
 def _trust(m: dict) -> str:
     trust = m.get("trust", "open")
     if trust not in TRUST_MODES or ("trust" in m and trust == "open"):
@@ -634,66 +614,3 @@ def check_records(header: Header, count: int, name: str) -> None:
             f"{name}: corrupt header (shared: record {header.shared}, but the last record is "
             f"{count - 1})"
         )
-
-
-def _revision(m: dict) -> int:
-    revision = m.get("revision", 1)
-    if type(revision) is not int or revision < 1 or ("revision" in m and revision == 1):
-        raise _Bad("revision: not an integer > 1 (absent means 1)")
-    return revision
-
-
-def _text(m: dict, key: str, *, empty: bool = False) -> str:
-    value = m[key]
-    if type(value) is not str or not (value or empty) or len(value) > MAX_TEXT_CHARS:
-        shortest = 0 if empty else 1
-        raise _Bad(f"{key}: not a string of {shortest}-{MAX_TEXT_CHARS} characters")
-    return value
-
-
-def _hash(m: dict, key: str) -> bytes:
-    value = m[key]
-    if type(value) is not bytes or len(value) != HASH_BYTES:
-        raise _Bad(f"{key}: not {HASH_BYTES} bytes")
-    return value
-
-
-def _options(value) -> tuple:
-    if type(value) not in (tuple, list):
-        raise _Bad("options: not an array")
-    out = []
-    for pair in value:
-        if type(pair) not in (tuple, list) or len(pair) != 2 or type(pair[0]) is not str:
-            raise _Bad("options: not an array of [key, value] pairs")
-        if out and not out[-1][0] < pair[0]:
-            raise _Bad("options: keys not distinct and sorted")
-        if not _native(pair[1], 0):
-            raise _Bad(f"options: the value of {short(pair[0])} is not msgpack-native")
-        out.append((pair[0], pair[1]))
-    return tuple(out)
-
-
-def _native(value, depth: int) -> bool:
-    kind = type(value)
-    if kind in _SCALARS:
-        return True
-    if kind in (tuple, list) and depth < _MAX_OPTION_DEPTH:  # (a leaf is not recursed into)
-        return all(type(v) in _SCALARS or _native(v, depth + 1) for v in value)
-    return False
-
-
-def _event_table(value) -> tuple:
-    if type(value) is not tuple:
-        raise _Bad("events: not an array")
-    out = []
-    for entry in value:
-        if (
-            type(entry) is not tuple
-            or len(entry) != 2
-            or type(entry[0]) is not str
-            or type(entry[1]) is not int
-            or entry[1] < 1
-        ):
-            raise _Bad("events: not an array of [type name, schema version >= 1]")
-        out.append(entry)
-    return tuple(out)
