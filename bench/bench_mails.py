@@ -46,6 +46,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 import boardstate as bs
 from boardstate._header import PEER_PROTOCOLS
 from boardstate._hosted import decode_request
+from boardstate.bots import Policy, policy_for
 
 NAMES = ("alice", "bob", "carol", "dave")
 CREATED = "2026-01-01T00:00:00+00:00"
@@ -78,6 +79,51 @@ class Played:
     setup: int  # mails sent before the first move
     records: int
     shares: int = 0  # mails that hold nothing new but shares of the randomness (a reply to them)
+    held: int = 0  # replies ``apply`` wrote that went in one mail with the player's next moves
+
+
+# --------------------------------------------------------------------------- the scripts
+class RandomScript:
+    """A uniformly random legal command: a player who does everything the rules allow as
+    often as anything else (draws in the middle of a turn far more than people do)."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def __call__(self, game: bs.Game, seat: int) -> str:
+        return self.rng.choice(game.legal(seat))
+
+
+class PolicyScript(RandomScript):
+    """The bots' rollout policy for the game (``boardstate.bots``; Epic Duels': attack when
+    in line, lay the strongest attack card and defend with the strongest defence card, draw
+    on a short hand, ...), choosing from the seat's view: a player who plays like people do,
+    at a fraction of a millisecond a command (a searching bot costs up to a second)."""
+
+    def __init__(self, rng: random.Random) -> None:
+        super().__init__(rng)
+        self.policies: dict[str, Policy] = {}  # module id -> its policy (it caches moves)
+
+    def __call__(self, game: bs.Game, seat: int) -> str:
+        legal = game.legal(seat)
+        if len(legal) == 1:  # (a reveal, a forced answer)
+            return legal[0]
+        module = game.module
+        policy = self.policies.setdefault(module.spec.id, policy_for(module))
+        rules, state = game.rules, game.state
+        commands = list(rules.legal(state, seat))
+        command = policy.pick(game.decider.view(state, seat), seat, commands, self.rng)
+        return rules.notation(state, seat, command)
+
+
+SCRIPTS = {"random": RandomScript, "policy": PolicyScript}
+
+
+def scripted(module) -> list[str]:
+    """The scripts that play ``module`` differently: the policy only where the game has a
+    rollout policy of its own (elsewhere it is the random script)."""
+    own = type(policy_for(module)).pick is not Policy.pick
+    return [name for name in SCRIPTS if own or name == "random"]
 
 
 # --------------------------------------------------------------------------- players by mail
@@ -102,6 +148,10 @@ class Player:
             n += 1
         return n
 
+    def unsent(self) -> bool:
+        """Does this copy hold a record another copy lacks (or holds elsewhere)?"""
+        return any(self.common(o) < len(self.copy.records) for o in self.held)
+
     def reordered(self) -> bool:
         """Does another copy hold a record this copy now holds elsewhere (or not at all)?"""
         return any(self.common(o) < len(theirs) for o, theirs in self.held.items())
@@ -119,7 +169,7 @@ class Player:
 class ByMail:
     """Two or more copies exchanging move files; ``play_out`` counts the mails."""
 
-    def __init__(self, copies: list[bs.Game], pick: random.Random) -> None:
+    def __init__(self, copies: list[bs.Game], pick: random.Random, script: str) -> None:
         n = len(copies)
         start = [r.hash for r in copies[0].records]
         self.players = [
@@ -128,12 +178,14 @@ class ByMail:
         for copy in copies:  # (as the CLI's copies: each step completed in canonical order)
             copy.keep_in_canonical_order()
         self.pick = pick
+        self.choose = SCRIPTS[script](pick)
         self.mails = 1  # the creator's first file to the others
         self.setup = None
         self.shares = 0
+        self.held = 0
 
     @classmethod
-    def peer(cls, module, n: int, tag: str, protocol: int) -> ByMail:
+    def peer(cls, module, n: int, tag: str, protocol: int, script: str) -> ByMail:
         keys = [key(tag, name) for name in NAMES[:n]]
         first = bs.Game.new(
             module,
@@ -151,7 +203,7 @@ class ByMail:
         first.join(0, _public(keys[0]))
         invite = bs.encode_public(first)
         copies = [first] + [bs.verify(bs.parse_raw(invite, "invitation")).game for _ in range(1, n)]
-        table = cls(copies, random.Random(tag))
+        table = cls(copies, random.Random(tag), script)
         for seat in range(1, n):  # (everyone joins from the invitation, and mails their join)
             secret = fixed(tag, f"secret:{NAMES[seat]}")
             bs.take_seat(
@@ -161,11 +213,11 @@ class ByMail:
         return table
 
     @classmethod
-    def open(cls, module, n: int, tag: str) -> ByMail:
+    def open(cls, module, n: int, tag: str, script: str) -> ByMail:
         first = bs.Game.new(module, NAMES[:n], {}, fixed(tag, "seed"), CREATED)
         data = bs.encode_game(first)  # (the creator mails the game file: every copy holds it)
         copies = [first] + [bs.load_game(bs.parse_raw(data, "game")) for _ in range(1, n)]
-        return cls(copies, random.Random(tag))
+        return cls(copies, random.Random(tag), script)
 
     def send(self, player: Player) -> bool:
         """``player`` mails the others one move file with every record one of them lacks."""
@@ -206,11 +258,13 @@ class ByMail:
         busy = self.receive(player)
         if player.may_play() and player.reordered():
             busy |= self.send(player)  # (the reply first: see the module's docstring)
+        elif player.may_play() and player.unsent():
+            self.held += 1  # (the reply ``apply`` wrote goes in one mail with the moves)
         while player.may_play():
             game = player.copy
             if self.setup is None:
                 self.setup = self.mails
-            command = self.pick.choice(game.legal(player.seat))
+            command = self.choose(game, player.seat)
             game.play(player.seat, command, entropy=self.pick.randbytes)  # (a bid's salt too)
             game.keep_in_canonical_order()
             busy = True
@@ -227,7 +281,7 @@ class ByMail:
 
 
 # --------------------------------------------------------------------------- through a judge
-def hosted(module, n: int, tag: str) -> tuple[bs.Game, int, int]:
+def hosted(module, n: int, tag: str, script: str) -> tuple[bs.Game, int, int]:
     """``(judge's copy, mails, setup mails)``: the invitations, every request (a mail to the
     judge), and the judge's answers, mailed as its digests are (``boardstate.judge._digest``:
     to a player when the game is over, or when they are to act now and were not before, or
@@ -258,11 +312,11 @@ def hosted(module, n: int, tag: str) -> tuple[bs.Game, int, int]:
         mails += 1
     mails += _answer(judge, copies, 0, (), range(n))
     setup = mails
-    pick = random.Random(tag)
+    choose = SCRIPTS[script](random.Random(tag))
     while judge.outcome() is None:
         seat = judge.to_act()[0]
         copy = copies[seat]
-        request = copy.request(seat, pick.choice(copy.legal(seat)))
+        request = copy.request(seat, choose(copy, seat))
         base, before = judge.last_seq, judge.to_act()
         judge.judge(decode_request(request.encode(), "request"))
         mails += 1 + _answer(judge, copies, base, before, (seat,))
@@ -286,18 +340,18 @@ def turns(game: bs.Game) -> int:
     return sum(1 for r in game.records for e in r.events if type(e).__event_name__ == name)
 
 
-def play(module, mode: str, n: int, tag: str) -> Played:
-    """One game of ``module`` in ``mode``; ``tag`` names it (its keys, secrets and seed, and
-    the scripted players' choices)."""
+def play(module, mode: str, n: int, tag: str, script: str) -> Played:
+    """One game of ``module`` in ``mode`` played by ``script``; ``tag`` names it (its keys,
+    secrets and seed, and the scripted players' choices)."""
     if mode == "hosted":
-        game, mails, setup = hosted(module, n, tag)
+        game, mails, setup = hosted(module, n, tag, script)
         return Played(mails, turns(game), setup, game.seq)
     if mode == "open":
-        table = ByMail.open(module, n, tag)
+        table = ByMail.open(module, n, tag, script)
     else:
-        table = ByMail.peer(module, n, tag, int(mode.split()[-1]))
+        table = ByMail.peer(module, n, tag, int(mode.split()[-1]), script)
     game = table.play_out()
-    return Played(table.mails, turns(game), table.setup, game.seq, table.shares)
+    return Played(table.mails, turns(game), table.setup, game.seq, table.shares, table.held)
 
 
 def modes_for(module) -> list[str]:
@@ -318,30 +372,40 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--game", action="append", choices=sorted(TURNS), help="(default: all)")
+    parser.add_argument(
+        "--script", action="append", choices=sorted(SCRIPTS), help="who plays (default: both)"
+    )
+    parser.add_argument(
+        "--mode", action="append", help="only the modes that begin so: peer, open, hosted"
+    )
     args = parser.parse_args()
     print(
         f"# bench_mails: {args.games} games a row, {args.players} players, seed {args.seed}, "
         f"Python {sys.version.split()[0]}\n"
     )
     print(
-        "| game | mode | games | turns/game | mails/game | **mails/turn** | "
-        "mails/turn, min–max | of them shares alone | setup mails | records/game | s/game |"
+        "| game | players | mode | games | turns/game | mails/game | **mails/turn** | "
+        "mails/turn, min–max | of them shares alone | replies held | setup mails | records/game | "
+        "s/game |"
     )
-    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for game_id in args.game or sorted(TURNS):
         module = bs.get_module(game_id)
-        for mode in modes_for(module):
+        modes = [m for m in modes_for(module) if not args.mode or m.startswith(tuple(args.mode))]
+        scripts = [s for s in scripted(module) if not args.script or s in args.script]
+        for script, mode in ((s, m) for s in scripts for m in modes):
             rows, seconds = [], time.perf_counter()
             for g in range(args.games):  # (the same scripts, seed by seed, in every mode)
-                rows.append(play(module, mode, args.players, f"{args.seed}-{g}"))
+                rows.append(play(module, mode, args.players, f"{args.seed}-{g}", script))
             seconds = (time.perf_counter() - seconds) / args.games
             per = [r.mails / max(r.turns, 1) for r in rows]
             mails = sum(r.mails for r in rows)
             turns_ = sum(r.turns for r in rows)
             print(
-                f"| {game_id} | {mode} | {len(rows)} | {turns_ / len(rows):.1f} | "
+                f"| {game_id} | {script} | {mode} | {len(rows)} | {turns_ / len(rows):.1f} | "
                 f"{mails / len(rows):.1f} | **{mails / turns_:.2f}** | "
                 f"{min(per):.2f}–{max(per):.2f} | {sum(r.shares for r in rows) / turns_:.2f} | "
+                f"{sum(r.held for r in rows) / turns_:.2f} | "
                 f"{statistics.mean(r.setup for r in rows):.1f} | "
                 f"{statistics.mean(r.records for r in rows):.0f} | {seconds:.1f} |",
                 flush=True,
