@@ -179,12 +179,14 @@ def apply(file, movefiles, out, force, text, key, protocol):
         unsettled = game.mail_base(game.last_seq)
         delivery = bs.referee_mailed(game, mailed, prepare=lambda copy: sign_as(copy, key))
         game = delivery.game
+        rides = False
         if delivery.applied:
             base = game.last_seq
             mine = game.add_owed()  # our reveals and deals, due now
             if mine:  # (in canonical order; the reply carries what this copy has not settled)
                 game.keep_in_canonical_order()
                 base = min(base, unsettled)
+                rides = _rides_with_next_move(game)
             write_reply(game, base, file, out, always=True, reading=reading, text=text)
             bs.save_game(game, file)
     echo = click.echo if out != "-" else lambda line: click.echo(line, err=True)
@@ -194,8 +196,28 @@ def apply(file, movefiles, out, force, text, key, protocol):
     first = _first(delivery)  # (ours too: the reveals and deals due now)
     echo_records(game, game.records[first:], viewer, echo, protocol=protocol)
     echo_after(game, None, echo, before=before)
+    if rides and out != "-":
+        echo(
+            f"{game.players[game.header.viewer]} acts next and nobody waits for this reply "
+            "before: it may go in one mail with your move file (apply reads both)"
+        )
     if delivery.refused:
         raise _refusal(delivery, movefiles)
+
+
+def _rides_with_next_move(game: bs.Game) -> bool:
+    """May the reply just written wait for its player's next move file, in the same mail?
+    Only with two players, and if that player alone may act now: the other's copy, which
+    lacks the reveals and deals it holds, waits for them, so nobody can do anything before
+    that player's next mail (docs/trust.md, "A reply held for the next move file")."""
+    viewer = game.header.viewer
+    return (
+        viewer is not None
+        and len(game.players) == 2
+        and game.outcome() is None
+        and not game.due()
+        and tuple(game.to_act()) == (viewer,)
+    )
 
 
 def _each_move(delivery: bs.Delivery, echo, *, would: bool = False) -> None:
