@@ -10,10 +10,11 @@ A *mail* is one move file sent by one player to the others.  Each player keeps t
 and plays the way ``boardstate move`` and ``apply`` do, in process (``take_seat``,
 ``Game.play``, ``referee_moves``, ``add_owed``, ``encode_moves``): when a mail reaches them they
 apply it (their copy adds the reveals and deals it owes), then play every command they can
-(the scripted player: a uniformly random legal command, seeded), then mail the others one move
-file holding everything they lack, if the game waits for them.  A player whose copy put records
-the others hold in another order (the canonical order of records that commute) mails that reply
-first, by itself, before they play on: a move file that builds a move on records the receiver
+(the scripted player: ``--script random``, a uniformly random legal command, seeded;
+``--script policy``, the bots' rollout policy for the game, where it has one that chooses),
+then mail the others one move file holding everything they lack, if the game waits for them.
+A player whose copy put records the others hold in another order (the canonical order of
+records that commute) mails that reply first, by itself, before they play on: a move file that builds a move on records the receiver
 holds in another order is a fork (only a bid made on the setup's joins and deals would merge:
 at most one mail a game that protocol 1 is charged for and might be spared).  The creator's
 first file (the invitation, or the open game's file) counts as a mail.  Every key, secret,
@@ -27,7 +28,11 @@ in Duel of the Forces (``bids-revealed``).  Setup mails: those sent before the f
 "Shares alone": mails that hold nothing new but deals (a player's share of the randomness),
 sent only because the other player waits for it: what waiting for a share costs.
 
+"Replies held": replies (a copy's own reveals and deals, added on applying a mail) mailed with
+the player's next moves instead of alone, as ``apply`` says they may be.
+
 Usage: python bench/bench_mails.py [--games 10] [--seed 1] [--game epic-duels ...]
+       [--script random|policy ...] [--mode peer|open|hosted ...]
 """
 
 from __future__ import annotations
