@@ -31,6 +31,12 @@ class DeadlineKeeping:
             self.clock = DeadlineClock(game.header.deadline, game.header.created)
         return self.clock
 
+    def observed_clock(self, game) -> DeadlineClock:
+        """The clock, with the seats the game waits for after its last record noted."""
+        clock = self.clock_of(game)
+        clock.observe(game.last_seq, self.acting(game))
+        return clock
+
     def acting(self, game) -> tuple[int, ...]:
         """The seats a deadline runs for: those the game waits for to act (not to join, and
         never this copy's own wait for the judge's answer: every copy counts the same)."""
@@ -43,8 +49,7 @@ class DeadlineKeeping:
         deadline; empty otherwise)."""
         if game.header.deadline is None:
             return {}
-        clock = self.clock_of(game)
-        clock.observe(game.last_seq, self.acting(game))
+        clock = self.observed_clock(game)
         return {seat: clock.due(seat) for seat in clock.acting}
 
     def check_forfeit(self, game, seat: int) -> None:
@@ -78,7 +83,7 @@ class DeadlineKeeping:
         """The judge's copy makes the deadline record for ``seat`` (``forfeit``, or the bot's
         command), checked as every copy will check it, at the judge's time now."""
         stamp = self.time_now(game)
-        self.clock_of(game).observe(game.last_seq, self.acting(game))
+        self.observed_clock(game)
         self.check_deadline(game, Kind.MOVE, seat, command, stamp)
         if command != FORFEIT and not game.open_move_due():
             raise IllegalCommand(
@@ -101,9 +106,3 @@ class DeadlineKeeping:
 
         now = int((self.now or time.time)())
         return max(now, self.clock_of(game).last)
-
-    def on_append(self, game, record) -> None:
-        super().on_append(game, record)
-        if record.kind == Kind.JOIN and self.joined(game):
-            self.hosted_key = self.key_of(game, self.last_link)
-            self.pending = None  # (the last join holds the rest of the setup)

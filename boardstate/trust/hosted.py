@@ -101,15 +101,19 @@ class HostedTrust(DeadlineKeeping, SignedTrust):
         time of the record, and whom the game waited for before it.)"""
         asked, stamp = self.asked(game, record)
         if stamp is not None:
-            clock = self.clock_of(game)
-            clock.observe(game.last_seq, self.acting(game))
-            clock.last = stamp
+            self.observed_clock(game).last = stamp
         if not asked:
             return
         self.requests.add(asked[1])
         self.last_acted[record.actor] = record.seq
         if record.kind == Kind.COMMIT:
             self.reveal_requests[record.sealed.commitment] = (asked[0], asked[2])
+
+    def on_append(self, game, record) -> None:
+        super().on_append(game, record)
+        if record.kind == Kind.JOIN and self.joined(game):
+            self.hosted_key = self.key_of(game, self.last_link)
+            self.pending = None  # (the last join holds the rest of the setup)
 
     def seal(self, game, record):
         """The judge's copy signs what it makes and writes each owner's letters (every owner:
@@ -199,9 +203,7 @@ class HostedTrust(DeadlineKeeping, SignedTrust):
                 rule=ENGINE_RULE,
             )
         if header.deadline is not None:
-            clock = self.clock_of(game)
-            clock.observe(game.last_seq, self.acting(game))
-            clock.check_time(stamp)
+            self.observed_clock(game).check_time(stamp)
             if not asked:
                 return self.check_deadline(game, record.kind, record.actor, record.command, stamp)
         if record.kind == Kind.MOVE and record.command == FORFEIT:
