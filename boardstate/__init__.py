@@ -15,6 +15,8 @@ Three façades, by audience:
 
 from ._armor import armor
 from ._audit import Audit, audit, audit_hosted, audit_peer
+from ._deadline import BOT_LEVELS
+from ._deadline import POLICIES as DEADLINE_POLICIES
 from ._errors import (
     AmbiguousCommand,
     BoardError,
@@ -78,6 +80,8 @@ __version__ = "0.2.0"
 
 __all__ = [
     "AmbiguousCommand",
+    "BOT_LEVELS",
+    "DEADLINE_POLICIES",
     "BoardError",
     "BoardstateError",
     "CorruptFile",

@@ -67,7 +67,7 @@ def _judge(store: str, key: str, *, create: bool = False):
 @click.option(
     "--at-deadline",
     "policy",
-    type=click.Choice(["wait", "forfeit", "bot"]),
+    type=click.Choice(bs.DEADLINE_POLICIES),
     default="wait",
     show_default=True,
     help="At the deadline: 'wait' (tell the late player, and wait), 'forfeit' (they lose), "
@@ -81,7 +81,7 @@ def _judge(store: str, key: str, *, create: bool = False):
 )
 @click.option(
     "--bot-level",
-    type=click.Choice(["random", "easy", "normal", "strong"]),
+    type=click.Choice(bs.BOT_LEVELS),
     help="The bot's level with --at-deadline bot (default: easy).",
 )
 @_STORE
