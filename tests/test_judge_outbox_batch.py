@@ -39,14 +39,14 @@ def store(tmp_path):
 
 def counting_syncs(monkeypatch) -> list[int]:
     calls: list[int] = []
-    real = _outboxes._SYNCFS
+    real = _outboxes._syncfs()
 
     def syncfs(fd: int) -> int:
         calls.append(fd)
         return real(fd) if real is not None else 0
 
     fsync = os.fsync
-    monkeypatch.setattr(_outboxes, "_SYNCFS", syncfs)
+    monkeypatch.setattr(_outboxes, "_syncfs", lambda: syncfs)
     monkeypatch.setattr(_outboxes.os, "fsync", lambda fd: (calls.append(fd), fsync(fd))[1])
     return calls
 
@@ -70,7 +70,7 @@ def test_the_queue_is_written_with_one_sync_and_noted_sent_in_one_transaction(
 def test_without_syncfs_each_file_and_folder_is_synced(store, tmp_path, monkeypatch):
     queue(store, mail("ann@x.org", "one"), mail("ben@x.org", "two"))
     syncs = counting_syncs(monkeypatch)
-    monkeypatch.setattr(_outboxes, "_SYNCFS", None)
+    monkeypatch.setattr(_outboxes, "_syncfs", lambda: None)
     send_queued(store, DirectoryOutbox(tmp_path / "out", JUDGE))
     assert len(syncs) == 4 + 1 + 3  # four files, .keys, and their three folders
 

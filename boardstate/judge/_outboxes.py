@@ -3,7 +3,7 @@ folder for local play.  Each message is made by ``_mime.compose``."""
 
 from __future__ import annotations
 
-import ctypes
+import functools
 import os
 import re
 import smtplib
@@ -217,10 +217,13 @@ def _write_renamed(path: Path, data: bytes, *, sync: bool) -> None:
 def _sync_files(top: Path, paths: Sequence[Path]) -> None:
     """Everything written under ``top`` onto the disk with one call, ``syncfs(2)`` (Linux),
     which also makes their renames durable; elsewhere each file and its folder fsynced."""
-    if _SYNCFS is not None:
+    syncfs = _syncfs()
+    if syncfs is not None:
+        import ctypes
+
         fd = os.open(top, os.O_RDONLY)
         try:
-            if _SYNCFS(fd) != 0:
+            if syncfs(fd) != 0:
                 err = ctypes.get_errno()
                 raise OSError(err, os.strerror(err))
         finally:
@@ -234,11 +237,12 @@ def _sync_files(top: Path, paths: Sequence[Path]) -> None:
             os.close(fd)
 
 
+@functools.cache
 def _syncfs():
+    """libc's ``syncfs``, looked up when the first batch is synced (None: not Linux)."""
+    import ctypes
+
     try:
         return ctypes.CDLL(None, use_errno=True).syncfs
-    except (AttributeError, OSError):  # (not Linux)
+    except (AttributeError, OSError):
         return None
-
-
-_SYNCFS = _syncfs()
