@@ -10,29 +10,21 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from test_peer_cli import PLAYERS, run
+from test_peer_cli import PLAYERS, Post, run
 
 import boardstate as bs
 
 ADVICE = "may go in one mail with your move file"
 
 
-class Mailbag:
+class Mailbag(Post):
     """Each player's copy and inbox of mails (a mail: one or more move files); a reply that
     ``apply`` says may wait is held and mailed with the player's next move file."""
 
     def __init__(self, folder: Path) -> None:
-        self.folder = folder
-        self.inbox: dict[str, list[list[Path]]] = {p: [] for p in PLAYERS}
+        super().__init__(folder)
         self.held: dict[str, list[Path]] = {p: [] for p in PLAYERS}
-        self.count = self.mails = self.advised = 0
-
-    def copy(self, player: str) -> Path:
-        return self.folder / f"{player}.msgpack"
-
-    def outgoing(self, player: str) -> Path:
-        self.count += 1
-        return self.folder / f"mail-{self.count:05d}-{player}.msgpack"
+        self.advised = 0
 
     def send(self, player: str, *paths: Path) -> None:
         files = [*self.held[player], *(p for p in paths if p.exists())]
