@@ -123,6 +123,21 @@ class ModeQuestions:
         order than they were mailed in), so the file carries them all."""
         return min(base, self.region_start - 1) if self.trust.keeps_canonical_order else base
 
+    def reply_may_wait(self) -> bool:
+        """May the reply this copy just wrote (its player's reveals and deals) wait for that
+        player's next move file, in the same mail?  Only with two players, when that player
+        alone may act now: the other's copy lacks what the reply holds and waits for it, so
+        nobody can do anything before that player's next mail (docs/trust.md, "A reply held
+        for the next move file")."""
+        viewer = self.header.viewer
+        return (
+            viewer is not None
+            and len(self.players) == 2
+            and self.outcome() is None
+            and not self.due()
+            and tuple(self.to_act()) == (viewer,)
+        )
+
     def add_owed(self) -> list[Record]:
         """Append what this copy's player owes now, the reveals and deals due (a deal may let
         a reveal fall due); the records added."""

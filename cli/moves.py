@@ -186,7 +186,7 @@ def apply(file, movefiles, out, force, text, key, protocol):
             if mine:  # (in canonical order; the reply carries what this copy has not settled)
                 game.keep_in_canonical_order()
                 base = min(base, unsettled)
-                rides = _rides_with_next_move(game)
+                rides = game.reply_may_wait()
             write_reply(game, base, file, out, always=True, reading=reading, text=text)
             bs.save_game(game, file)
     echo = click.echo if out != "-" else lambda line: click.echo(line, err=True)
@@ -203,21 +203,6 @@ def apply(file, movefiles, out, force, text, key, protocol):
         )
     if delivery.refused:
         raise _refusal(delivery, movefiles)
-
-
-def _rides_with_next_move(game: bs.Game) -> bool:
-    """May the reply just written wait for its player's next move file, in the same mail?
-    Only with two players, and if that player alone may act now: the other's copy, which
-    lacks the reveals and deals it holds, waits for them, so nobody can do anything before
-    that player's next mail (docs/trust.md, "A reply held for the next move file")."""
-    viewer = game.header.viewer
-    return (
-        viewer is not None
-        and len(game.players) == 2
-        and game.outcome() is None
-        and not game.due()
-        and tuple(game.to_act()) == (viewer,)
-    )
 
 
 def _each_move(delivery: bs.Delivery, echo, *, would: bool = False) -> None:
