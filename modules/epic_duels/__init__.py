@@ -23,6 +23,7 @@ EpicRules = rules_class(
     to_act=_rules.to_act,
     choice=_rules.choice,
     legal=_legal.legal,
+    is_legal=_legal.is_legal,
     explain=_why.refuse,
     parse=_notation.parse,
     notation=_notation.notation,

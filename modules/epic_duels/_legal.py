@@ -1,5 +1,10 @@
 """What a seat may do now, phase by phase.  Each rule of when a command applies is stated here
-once; ``explain`` (``_why``) and the notation only say it in words."""
+once; ``explain`` (``_why``) and the notation only say it in words.
+
+``is_legal`` answers ``command in legal(s, seat)`` for one command from the same functions the
+list is made of (the reachable squares of the one character it names, the attacks of the one
+attacker...): the referee checks every command of a long log, and the whole list is a quarter
+of a record's cost (tests/test_is_legal.py holds the two equal)."""
 
 from __future__ import annotations
 
@@ -86,7 +91,12 @@ def movers(s: EpicState, seat: int) -> tuple[int, ...]:
 
 def moves(s: EpicState, seat: int) -> list:
     budget = DIE[s.die][0]
-    return [("move", c, sq) for c in movers(s, seat) for sq in reachable_squares(s, c, budget)]
+    return [cmd for c in movers(s, seat) for cmd in moves_of(s, c, budget)]
+
+
+def moves_of(s: EpicState, char: int, budget: int) -> list:
+    """The moves of one of the movers."""
+    return [("move", char, sq) for sq in reachable_squares(s, char, budget)]
 
 
 # ---------------------------------------------------------------------------------- actions
@@ -97,36 +107,102 @@ def hand_cards(s: EpicState, seat: int) -> list[int]:
 
 
 def actions(s: EpicState, seat: int) -> list:
-    rs = s.roster
-    cards = rs.cards
     hand = hand_cards(s, seat)
-    has_action = s.actions > 0
-    out: list = []
-    if has_action and not s.draw_barred:
-        groups = draw_groups(s, seat)
-        if len(s.hands[seat]) < HAND_LIMIT:
-            out.extend(("draw", NO_CARD, g) for g in groups)
-        else:
-            out.extend(("draw", k, g) for k in hand for g in groups)
-    if has_action:
-        out.extend(("heal", k, c) for k, c in heals(s, seat, hand))
-    for a in rs.chars_of(seat):
-        if s.square[a] == -1 or s.held[a]:
-            continue
-        usable = [k for k in attack_cards(s, a) if k in hand and (has_action or cards[k].free)]
-        if usable:
-            out.extend(("attack", a, d) for d in attackable(s, a))
+    out = draws(s, seat, hand) + heal_actions(s, seat, hand)
+    for a in s.roster.chars_of(seat):
+        out.extend(attacks_by(s, a, hand))
     for k in hand:
-        card = cards[k]
-        if card.kind == "special" and (has_action or card.free):
-            out.extend(("play", k, me) for me in players_of(s, k))
-    for c in rs.chars_of(seat):
-        if s.held[c] and s.square[c] != -1:
-            values = values_of(s.hands[seat], s, seat)
-            out.extend(("release", c, m) for m in _effects.multisets(values, s.held[c]))
+        out.extend(plays_of(s, k))
+    for c in s.roster.chars_of(seat):
+        out.extend(releases_of(s, seat, c))
     if s.actions <= 0 or not any(c[0] in ("draw", "heal", "attack", "play") for c in out):
         out.append(("end",))
     return out
+
+
+def draws(s: EpicState, seat: int, hand: list[int]) -> list:
+    if s.actions <= 0 or s.draw_barred:
+        return []
+    groups = draw_groups(s, seat)
+    if len(s.hands[seat]) < HAND_LIMIT:
+        return [("draw", NO_CARD, g) for g in groups]
+    return [("draw", k, g) for k in hand for g in groups]
+
+
+def heal_actions(s: EpicState, seat: int, hand: list[int]) -> list:
+    if s.actions <= 0:
+        return []
+    return [("heal", k, c) for k, c in heals(s, seat, hand)]
+
+
+def attacks_by(s: EpicState, a: int, hand: list[int]) -> list:
+    """The attacks of one of the seat's characters (``hand``: the seat's ``hand_cards``)."""
+    if s.square[a] == -1 or s.held[a]:
+        return []
+    cards = s.roster.cards
+    has_action = s.actions > 0
+    if not any(k in hand and (has_action or cards[k].free) for k in attack_cards(s, a)):
+        return []
+    return [("attack", a, d) for d in attackable(s, a)]
+
+
+def plays_of(s: EpicState, k: int) -> list:
+    """The plays of one special card of the hand."""
+    card = s.roster.cards[k]
+    if card.kind != "special" or not (s.actions > 0 or card.free):
+        return []
+    return [("play", k, me) for me in players_of(s, k)]
+
+
+def releases_of(s: EpicState, seat: int, c: int) -> list:
+    """The releases of one of the seat's characters, if it is held."""
+    if not s.held[c] or s.square[c] == -1:
+        return []
+    values = values_of(s.hands[seat], s, seat)
+    return [("release", c, m) for m in _effects.multisets(values, s.held[c])]
+
+
+def is_legal(s: EpicState, seat: int, command) -> bool:
+    """``command in legal(s, seat)``, from the part of the list that could hold it."""
+    phase = s.phase
+    if phase not in (MOVE, ACT) or type(command) is not tuple or not command:
+        return command in legal(s, seat)
+    hand = hand_cards(s, seat)  # (read first, as the list does: a copy that cannot, cannot judge)
+    verb = command[0]
+    if phase == MOVE and verb == "move" and len(command) == 3:
+        char = _one_of(command[1], movers(s, seat))
+        return char is not None and command in moves_of(s, char, DIE[s.die][0])
+    if phase == MOVE and command == ("done",):
+        return True
+    if verb == "draw":
+        return command in draws(s, seat, hand)
+    if verb == "heal":
+        return command in heal_actions(s, seat, hand)
+    if verb == "attack" and len(command) == 3:
+        char = _one_of(command[1], s.roster.chars_of(seat))
+        return char is not None and command in attacks_by(s, char, hand)
+    if verb == "play" and len(command) == 3:
+        card = _one_of(command[1], hand)
+        return card is not None and command in plays_of(s, card)
+    if verb == "release" and len(command) == 3:
+        char = _one_of(command[1], s.roster.chars_of(seat))
+        return char is not None and command in releases_of(s, seat, char)
+    if command == ("end",):
+        return s.actions <= 0 or not (
+            draws(s, seat, hand)
+            or heal_actions(s, seat, hand)
+            or any(attacks_by(s, a, hand) for a in s.roster.chars_of(seat))
+            or any(plays_of(s, k) for k in hand)
+        )
+    return False
+
+
+def _one_of(value, options):
+    """The option equal to ``value`` (as ``in`` compares), None if none is."""
+    for option in options:
+        if option == value:
+            return option
+    return None
 
 
 def draw_groups(s: EpicState, seat: int) -> tuple[int, ...]:
