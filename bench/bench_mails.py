@@ -92,11 +92,23 @@ class RandomScript:
     """A uniformly random legal command: a player who does everything the rules allow as
     often as anything else (draws in the middle of a turn far more than people do)."""
 
+    aware = False
+
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
 
+    def commands(self, game: bs.Game, seat: int) -> list[str]:
+        """What the player chooses from: every legal command, or, for a player who heeds what
+        ``legal`` says, those after which they need not wait for the other's share before they
+        go on, whenever there is one (``Game.round_trips``: draw last, not first)."""
+        legal = game.legal(seat)
+        if not self.aware:
+            return legal
+        trips = set(game.round_trips(seat))
+        return [c for c in legal if c not in trips] or legal
+
     def __call__(self, game: bs.Game, seat: int) -> str:
-        return self.rng.choice(game.legal(seat))
+        return self.rng.choice(self.commands(game, seat))
 
 
 class PolicyScript(RandomScript):
@@ -110,25 +122,45 @@ class PolicyScript(RandomScript):
         self.policies: dict[str, Policy] = {}  # module id -> its policy (it caches moves)
 
     def __call__(self, game: bs.Game, seat: int) -> str:
-        legal = game.legal(seat)
-        if len(legal) == 1:  # (a reveal, a forced answer)
-            return legal[0]
+        allowed = self.commands(game, seat)
+        if len(allowed) == 1:  # (a reveal, a forced answer)
+            return allowed[0]
         module = game.module
         policy = self.policies.setdefault(module.spec.id, policy_for(module))
         rules, state = game.rules, game.state
-        commands = list(rules.legal(state, seat))
+        allowed = set(allowed)
+        commands = [
+            c for c in rules.legal(state, seat) if rules.notation(state, seat, c) in allowed
+        ]
         command = policy.pick(game.decider.view(state, seat), seat, commands, self.rng)
         return rules.notation(state, seat, command)
 
 
-SCRIPTS = {"random": RandomScript, "policy": PolicyScript}
+class AwareRandomScript(RandomScript):
+    """The random player who heeds ``legal``'s word on round trips."""
+
+    aware = True
+
+
+class AwarePolicyScript(PolicyScript):
+    """The policy player who heeds ``legal``'s word on round trips."""
+
+    aware = True
+
+
+SCRIPTS = {
+    "random": RandomScript,
+    "policy": PolicyScript,
+    "random-aware": AwareRandomScript,
+    "policy-aware": AwarePolicyScript,
+}
 
 
 def scripted(module) -> list[str]:
     """The scripts that play ``module`` differently: the policy only where the game has a
     rollout policy of its own (elsewhere it is the random script)."""
     own = type(policy_for(module)).pick is not Policy.pick
-    return [name for name in SCRIPTS if own or name == "random"]
+    return [name for name in SCRIPTS if own or not name.startswith("policy")]
 
 
 # --------------------------------------------------------------------------- players by mail

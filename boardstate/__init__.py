@@ -72,6 +72,7 @@ from ._words import (
     outcome_line,
     records_grouped,
     records_said,
+    round_trip_note,
     standing,
     status_lines,
 )
@@ -127,6 +128,7 @@ __all__ = [
     "locked",
     "describe",
     "next_line",
+    "round_trip_note",
     "outcome_line",
     "standing",
     "status_lines",

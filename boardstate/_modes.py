@@ -4,8 +4,11 @@ answers these questions by asking ``self.trust``, never by asking which mode it 
 from __future__ import annotations
 
 from ._canonical import canonical_region
+from ._errors import BoardstateError
 from ._hosted import Request
+from ._module import Choice
 from ._records import Record
+from ._rng import FastRng
 
 
 class ModeQuestions:
@@ -138,6 +141,29 @@ class ModeQuestions:
             and tuple(self.to_act()) == (viewer,)
         )
 
+    def round_trips(self, seat: int) -> list[str]:
+        """``seat``'s commands (in notation) after which the game would wait for another
+        player's share of the randomness and then ask ``seat`` again: each costs a mail there
+        and back before ``seat`` can go on (a card drawn in the middle of one's own turn,
+        docs/trust.md, "What no share can ride on").  Found by running the rules on the fast
+        path with throwaway randomness, never by a rule of its own.  Empty where the mode's
+        randomness waits for nobody, and for a sealed or face-down choice."""
+        if (
+            not self.trust.randomness_from_others
+            or seat not in self.to_act()
+            or self.due()
+            or self.round is not None
+            or self.reveal_due()
+            or self.facts()[2] != Choice.OPEN
+        ):
+            return []
+        rules, state = self.rules, self.state
+        return [
+            rules.notation(state, seat, command)
+            for command in rules.legal(state, seat)
+            if _asks_again_after_chance(self.decider, state, seat, command)
+        ]
+
     def add_owed(self) -> list[Record]:
         """Append what this copy's player owes now, the reveals and deals due (a deal may let
         a reveal fall due); the records added."""
@@ -147,3 +173,23 @@ class ModeQuestions:
             if not more:
                 return added
             added += more
+
+
+class _ChanceSeen(FastRng):
+    """Throwaway randomness that remembers whether the rules drew any."""
+
+    drawn = False
+
+    def block(self) -> bytes:
+        self.drawn = True
+        return super().block()
+
+
+def _asks_again_after_chance(decider, state, seat: int, command) -> bool:
+    """Does ``command`` draw randomness and leave ``seat`` to act again, the game not over?"""
+    rng = _ChanceSeen(b"", b"probe")
+    try:
+        after = decider.run(state, ((seat, command),), rng).state
+    except BoardstateError:  # (it needs a value this copy does not hold: no advice)
+        return False
+    return rng.drawn and decider.outcome(after) is None and seat in decider.to_act(after)

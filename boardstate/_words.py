@@ -80,6 +80,22 @@ def next_line(game) -> str:
     return f"to act: {acting_words(game)}"
 
 
+def round_trip_note(game, seat: int, commands) -> str:
+    """What ``legal`` adds when some of ``seat``'s commands (``Game.round_trips``) leave them
+    waiting for another player's share of the randomness before they can go on."""
+    if not commands:
+        return ""
+    shown = ", ".join(f"'{c}'" for c in commands[:4])
+    if len(commands) > 4:
+        shown += f" and {len(commands) - 4} more"
+    others = " and ".join(p for s, p in enumerate(game.players) if s != seat)
+    return (
+        f"note: after {shown} you wait for {others} to add their share of the randomness "
+        "before you go on, a mail there and back (what leaves you nothing more to do this "
+        "turn, done last, needs no mail of its own)"
+    )
+
+
 def standing(game) -> str:
     """How the game ended, or where it stands after its last record (one line)."""
     outcome = game.outcome()

@@ -134,13 +134,16 @@ def legal(file, player, as_json):
     game = bs.load_game(file)
     seat = game.seat(player)
     commands = game.legal(seat)
+    trips = game.round_trips(seat)
     if as_json:
-        click.echo(json.dumps({"player": player, "commands": commands}))
+        click.echo(json.dumps({"player": player, "commands": commands, "round_trips": trips}))
         return
     if not commands:  # (why: the game is over, it waits for someone, or it is not their turn)
         click.echo(f"{player} has nothing to do now ({bs.next_line(game)})")
     for c in commands:
         click.echo(c)
+    if trips:  # (on standard error: the list on standard output stays commands only)
+        click.echo(bs.round_trip_note(game, seat, trips), err=True)
 
 
 @click.command()

@@ -23,6 +23,7 @@ class OpenTrust:
     joins = False  # players join the game's log (each with their keys)
     joins_by_request = False  # a join is a request another copy (the judge) makes a record of
     moves_by_request = False  # a move is a request the judge makes the records of
+    randomness_from_others = False  # a random number waits for the other players' shares
     # What a copy of this mode checks only in part, and what checks the rest (said once: at
     # the join, and by ``verify``)
     checked_in_part = "checked on the hash chain only: this copy has no seed"

@@ -20,6 +20,7 @@ class PeerTrust(SignedTrust):
 
     rebuilt_by_rederiving = True  # what waits for whom is known by re-running the rules only
     keeps_canonical_order = True  # copies that part merge into one log (docs/trust.md)
+    randomness_from_others = True  # every player's link keys an epoch
     reveals_are_checked_against_the_game = True  # no copy holds every value: each reveal
     # must open a commitment the game or the record holds
     checked_in_part = (
