@@ -77,8 +77,25 @@ def _base_label(c) -> str:
 
 def seat_cards(s: EpicState, seat: int) -> tuple[int, ...]:
     """The cards of the seat's decks (two in Master Play), by number."""
-    rs = s.roster
+    return _seat_cards(s.roster, seat)
+
+
+@functools.lru_cache(maxsize=256)
+def _seat_cards(rs, seat: int) -> tuple[int, ...]:
     return tuple(k for k, g in enumerate(rs.card_group) if rs.group_seat[g] == seat)
+
+
+@functools.lru_cache(maxsize=256)
+def _cards_by_alias(rs, seat: int) -> dict[str, tuple[int, ...]]:
+    """Per name the notation reads (``_card_names``), the seat's cards it names, in the seat's
+    order: the cards whose aliases hold a text, looked up instead of searched for every card
+    of the deck at every command read."""
+    aliases = _card_names(rs)[1]
+    out: dict[str, list[int]] = {}
+    for k in _seat_cards(rs, seat):
+        for name in dict.fromkeys(aliases[k]):
+            out.setdefault(name, []).append(k)
+    return {name: tuple(cards) for name, cards in out.items()}
 
 
 def card_label(s: EpicState, seat: int, card: int) -> str:
@@ -135,7 +152,7 @@ def parse_card(s: EpicState, seat: int, text: str, whole: str, within=None, numb
     if not t:
         raise _bad(whole, "a card is missing")
     cards = seat_cards(s, seat)
-    exact = [k for k in cards if t in _card_aliases(s, seat, k)]
+    exact = list(_cards_by_alias(s.roster, seat).get(t, ()))
     if len(exact) == 1:
         return exact[0]
     pool = list(within) if within is not None else list(cards)
