@@ -19,6 +19,7 @@ JediRules = rules_class(
     start=_decide.start,
     to_act=_rules.to_act,
     legal=_legal.legal,
+    is_legal=_legal.is_legal,
     explain=_why.refuse,
     parse=_notation.parse,
     notation=_notation.notation,

@@ -86,35 +86,85 @@ def opponents(s: JediState, seat: int) -> list[int]:
 
 def actions(s: JediState, seat: int) -> list:
     hand = hand_values(s, seat)
-    others = opponents(s, seat)
-    open_targets = [t for t in others if not shielded(s, t, seat)]
-    has_stance = s.stance_area[seat] >= 0
-    channel = can_channel(s, seat)
+    turn = _Turn(s, seat)
     out = []
-    royals = []
     for c in hand:
-        if IS_JOKER[c]:
-            if channel:
-                out.extend(("attack", t, c, -1) for t in open_targets)
-        elif IS_ROYAL[c]:
-            royals.append(c)
-            if in_stance_suit(s, seat, c):
-                rank = RANK[c]
-                if rank == HEAL:
-                    out.append(("heal", c))
-                elif rank == PUSH:
-                    out.append(("push", c))
-                elif rank == SENSE:
-                    out.extend(("sense", t, c) for t in others if s.stance_area[t] != HIGH)
-        elif has_stance:
-            areas = AREAS if IS_CLUB[c] else (AREA_OF[c],)
-            out.extend(("attack", t, c, a) for t in open_targets for a in areas)
-    if channel:
-        out.extend(("lightning", combo) for combo in combinations(sorted(royals), 4))
-        if RED_JOKER in hand and BLACK_JOKER in hand:
-            out.append(("lightning", (RED_JOKER, BLACK_JOKER)))
+        out.extend(card_actions(s, turn, c))
+    out.extend(lightnings(s, turn, hand))
     out.extend(("discard", c) for c in hand)
     return out
+
+
+class _Turn:
+    """What every card's actions of one turn depend on, read once a list."""
+
+    __slots__ = ("seat", "others", "open_targets", "has_stance", "channel")
+
+    def __init__(self, s: JediState, seat: int) -> None:
+        self.seat = seat
+        self.others = opponents(s, seat)
+        self.open_targets = [t for t in self.others if not shielded(s, t, seat)]
+        self.has_stance = s.stance_area[seat] >= 0
+        self.channel = can_channel(s, seat)
+
+
+def card_actions(s: JediState, turn: _Turn, c: int) -> list:
+    """The actions one card of the hand makes (its discard and the lightnings apart)."""
+    if IS_JOKER[c]:
+        return [("attack", t, c, -1) for t in turn.open_targets] if turn.channel else []
+    if IS_ROYAL[c]:
+        if not in_stance_suit(s, turn.seat, c):
+            return []
+        rank = RANK[c]
+        if rank == HEAL:
+            return [("heal", c)]
+        if rank == PUSH:
+            return [("push", c)]
+        if rank == SENSE:
+            return [("sense", t, c) for t in turn.others if s.stance_area[t] != HIGH]
+        return []
+    if not turn.has_stance:
+        return []
+    areas = AREAS if IS_CLUB[c] else (AREA_OF[c],)
+    return [("attack", t, c, a) for t in turn.open_targets for a in areas]
+
+
+def lightnings(s: JediState, turn: _Turn, hand: list[int]) -> list:
+    if not turn.channel:
+        return []
+    royals = sorted(c for c in hand if not IS_JOKER[c] and IS_ROYAL[c])
+    out = [("lightning", combo) for combo in combinations(royals, 4)]
+    if RED_JOKER in hand and BLACK_JOKER in hand:
+        out.append(("lightning", (RED_JOKER, BLACK_JOKER)))
+    return out
+
+
+_CARD_AT = {"attack": 2, "heal": 1, "push": 1, "sense": 2}  # where a card action names its card
+
+
+def is_legal(s: JediState, seat: int, command) -> bool:
+    """``command in legal(s, seat)``; in the action phase from the one card it names (the
+    referee checks every command of a log: tests/test_is_legal.py holds the two equal)."""
+    if (
+        s.phase != ACTION
+        or not s.queue
+        or s.queue[0] != seat
+        or type(command) is not tuple
+        or not command
+    ):
+        return command in legal(s, seat)
+    hand = hand_values(s, seat)  # (read first, as the list does: a copy that cannot, cannot judge)
+    verb = command[0]
+    if verb == "discard":
+        return command in [("discard", c) for c in hand]
+    turn = _Turn(s, seat)
+    if verb == "lightning":
+        return command in lightnings(s, turn, hand)
+    at = _CARD_AT.get(verb) if type(verb) is str else None
+    if at is None or len(command) <= at:
+        return False
+    card = next((c for c in hand if c == command[at]), None)
+    return card is not None and command in card_actions(s, turn, card)
 
 
 def defences(s: JediState, seat: int) -> list:
