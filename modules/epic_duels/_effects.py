@@ -134,10 +134,8 @@ def candidates(s: EpicState, f: Frame, e) -> tuple[int, ...]:
 
 def opponents(s: EpicState, seat: int) -> tuple[int, ...]:
     """The players of the other sides still in the game, in playing order."""
-    from ._flow import in_play
-
     rs = s.roster
-    return tuple(p for p in s.order if not rs.same_side(p, seat) and in_play(s, p))
+    return tuple(p for p in s.order if not rs.same_side(p, seat) and _flow.in_play(s, p))
 
 
 def _needs_opponent(s: EpicState, f: Frame, e) -> bool:

@@ -8,8 +8,11 @@ the hand is the actor's, else its owner is asked (the hidden-information contrac
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from boardstate.rules import Table
 
+from . import _effects  # (which imports this module: its names are read at call time)
 from ._state import (
     ACT,
     ACTIONS,
@@ -207,20 +210,23 @@ def may_play_free(s: EpicState, seat: int) -> bool:
     """Whether the seat's decks hold a card that is not an action (public: the deck lists).
 
     Asked instead of the hand, so that how a turn ends tells the others nothing about it."""
-    rs = s.roster
+    return _decks_hold_free(s.roster, seat)
+
+
+@lru_cache(maxsize=256)
+def _decks_hold_free(rs, seat: int) -> bool:
+    """(Cached by the roster's identity: one per game, shared by all its states.)"""
     return any(rs.cards[c].free for g in rs.groups_of(seat) for c in set(rs.decks[g]))
 
 
 def settle(t: Table, actor: int) -> None:
     """Resolve what needs nobody's choice, then ask for what comes next."""
-    from ._effects import run
-
     while True:
         s = t.state
         if s.over or s.request:
             return  # (a request pending: its Awaiting is out)
         if s.stack:
-            if run(t, actor):
+            if _effects.run(t, actor):
                 return  # a choice is asked for
             continue
         if s.combat:

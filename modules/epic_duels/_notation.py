@@ -12,6 +12,7 @@ import re
 
 from boardstate.rules import AmbiguousCommand, InvalidCommand, SecretUnavailable, resolve_player
 
+from ._combat import attack_cards, defence_cards
 from ._roster import initials
 from ._space import square_name
 from ._state import NO_CARD, EpicState, values_of
@@ -414,8 +415,6 @@ def _combat_card(s: EpicState, seat: int, arg: str, text: str, *, attacking: boo
     cards that fit the combat and, first, those in the hand."""
     if not s.combat:
         return parse_card(s, seat, arg, text)
-    from ._combat import attack_cards, defence_cards
-
     char = s.combat[0] if attacking else s.combat[1]
     fits = (attack_cards if attacking else defence_cards)(s, char)
     hand = {c.value for c in s.hands[seat]}
