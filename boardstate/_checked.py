@@ -14,16 +14,29 @@ cache folder (``$BOARDSTATE_CACHE``, or ``$XDG_CACHE_HOME/boardstate``, ``~/.cac
 one small file per game, never in the game file: a field in the file would be forged with
 the file (a copy received by mail, an edited file), while this folder is written by this
 user's boardstate only.  The referee (``verify``) never reads it.
+
+Beside it, the game as the last command found it (``resume``, ``keep_state``): the state at the
+copy's last record (``_snapshot``), so that the rules run again only on the records after it.
+It is keyed by a digest of every byte of the records it was made from and of the header, and
+by the installed code; a file or a saved state that does not match is ignored, never believed.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
+import pickle
+import stat
+import sys
 import tempfile
 from pathlib import Path
 
+import attrs
 import msgpack
+
+from ._records import Row
+from ._snapshot import records_of, restored, shared_of, state_bytes, state_from
 
 MAX_REMEMBERED = 8  # (seq, digest) pairs per game: several copies of one game on one machine
 _MAX_BYTES = 4096
@@ -57,17 +70,21 @@ def remembered(game_id: bytes) -> list[tuple[int, bytes]]:
 
 
 def remember(game_id: bytes, seq: int, digest: bytes) -> None:
-    """Add ``(seq, digest)`` to the game's memory: a new file put in place (a crash leaves the
-    old memory, or none); a folder that cannot be written leaves the memory as it was (the
-    next command checks more, nothing else)."""
+    """Add ``(seq, digest)`` to the game's memory (``_put``)."""
     pairs = [(seq, digest)] + [p for p in remembered(game_id) if p != (seq, digest)]
-    path = _path(game_id)
+    _put(_path(game_id), msgpack.packb(pairs[:MAX_REMEMBERED]))
+
+
+def _put(path: Path, data: bytes) -> None:
+    """A new file put in place (a crash leaves the old one, or none), readable by this user
+    only; a folder that cannot be written leaves it as it was (the next command checks more,
+    nothing else)."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
         try:
             with os.fdopen(fd, "wb") as f:
-                f.write(msgpack.packb(pairs[:MAX_REMEMBERED]))
+                f.write(data)
             os.replace(tmp, path)
         except BaseException:
             os.unlink(tmp)
@@ -105,3 +122,128 @@ def check_and_remember(game_id: bytes, rows: list):
             remember(game_id, len(rows) - 1, last)
 
     return through, remember_all
+
+
+# ---------------------------------------------------------------------- the state at a record
+_STATE_FORMAT = b"boardstate-state-1"
+_MAX_STATE_BYTES = 1 << 28
+
+
+def _state_path(header) -> Path:
+    return cache_dir() / "checked" / f"{header.game_id.hex()}-{header.viewer}.state"
+
+
+def rows_digest(rows) -> bytes:
+    """A digest of every byte of ``rows`` (``Row``s): body, hash, openings, signature,
+    letters, request, so that equal digests mean the same records as stored."""
+    sha = hashlib.sha256(_STATE_FORMAT)
+    update, pack = sha.update, msgpack.Packer(use_bin_type=True).pack
+    for row in rows:
+        update(pack(row))
+    return sha.digest()
+
+
+def _key(game, count: int, rows_hash: bytes, state_hash: bytes) -> tuple:
+    """What a saved state must match: its format and the installed code that wrote it, the
+    header (but the count of records mailed, which every command may change), the records
+    it was made from, and its own bytes."""
+    header = msgpack.packb(attrs.evolve(game.header, shared=None).to_map(), use_bin_type=True)
+    code = _code_fingerprint(sys.modules[type(game.rules).__module__].__file__)
+    return (_STATE_FORMAT, code, hashlib.sha256(header).digest(), count, rows_hash, state_hash)
+
+
+@functools.lru_cache(maxsize=8)
+def _code_fingerprint(rules_file: str) -> bytes:
+    """The installed engine and the game module's package, as their source files' sizes and
+    times, and Python's version: a state written by other code is not read back."""
+    sha = hashlib.sha256(f"{sys.version}\0{pickle.HIGHEST_PROTOCOL}".encode())
+    for root in sorted({os.path.dirname(__file__), os.path.dirname(rules_file)}):
+        for folder, subfolders, files in os.walk(root):
+            subfolders[:] = sorted(d for d in subfolders if d != "__pycache__")
+            for name in sorted(f for f in files if f.endswith(".py")):
+                st = os.stat(os.path.join(folder, name))
+                sha.update(f"{folder}/{name}\0{st.st_mtime_ns}\0{st.st_size}\0".encode())
+    return sha.digest()
+
+
+def _own(path: Path) -> bool:
+    """``path`` (and its folder) belong to this user and nobody else may write them."""
+    for where in (path, path.parent):
+        st = os.lstat(where)
+        if st.st_uid != os.getuid() or st.st_mode & 0o022 or stat.S_ISLNK(st.st_mode):
+            return False
+    return True
+
+
+@attrs.frozen
+class Saved:
+    """What ``resume`` took from a saved state: how many records it held (0: none), and the
+    openings of those records that this copy knows beyond what its file keeps (values the
+    rules showed its player that the file keeps for their owners only: bob's card shown to
+    carol), by sequence number."""
+
+    count: int = 0
+    openings: dict = attrs.field(factory=dict)
+
+
+def resume(game, rows: list) -> Saved:
+    """Put into ``game`` (fresh, for this file's header) the state saved after the first
+    records of ``rows``, when the saved state matches them byte for byte (``Saved.count``
+    of them; 0: nothing saved matches, the rules run from the setup).  Anything unreadable is
+    ignored."""
+    path = _state_path(game.header)
+    try:
+        if not _own(path):
+            return Saved()
+        with open(path, "rb") as f:
+            data = f.read(_MAX_STATE_BYTES + 1)
+        unpacker = msgpack.Unpacker(
+            use_list=False, strict_map_key=False, max_buffer_size=len(data) + 1
+        )
+        unpacker.feed(data)
+        key = unpacker.unpack()
+        rest = data[unpacker.tell() :]
+        openings = unpacker.unpack()
+        state = data[unpacker.tell() :]
+        count = key[3]
+        if (
+            len(data) > _MAX_STATE_BYTES
+            or type(count) is not int
+            or not 0 < count <= len(rows)
+            or key != _key(game, count, rows_digest(rows[:count]), hashlib.sha256(rest).digest())
+        ):
+            return Saved()
+        kept = rows[:count]
+        for seq, known in openings.items():
+            kept[seq] = kept[seq]._replace(openings=known)
+        records = records_of(game, kept)
+        fields = state_from(state, shared_of(game, records))
+        if fields.get("_count") != count or fields.get("head_hash") != rows[count - 1][1]:
+            return Saved()
+    except Exception:  # (a damaged or foreign file of the cache: the rules run, as ever)
+        return Saved()
+    restored(game, fields, records)
+    return Saved(count, openings)
+
+
+def keep_state(game, rows: list, saved: Saved) -> None:
+    """Save ``game``, just checked from ``rows`` (all of a file's), for the next command
+    (``resume``); nothing when the saved state is already at its last record, or when a
+    value of the game cannot be written (that game's commands run the rules from the setup)."""
+    count = len(rows)
+    if saved.count == count or game.seq != count or len(game.records) != count:
+        return
+    openings = dict(saved.openings)
+    for record in game.records[saved.count :]:  # (the records the rules ran on this time)
+        known = Row.of(record).openings
+        if known != rows[record.seq][2]:
+            openings[record.seq] = known
+    try:
+        state = state_bytes(game, shared_of(game, game.records))
+        if state_from(state, shared_of(game, game.records))["state"] != game.state:
+            return  # (a module whose states compare by identity: not a value to save)
+        rest = msgpack.packb(openings, use_bin_type=True) + state
+        key = _key(game, count, rows_digest(rows), hashlib.sha256(rest).digest())
+    except Exception:  # (pickle's complaints about a value it cannot write)
+        return
+    _put(_state_path(game.header), msgpack.packb(key, use_bin_type=True) + rest)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import attrs
 
 from ._canonical import canonical_region, conflict_at, content_key, rebuild
-from ._checked import check_and_remember
+from ._checked import Saved, check_and_remember, keep_state, resume
 from ._errors import (
     GameFileError,
     MoveRefused,
@@ -102,24 +102,27 @@ def load_checked(path_or_raw) -> Game:
     except GameFileError:  # (a damaged file: the full check says where, as ever)
         return _checked_in_full(read_raw(path_or_raw))
     through, remember = check_and_remember(header.game_id, rows)
-    game = _checked_beyond_memory(raw, rows, through)
+    game, saved = _checked_beyond_memory(raw, rows, through)
     if game is None:
-        game = _checked_in_full(raw)
+        game, saved = _checked_in_full(raw), Saved()
     remember()
+    keep_state(game, rows, saved)
     return game
 
 
-def _checked_beyond_memory(raw: RawFile, rows: list, through: int) -> Game | None:
-    """The copy re-derived, the signatures of records after ``through`` checked; None when
-    there is no memory or anything fails (the full check then says what, as ever)."""
-    if through < 0:
-        return None
+def _checked_beyond_memory(raw: RawFile, rows: list, through: int) -> tuple[Game | None, Saved]:
+    """``(the copy, the saved state it started from)``: the records after the saved state's
+    (``resume``) re-derived, the signatures of records after ``through`` checked; no game
+    when nothing is remembered or anything fails (the full check then says what, as ever)."""
     game = Game.of_file(raw)
+    saved = resume(game, rows)
+    if through < 0 and not saved.count:
+        return None, saved
     try:
-        Referee(game, checked_through=through).run(rows)
+        Referee(game, checked_through=max(through, saved.count - 1)).run(rows[saved.count :])
     except (VerificationFailed, GameFileError):
-        return None
-    return game if game.seq else None
+        return None, saved
+    return (game if game.seq else None), saved
 
 
 def _checked_in_full(raw: RawFile) -> Game:
