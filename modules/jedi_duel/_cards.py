@@ -7,6 +7,7 @@ A=1 .. K=13) and 52 / 53 for the red and black Joker.  Each of ♦ ♥ ♠ names
 
 from __future__ import annotations
 
+import functools
 import re
 
 CLUBS, DIAMONDS, HEARTS, SPADES = 0, 1, 2, 3
@@ -69,10 +70,12 @@ _JOKERS = {
 }
 
 
+@functools.lru_cache(maxsize=512)
 def parse(word: str) -> int | None:
     """A card from text (case-insensitive; ``T`` or ``10``; suit letters or symbols), else None.
 
-    ``joker`` without a colour gives ``JOKER_WORD``.
+    ``joker`` without a colour gives ``JOKER_WORD``.  (Cached: the referee reads a card word in
+    nearly every command of a log, and there are few of them.)
     """
     w = word.strip().lower()
     if w in _JOKERS:
