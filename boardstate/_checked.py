@@ -196,22 +196,20 @@ def resume(game, rows: list) -> Saved:
         if not _own(path):
             return Saved()
         with open(path, "rb") as f:
-            data = f.read(_MAX_STATE_BYTES + 1)
-        unpacker = msgpack.Unpacker(
-            use_list=False, strict_map_key=False, max_buffer_size=len(data) + 1
-        )
-        unpacker.feed(data)
-        key = unpacker.unpack()
-        rest = data[unpacker.tell() :]
-        openings = unpacker.unpack()
-        state = data[unpacker.tell() :]
+            size = os.fstat(f.fileno()).st_size
+            if size > _MAX_STATE_BYTES:
+                return Saved()
+            data = f.read(size)  # (not the limit: read() reserves what it is asked for)
+        key, body = _unpacked(data)
         count = key[3]
         if (
-            len(data) > _MAX_STATE_BYTES
-            or type(count) is not int
+            type(count) is not int
             or not 0 < count <= len(rows)
-            or key != _key(game, count, rows_digest(rows[:count]), hashlib.sha256(rest).digest())
+            or key != _key(game, count, rows_digest(rows[:count]), hashlib.sha256(body).digest())
         ):
+            return Saved()
+        openings, state = _unpacked(body)
+        if not all(type(seq) is int and 0 <= seq < count for seq in openings):
             return Saved()
         kept = rows[:count]
         for seq, known in openings.items():
@@ -242,8 +240,16 @@ def keep_state(game, rows: list, saved: Saved) -> None:
         state = state_bytes(game, shared_of(game, game.records))
         if state_from(state, shared_of(game, game.records))["state"] != game.state:
             return  # (a module whose states compare by identity: not a value to save)
-        rest = msgpack.packb(openings, use_bin_type=True) + state
-        key = _key(game, count, rows_digest(rows), hashlib.sha256(rest).digest())
+        body = msgpack.packb((openings, state), use_bin_type=True)
+        key = _key(game, count, rows_digest(rows), hashlib.sha256(body).digest())
     except Exception:  # (pickle's complaints about a value it cannot write)
         return
-    _put(_state_path(game.header), msgpack.packb(key, use_bin_type=True) + rest)
+    _put(_state_path(game.header), msgpack.packb((key, body), use_bin_type=True))
+
+
+def _unpacked(data: bytes) -> tuple:
+    """The pair a saved state is made of (its key and body; the body's openings and state)."""
+    pair = msgpack.unpackb(data, use_list=False, strict_map_key=False)
+    if type(pair) is not tuple or len(pair) != 2:
+        raise ValueError("not a saved state")
+    return pair
