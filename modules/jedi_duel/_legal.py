@@ -86,34 +86,35 @@ def opponents(s: JediState, seat: int) -> list[int]:
 
 def actions(s: JediState, seat: int) -> list:
     hand = hand_values(s, seat)
-    turn = _Turn(s, seat)
+    turn = turn_facts(s, seat)
     out = []
     for c in hand:
-        out.extend(card_actions(s, turn, c))
-    out.extend(lightnings(s, turn, hand))
+        out.extend(card_actions(s, seat, turn, c))
+    if turn[3]:
+        out.extend(lightnings(hand))
     out.extend(("discard", c) for c in hand)
     return out
 
 
-class _Turn:
-    """What every card's actions of one turn depend on, read once a list."""
+def turn_facts(s: JediState, seat: int) -> tuple:
+    """What every card's actions of one turn depend on, read once a list: ``(opponents, those
+    not shielded, has a stance, may channel the Force)``."""
+    others = opponents(s, seat)
+    return (
+        others,
+        [t for t in others if not shielded(s, t, seat)],
+        s.stance_area[seat] >= 0,
+        can_channel(s, seat),
+    )
 
-    __slots__ = ("seat", "others", "open_targets", "has_stance", "channel")
 
-    def __init__(self, s: JediState, seat: int) -> None:
-        self.seat = seat
-        self.others = opponents(s, seat)
-        self.open_targets = [t for t in self.others if not shielded(s, t, seat)]
-        self.has_stance = s.stance_area[seat] >= 0
-        self.channel = can_channel(s, seat)
-
-
-def card_actions(s: JediState, turn: _Turn, c: int) -> list:
+def card_actions(s: JediState, seat: int, turn: tuple, c: int) -> list:
     """The actions one card of the hand makes (its discard and the lightnings apart)."""
+    others, open_targets, has_stance, channel = turn
     if IS_JOKER[c]:
-        return [("attack", t, c, -1) for t in turn.open_targets] if turn.channel else []
+        return [("attack", t, c, -1) for t in open_targets] if channel else []
     if IS_ROYAL[c]:
-        if not in_stance_suit(s, turn.seat, c):
+        if not in_stance_suit(s, seat, c):
             return []
         rank = RANK[c]
         if rank == HEAL:
@@ -121,17 +122,16 @@ def card_actions(s: JediState, turn: _Turn, c: int) -> list:
         if rank == PUSH:
             return [("push", c)]
         if rank == SENSE:
-            return [("sense", t, c) for t in turn.others if s.stance_area[t] != HIGH]
+            return [("sense", t, c) for t in others if s.stance_area[t] != HIGH]
         return []
-    if not turn.has_stance:
+    if not has_stance:
         return []
     areas = AREAS if IS_CLUB[c] else (AREA_OF[c],)
-    return [("attack", t, c, a) for t in turn.open_targets for a in areas]
+    return [("attack", t, c, a) for t in open_targets for a in areas]
 
 
-def lightnings(s: JediState, turn: _Turn, hand: list[int]) -> list:
-    if not turn.channel:
-        return []
+def lightnings(hand: list[int]) -> list:
+    """The lightnings a hand makes, for a seat that may channel the Force."""
     royals = sorted(c for c in hand if not IS_JOKER[c] and IS_ROYAL[c])
     out = [("lightning", combo) for combo in combinations(royals, 4)]
     if RED_JOKER in hand and BLACK_JOKER in hand:
@@ -157,14 +157,14 @@ def is_legal(s: JediState, seat: int, command) -> bool:
     verb = command[0]
     if verb == "discard":
         return command in [("discard", c) for c in hand]
-    turn = _Turn(s, seat)
+    turn = turn_facts(s, seat)
     if verb == "lightning":
-        return command in lightnings(s, turn, hand)
+        return bool(turn[3]) and command in lightnings(hand)
     at = _CARD_AT.get(verb) if type(verb) is str else None
     if at is None or len(command) <= at:
         return False
     card = next((c for c in hand if c == command[at]), None)
-    return card is not None and command in card_actions(s, turn, card)
+    return card is not None and command in card_actions(s, seat, turn, card)
 
 
 def defences(s: JediState, seat: int) -> list:
