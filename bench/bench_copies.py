@@ -7,10 +7,14 @@ bid R2-D2 round after round, by mail), the players' keys in a keys folder of the
 Each round: fresh copies of both files; ``move alice.msgpack --as alice play r2`` writes a move
 file, ``apply bob.msgpack`` takes it.  ``--memory`` first reads each copy checked in this
 process, as the command before it would have (``load_checked``: what this user's boardstate has
-checked is remembered, ``boardstate/_checked.py``); without it the memory folder is empty, so
-every signature of the copy is checked, as before the memory existed (each player has a cache
-folder of their own, as on two machines).  Then ``apply``'s peak
+checked is remembered, and the game as it found it saved, ``boardstate/_checked.py``: the
+command then runs the rules on the records after it only); without it the cache folder is
+empty, so every record is re-derived and every signature checked, as before the memory existed
+(each player has a cache folder of their own, as on two machines).  Then ``apply``'s peak
 memory (tracemalloc, in process: ``load_checked`` + ``referee_mailed`` + ``save_game``).
+
+"Before" figures come from an older tree run with ``PYTHONPATH`` (``git archive REV boardstate
+bench tests | tar -x -C DIR``, then ``PYTHONPATH=DIR python DIR/bench/bench_copies.py``).
 
 ``--verify GAMES``: instead, ``verify`` (the referee: every record re-derived, every signature
 checked, no memory) of whole 2-player Duel of the Forces games in the peer mode (player 0's
