@@ -19,10 +19,13 @@ mtime set to its place in the stream, since the inbox reads the oldest first), a
 ``serve_once(judge, inbox, outbox)`` with a ``dir:`` outbox judges it all, timed.  Reported:
 accepted requests per second (wall clock of the whole pass: reading the folder, judging, the
 store's commits, the players' mail written and fsynced into the outbox folder, the inbox file
-moved to ``done/``), and per-request service time: from the start of ``Judge.handle`` to the
-start of the next (so: judged, committed, file moved, every reply written and marked sent).
-Every file is in the inbox before the clock starts, so no request waits on the network: this is
-the judge's throughput and its time per request, not the delay a player sees.
+moved to ``done/``); per request, its **service** time: from the start of ``Judge.handle`` to
+the start of sending its replies (judged, its records and replies committed in one transaction,
+its inbox file moved: from then on nothing the request caused can be lost); and its **reply**
+time: from the same start to the start of the next request (the service, then its replies sent:
+each digest's picture drawn as PNG from the SVG queued with it, composed, written, one sync,
+marked sent).  Every file is in the inbox before the clock starts, so no request waits on the
+network: this is the judge's throughput and its time per request, not the delay a player sees.
 
 PostgreSQL: ``--postgres URL`` (a database the bench may create databases beside), else a
 throw-away server is started in a temporary folder when the server binaries are installed
@@ -32,10 +35,13 @@ with the reason.  ``--postgres none`` skips it.
 The defaults (300 games, the first 100 of them in the cold passes) keep a run near 2.5 minutes
 (SQLite) and 3.5 minutes (PostgreSQL) a store on the project's 2-core machine, where writing the
 replies into the outbox folder takes most of the time; ``--games 1000`` is the issue's figure
-(about 23,000 requests: 5.5 to 9 minutes for the warm pass alone there).
+(about 23,000 requests: 5.5 to 9 minutes for the warm pass alone there, before every digest
+carried a picture).  ``--store sqlite`` or ``--store postgresql`` runs one store only (two
+processes may then run side by side, one a store).
 
 Usage: python bench/bench_judge.py [--games 300] [--moves 20] [--cold-games 100] [--seed 1]
-       [--quick] [--no-cold] [--postgres URL|none] [--profile] [--regenerate]
+       [--quick] [--no-cold] [--postgres URL|none] [--store both|sqlite|postgresql]
+       [--profile] [--regenerate]
 """
 
 from __future__ import annotations
@@ -66,7 +72,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 import boardstate as bs
-import boardstate.judge._digest as digests  # (its pictures are timed)
+import boardstate.judge._judge as judges  # (its sending and drawing are timed)
 import boardstate.judge._outboxes as outboxes  # (its compose is timed)
 from boardstate._fileformat import encode_moves, encode_public, parse_raw
 from boardstate._hosted import REQUEST_VERSION
@@ -228,28 +234,39 @@ def interleaved(stream) -> list[tuple[str, bytes]]:
 
 
 # ------------------------------------------------------------------ one timed pass
-PARTS = ("loading", "judging", "drawing", "commit", "composing", "writing", "rest")
-TIMED = ("loading", "drawing", "commit", "composing", "sending")  # (the rest: what is left)
+PARTS = ("loading", "judging", "commit", "moving", "drawing", "composing", "writing", "rest")
+TIMED = ("loading", "commit", "drawing", "composing", "sending")  # (the rest: what is left)
 
 
 class Clock:
-    """When each request's ``Judge.handle`` starts, and the time spent in each part of its
-    service (``PARTS``): ``loading`` (``Judge.game``: the judge's copy of the game, from its
-    cache or, cold, read from the store and its log re-read); ``commit`` (``store.accept``: the
-    records, the message answered and the replies queued, in one transaction); ``drawing``
-    (``_digest._pictures``: each reply's picture of the table, SVG and PNG); ``judging``, the
-    rest of ``handle`` (the request read and checked, the rules, signing, letters, a move file
-    and a text view per player, the store's reads); ``composing`` each reply (``compose``, the
-    standard library's ``email`` package) and ``writing`` them (the rest of ``outbox.send`` or
-    ``outbox.send_all``: each file written and renamed, and synced: each on its own, or all
-    of a request's replies at once); ``rest``, the rest of the service (the replies marked
-    sent: one transaction each, or one for all of a request's; the queue read; the inbox file
-    moved)."""
+    """When each request's ``Judge.handle`` starts and when the sending of its replies starts
+    (``send_queued``), and the time spent in each part of its reply time (``PARTS``).  Its
+    service: ``loading`` (``Judge.game``: the judge's copy of the game, from its cache or,
+    cold, read from the store and its log re-read); ``commit`` (``store.accept``: the records,
+    the message answered and the replies queued, each digest with its SVG, in one
+    transaction); ``judging``, the rest of ``handle`` (the request read and checked, the rules,
+    signing, letters, a move file, a text view and an SVG per player mailed, the store's
+    reads); ``moving`` its inbox file to ``done/``.  Then its replies: ``drawing`` (``drawn``:
+    each digest's PNG, from its SVG); ``composing`` each (``compose``, the standard library's
+    ``email`` package) and ``writing`` them (the rest of ``outbox.send_all``: each file
+    written and renamed, one sync for all); ``rest`` (the queue read and claimed, the replies
+    marked sent in one transaction)."""
 
     def __init__(self) -> None:
         self.starts: list[float] = []
+        self.sends: list[float | None] = []  # when sending the request's replies started
         self.handled: list[float] = []
         self.parts: dict[str, list[float]] = {part: [] for part in TIMED}
+
+    def sending(self, fn):
+        """``send_queued``, noting when the first send after each request starts."""
+
+        def wrapper(*args, **kwargs):
+            if self.sends and self.sends[-1] is None:
+                self.sends[-1] = time.perf_counter()
+            return fn(*args, **kwargs)
+
+        return wrapper
 
     def timed(self, part: str, fn):
         spent = self.parts[part]
@@ -266,11 +283,12 @@ class Clock:
 
     def begin(self) -> None:
         self.starts.append(time.perf_counter())
+        self.sends.append(None)
         for spent in self.parts.values():
             spent.append(0.0)
 
     def reset(self) -> None:
-        for spent in (self.starts, self.handled, *self.parts.values()):
+        for spent in (self.starts, self.sends, self.handled, *self.parts.values()):
             spent.clear()
 
 
@@ -301,7 +319,8 @@ class Result:
     seconds: float
     cpu_seconds: float  # this process's CPU time over the pass (the machine may be shared)
     read_seconds: float  # from the pass's start to the first handle: the folder read
-    service: list  # seconds per request
+    service: list  # seconds per request: judged, committed, its inbox file moved
+    reply: list  # seconds per request: its service, then its replies sent
     parts: dict  # part -> mean seconds per request
     replies: int
     reply_bytes: int
@@ -311,8 +330,8 @@ class Result:
     def per_second(self) -> float:
         return self.accepted / self.seconds
 
-    def quantile(self, q: float) -> float:
-        ordered = sorted(self.service)
+    def quantile(self, q: float, of: str = "service") -> float:
+        ordered = sorted(getattr(self, of))
         return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
@@ -330,7 +349,7 @@ def run_pass(
     inbox_dir, outbox_dir = top / "inbox", top / "outbox"
     store = open_store(store_url)
     clock = Clock()
-    compose, pictures = outboxes.compose, digests._pictures
+    compose, drawn, send_queued = outboxes.compose, judges.drawn, judges.send_queued
     try:
         judge = TimedJudge(store, JUDGE_KEY, cache=cache, clock=clock)
         t = time.perf_counter()
@@ -353,7 +372,8 @@ def run_pass(
         if hasattr(outbox, "send_all"):  # (one sync for all of a request's replies)
             outbox.send_all = clock.timed("sending", outbox.send_all)
         outboxes.compose = clock.timed("composing", compose)
-        digests._pictures = clock.timed("drawing", pictures)
+        judges.drawn = clock.timed("drawing", drawn)
+        judges.send_queued = clock.sending(send_queued)
         clock.reset()
         gc.collect()
         if profile is not None:
@@ -366,20 +386,23 @@ def run_pass(
         replies = _files(outbox_dir) - invitations
         records = sum(len(store.load(game_id)[1]) for game_id in store.game_ids())
     finally:
-        outboxes.compose, digests._pictures = compose, pictures
+        outboxes.compose, judges.drawn, judges.send_queued = compose, drawn, send_queued
         store.close()
     starts = clock.starts + [end]
-    service = [b - a for a, b in zip(starts, starts[1:], strict=False)]
+    reply = [b - a for a, b in zip(starts, starts[1:], strict=False)]
+    sends = [s if s is not None else b for s, b in zip(clock.sends, starts[1:], strict=False)]
+    service = [s - a for a, s in zip(starts, sends, strict=False)]
     n = len(service)
     spent = {p: sum(clock.parts[p]) for p in TIMED}
     parts = {
         "loading": spent["loading"],
-        "judging": sum(clock.handled) - spent["loading"] - spent["commit"] - spent["drawing"],
-        "drawing": spent["drawing"],
+        "judging": sum(clock.handled) - spent["loading"] - spent["commit"],
         "commit": spent["commit"],
+        "moving": sum(service) - sum(clock.handled),
+        "drawing": spent["drawing"],
         "composing": spent["composing"],
         "writing": spent["sending"] - spent["composing"],
-        "rest": sum(service) - sum(clock.handled) - spent["sending"],
+        "rest": sum(reply) - sum(service) - spent["drawing"] - spent["sending"],
     }
     return Result(
         store_name,
@@ -393,6 +416,7 @@ def run_pass(
         cpu,
         (clock.starts[0] if clock.starts else end) - t,
         service,
+        reply,
         {p: v / max(n, 1) for p, v in parts.items()},
         sum(1 for p in replies if p.endswith(".eml")),
         sum(os.path.getsize(p) for p in replies),
@@ -497,16 +521,22 @@ class Postgres:
 
 # ------------------------------------------------------------------ report
 def print_table(results: list[Result]) -> None:
+    """One row a pass: the service and reply times (ms), and the reply time's parts (mean ms
+    a request)."""
     print(
-        "\n| store | game cache | games | requests | accepted/s | p50 ms | p99 ms | max ms "
-        "| mean ms | CPU ms | " + " | ".join(f"{p}, ms" for p in PARTS) + " |"
+        "\n| store | game cache | games | requests | accepted/s | service p50 | service p99 "
+        "| service max | service mean | reply p50 | reply p99 | reply mean | CPU ms | "
+        + " | ".join(PARTS)
+        + " |"
     )
-    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|" + "---:|" * len(PARTS))
+    print("|---|---|---:|---:|---:" + "|---:" * (8 + len(PARTS)) + "|")
     for r in results:
         print(
             f"| {r.store} | {r.cache} | {r.games:,} | {r.requests:,} | {r.per_second:,.0f} "
             f"| {r.quantile(0.5) * 1e3:.1f} | {r.quantile(0.99) * 1e3:.1f} "
             f"| {max(r.service) * 1e3:.0f} | {statistics.fmean(r.service) * 1e3:.1f} "
+            f"| {r.quantile(0.5, 'reply') * 1e3:.1f} | {r.quantile(0.99, 'reply') * 1e3:.1f} "
+            f"| {statistics.fmean(r.reply) * 1e3:.1f} "
             f"| {r.cpu_seconds / max(len(r.service), 1) * 1e3:.1f} | "
             + " | ".join(f"{r.parts[p] * 1e3:.1f}" for p in PARTS)
             + " |"
@@ -526,6 +556,9 @@ def main() -> int:
         "--cold-games", type=int, default=100, help="games in the cold passes (the first ones)"
     )
     parser.add_argument("--postgres", default=None, help="a PostgreSQL URL, or 'none'")
+    parser.add_argument(
+        "--store", choices=("both", "sqlite", "postgresql"), default="both", help="which stores"
+    )
     parser.add_argument(
         "--profile", action="store_true", help="cProfile the SQLite warm pass (slows its figures)"
     )
@@ -557,15 +590,21 @@ def main() -> int:
     profile = cProfile.Profile() if args.profile else None
     results: list[Result] = []
     postgres = Postgres(None if args.postgres in (None, "none") else args.postgres)
+    if args.store == "sqlite":
+        args.postgres = "none"
     why = "--postgres none" if args.postgres == "none" else postgres.start()
     top = Path(tempfile.mkdtemp(prefix="boardstate-bench-judge-"))
     try:
-        backends = [("SQLite", lambda n: str(top / f"store-{n}.sqlite"))]
+        backends = []
+        if args.store != "postgresql":
+            backends.append(("SQLite", lambda n: str(top / f"store-{n}.sqlite")))
         if why:
             print(f"PostgreSQL: not available ({why})")
         else:
             print(f"PostgreSQL {postgres.version}")
             backends.append(("PostgreSQL", lambda n: postgres.fresh()))
+        if not backends:
+            return 1
         print(f"SQLite {sqlite3.sqlite_version}; files in {top}")
         n = 0
         for name, url_of in backends:

@@ -343,9 +343,9 @@ def test_a_judge_killed_at_any_moment_loses_nothing_and_does_nothing_twice(
     extra.subtract(collections.Counter(m for m, _ in expected["queued"]))
     (refusal,) = [m for m, n in extra.items() if n]
     assert extra[refusal] == 1
-    to, _subject, text, attachments, kind = msgpack.unpackb(refusal, raw=False)
+    to, _subject, text, attachments, kind, picture = msgpack.unpackb(refusal, raw=False)
     assert to == swapped.sender and text.startswith("refused: ") and "stale" in text
-    assert kind == "refusal"
+    assert kind == "refusal" and picture == ""
     assert attachments == []  # (it lacked nothing: it was early, not late)
     # The mail that went out: all of the reference's and the refusal, each once (a mail
     # written just before a kill is written again over itself, not beside itself).

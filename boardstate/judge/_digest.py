@@ -10,6 +10,10 @@ Each mail says what happened since the player's last mail (``_words``, as that p
 whose turn it is, the player's table as text and as a picture (a PNG shown in the mail, drawn
 with cairosvg from the module's SVG, which is attached too), and the commands to type, with the
 real names of the files: the player's copy as the invitation named it and the attachment's.
+
+The PNG is drawn when the mail is sent (``drawn``), not when its request is judged: drawing
+costs 50-100 ms of CPU a picture, twenty times the judging, so the store queues the mail with
+its SVG in the request's transaction (all a crash needs to send it again) and the sender draws.
 """
 
 from __future__ import annotations
@@ -164,9 +168,12 @@ def digest(game, seat: int, address: str, base: int, kind: str = "digest") -> Ou
             f"copies, if they publish them).",
         ]
     text += ["", f"Your table (boardstate show {copy} --as {name}):", "", table_text(game, seat)]
-    pictures, said = _pictures(game, seat, names.pictures(name, last))
-    attachments += pictures
-    text += ["", said]
+    stem = names.pictures(name, last)
+    svg, why = _svg(game, seat)
+    if svg is None:
+        text += ["", why]
+    else:
+        attachments.append((f"{stem}.svg", svg.encode("utf-8")))
     subject = "game over" if over else ("your turn" if seat in game.to_act() else turn)
     return Outgoing(
         address,
@@ -174,7 +181,32 @@ def digest(game, seat: int, address: str, base: int, kind: str = "digest") -> Ou
         "\n".join(text) + "\n",
         tuple(attachments),
         kind,
+        stem if svg is not None else "",
     )
+
+
+def drawn(mail: Outgoing) -> Outgoing:
+    """``mail`` as it is sent: its picture (``Outgoing.picture``) drawn as a PNG from its SVG,
+    put before the SVG, and a line saying so; a mail with no picture to draw, unchanged.  A
+    picture that would not draw costs the mail its PNG and nothing else (the SVG stays)."""
+    if not mail.picture:
+        return mail
+    stem = mail.picture
+    svg_name = f"{stem}.svg"
+    files = list(mail.attachments)
+    at = next((i for i, (name, _) in enumerate(files) if name == svg_name), None)
+    if at is None:
+        said = f"(No picture: {svg_name} is missing from the queued mail.)"
+    else:
+        try:
+            files.insert(at, (f"{stem}.png", svg_to_png(bytes(files[at][1]).decode("utf-8"))))
+            said = f"The table as a picture: {stem}.png (shown in this mail) and {svg_name}."
+        except Exception as exc:
+            said = (
+                f"(No picture in the mail: the table's SVG would not convert to PNG: "
+                f"{_why(exc)}; it is attached as {svg_name}.)"
+            )
+    return attrs.evolve(mail, text=f"{mail.text}\n{said}\n", attachments=tuple(files), picture="")
 
 
 def _deadline_lines(game, seat: int) -> list[str]:
@@ -186,24 +218,17 @@ def _deadline_lines(game, seat: int) -> list[str]:
     return ["", f"Your time for this move runs out at {stamp_words(due)} ({deadline.words()})."]
 
 
-def _pictures(game, seat: int, stem: str) -> tuple[list, str]:
-    """The table as ``seat`` sees it, as a PNG (shown in the mail) and the SVG it is drawn
-    from; and a line saying so (or why there is none: a module that draws nothing, or a
-    picture that would not draw, which costs the mail its picture and nothing else)."""
+def _svg(game, seat: int) -> tuple[str | None, str]:
+    """The table as ``seat`` sees it, as SVG (its PNG is drawn when the mail is sent), or None
+    and a line saying why there is none: a module that draws nothing, or a drawing that failed,
+    which costs the mail its picture and nothing else."""
     try:
         svg = game.position(seat=seat).svg()
     except Exception as exc:  # (the module's drawing failed: the mail goes without it)
-        return [], f"(No picture: the table would not draw: {_why(exc)}.)"
+        return None, f"(No picture: the table would not draw: {_why(exc)}.)"
     if svg is None:
-        return [], f"(No picture: {game.header.module} draws none.)"
-    try:
-        png = svg_to_png(svg)
-    except Exception as exc:
-        return [], f"(No picture: the table's SVG would not convert to PNG: {_why(exc)}.)"
-    return (
-        [(f"{stem}.png", png), (f"{stem}.svg", svg.encode("utf-8"))],
-        f"The table as a picture: {stem}.png (shown in this mail) and {stem}.svg.",
-    )
+        return None, f"(No picture: {game.header.module} draws none.)"
+    return svg, ""
 
 
 def _why(exc: Exception) -> str:

@@ -5,7 +5,8 @@
 judge's copy; the new records, the mail to the players who must hear of them now (``_digest``:
 each a move file carrying only that player's letters) and the last record each was sent go to
 the store in **one transaction** with the message marked answered.  Only then is
-the message marked done in its inbox and the queued mail sent.  A judge killed between any two
+the message marked done in its inbox and the queued mail sent (a digest's picture is drawn as
+its mail is sent, off the request's path: ``_digest.drawn``).  A judge killed between any two
 of those steps loses nothing and does nothing twice: a message already answered is skipped; mail
 queued and not sent goes out at the next start.  Several judges may share a store and an inbox:
 each claims a game while it judges it and a queued mail while it sends it (``Store.claim``).
@@ -26,7 +27,7 @@ from .._hosted import decode_request, is_request
 from .._registry import get_module
 from .._words import table_text
 from ._deadlines import keep_deadlines
-from ._digest import TAG, Names, answers, check_pictures, invitations
+from ._digest import TAG, Names, answers, check_pictures, drawn, invitations
 from ._store import StoreConflict, StoreError
 from ._types import Mail, Outgoing
 
@@ -311,7 +312,8 @@ def read_game(header: bytes, rows, game_id: bytes) -> Game:
 
 def send_queued(store, outbox) -> Counter:
     """Send the mail the store has queued (mail queued before a crash goes out now); how many
-    of each kind were sent (``Outgoing.kind``).
+    of each kind were sent (``Outgoing.kind``).  A digest's picture is drawn here, as it is
+    sent (``drawn``): the queue holds its SVG, and the key of a mail is that of what is queued.
 
     Each mail is claimed in the store while it is sent and noted sent before its claim is
     released, so judges sharing a store send it once; a judge that finds it claimed leaves it
@@ -342,7 +344,7 @@ def _send_batch(store, send_all, queue) -> Counter:
         batch = [(mail_id, mail) for mail_id, mail in claimed if mail_id in left]
         if not batch:
             return Counter()
-        send_all([(_mail_key(mail_id, mail), mail) for mail_id, mail in batch])
+        send_all([(_mail_key(mail_id, mail), drawn(mail)) for mail_id, mail in batch])
         store.sent_together([mail_id for mail_id, _ in batch], durable=False)
         return Counter(mail.kind or "mail" for _, mail in batch)
     finally:
@@ -358,7 +360,7 @@ def _send_each(store, outbox, queue) -> Counter:
             continue
         try:
             if store.unsent(mail_id):  # (not sent by another judge since the list was read)
-                outbox.send(mail)
+                outbox.send(drawn(mail))
                 store.sent(mail_id)
                 count[mail.kind or "mail"] += 1
         finally:

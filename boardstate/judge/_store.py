@@ -630,7 +630,7 @@ def _queue(tx: _Tx, outgoing: Sequence[Outgoing]) -> None:
 
 def _pack(mail: Outgoing) -> bytes:
     attachments = [[name, bytes(data)] for name, data in mail.attachments]
-    fields = [mail.to, mail.subject, mail.text, attachments, mail.kind]
+    fields = [mail.to, mail.subject, mail.text, attachments, mail.kind, mail.picture]
     return msgpack.packb(fields, use_bin_type=True)
 
 
@@ -638,7 +638,9 @@ def _unpack(blob: bytes) -> Outgoing:
     fields = msgpack.unpackb(bytes(blob), raw=False)
     to, subject, text, attachments = fields[:4]
     kind = fields[4] if len(fields) > 4 else ""  # (queued by a version-1 judge: no kind)
-    return Outgoing(to, subject, text, tuple((name, data) for name, data in attachments), kind)
+    picture = fields[5] if len(fields) > 5 else ""  # (queued with its PNG already drawn)
+    files = tuple((name, data) for name, data in attachments)
+    return Outgoing(to, subject, text, files, kind, picture)
 
 
 def _now() -> str:

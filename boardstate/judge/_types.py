@@ -37,10 +37,13 @@ class Outgoing:
     files, and a digest's pictures, ``.png`` shown inline and ``.svg``).  ``kind`` says what
     it is, for the judge's report of what it sent: ``invitation``, ``digest`` (a player's
     records since their last mail), ``moves`` (the records of one request, in a game that
-    mails every record) or ``refusal``."""
+    mails every record) or ``refusal``.  ``picture``: the name, less ``.svg``, of an attached
+    SVG that is drawn as the mail's PNG when it is sent (``_digest.drawn``), not when the
+    request is judged: the store queues the SVG, and drawing costs a request nothing."""
 
     to: str
     subject: str
     text: str
     attachments: tuple[tuple[str, bytes], ...] = ()
     kind: str = ""
+    picture: str = ""
