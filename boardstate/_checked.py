@@ -166,13 +166,23 @@ def _code_fingerprint(rules_file: str) -> bytes:
     return sha.digest()
 
 
-def _own(path: Path) -> bool:
-    """``path`` (and its folder) belong to this user and nobody else may write them."""
-    for where in (path, path.parent):
-        st = os.lstat(where)
-        if st.st_uid != os.getuid() or st.st_mode & 0o022 or stat.S_ISLNK(st.st_mode):
-            return False
-    return True
+def _own(st: os.stat_result) -> bool:
+    """This user's, a regular file or folder, and nobody else may write it."""
+    kind = stat.S_ISREG(st.st_mode) or stat.S_ISDIR(st.st_mode)
+    return kind and st.st_uid == os.getuid() and not st.st_mode & 0o022
+
+
+def _read_own(path: Path) -> bytes | None:
+    """The bytes of ``path`` if it and its folder are this user's alone (never through a
+    link: the file is checked as opened), else None."""
+    if not _own(os.lstat(path.parent)):
+        return None
+    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0))
+    with os.fdopen(fd, "rb") as f:
+        st = os.fstat(f.fileno())
+        if not _own(st) or st.st_size > _MAX_STATE_BYTES:
+            return None
+        return f.read(st.st_size)  # (not the limit: read() reserves what it is asked for)
 
 
 @attrs.frozen
@@ -193,13 +203,9 @@ def resume(game, rows: list) -> Saved:
     ignored."""
     path = _state_path(game.header)
     try:
-        if not _own(path):
+        data = _read_own(path)
+        if data is None:
             return Saved()
-        with open(path, "rb") as f:
-            size = os.fstat(f.fileno()).st_size
-            if size > _MAX_STATE_BYTES:
-                return Saved()
-            data = f.read(size)  # (not the limit: read() reserves what it is asked for)
         key, body = _unpacked(data)
         count = key[3]
         if (

@@ -201,14 +201,18 @@ def test_a_changed_damaged_or_foreign_saved_state_is_never_believed(tmp_path, ru
         runs[0] = 0
         _same(load_checked(path), expected)
         assert runs[0] == bob.seq, name  # (every record re-derived: the state ignored)
-    for name in ("written by other code", "writable by others"):
+    for name in ("written by other code", "writable by others", "a link"):
         state.write_bytes(good)
         os.chmod(state, 0o600)
         with monkeypatch.context() as patch:
             if name == "written by other code":
                 patch.setattr(_checked, "_code_fingerprint", lambda _file: b"other code")
-            else:
+            elif name == "writable by others":
                 os.chmod(state, 0o666)
+            else:  # (the very bytes saved, but through a link)
+                real = state.with_name("elsewhere")
+                state.rename(real)
+                state.symlink_to(real)
             runs[0] = 0
             _same(load_checked(path), expected)
         assert runs[0] == bob.seq, name
