@@ -9,8 +9,11 @@ only ever run here, from the bench venv; see bench/requirements-peers.txt) playi
 random legal moves from the start position until ``board.is_game_over(claim_draw=False)``; a ply
 is one push.
 
-1. Self-play: the two take turns in ``--rounds`` rounds of ``--seconds / --rounds`` each (the
-   one that goes first alternates), and the table gives the median round; the ratio is also
+Every time is CPU time of this process (``time.process_time``): the machine is shared, and
+the wall clock counts the other users' work as ours.
+
+1. Self-play: the two take turns in ``--rounds`` rounds of ``--seconds / --rounds`` of CPU each
+   (the one that goes first alternates), and the table gives the median round; the ratio is also
    taken round by round (two rates measured back to back), which a busy machine disturbs less.
    One game per scene and a chess game are played first, untimed (a scene's line-of-sight table
    is built on its first use in a process).
@@ -81,6 +84,10 @@ def chess_game(pick) -> int:
 
 
 # ---------------------------------------------------------------------------------- self-play
+_cpu = time.process_time  # (CPU time: see the docstring)
+SELFPLAY_GOAL = 1.5  # Epic Duels plies/s at least 1.5x python-chess's (issue 29; 1x before)
+
+
 class _EpicPlayer:
     name = "boardstate Epic Duels (36 pairings x 4 scenes)"
 
@@ -89,8 +96,8 @@ class _EpicPlayer:
 
     def __call__(self, budget: float) -> tuple[int, int, float]:
         games = plies = 0
-        start = time.perf_counter()
-        while (elapsed := time.perf_counter() - start) < budget or games == 0:
+        start = _cpu()
+        while (elapsed := _cpu() - start) < budget or games == 0:
             plies += epic_game(self.game)
             self.game += 1
             games += 1
@@ -105,8 +112,8 @@ class _ChessPlayer:
 
     def __call__(self, budget: float) -> tuple[int, int, float]:
         games = plies = 0
-        start = time.perf_counter()
-        while (elapsed := time.perf_counter() - start) < budget or games == 0:
+        start = _cpu()
+        while (elapsed := _cpu() - start) < budget or games == 0:
             plies += chess_game(self.pick)
             games += 1
         return games, plies, elapsed
@@ -196,7 +203,7 @@ def chess_positions(n: int, seed: int = 11) -> list:
 
 def _per_call(fn, repeats: int) -> float:
     """Seconds per call of ``fn()``: the mean of ``repeats`` calls."""
-    clock = time.perf_counter
+    clock = _cpu
     start = clock()
     for _ in range(repeats):
         fn()
@@ -340,7 +347,7 @@ def main() -> int:
     results = selfplay(contestants, args.seconds, args.rounds)
 
     print(
-        f"\nRandom self-play, {args.rounds} rounds of {args.seconds / args.rounds:g} s each, "
+        f"\nRandom self-play, {args.rounds} rounds of {args.seconds / args.rounds:g} s of CPU each, "
         "taking turns; median round\n"
     )
     print("| game | plies/s (median) | rounds' range | games | plies/game |")
@@ -356,12 +363,13 @@ def main() -> int:
         print(
             f"\nEpic Duels / python-chess plies/s: {ratio:.2f} (medians); round by round "
             f"{statistics.median(paired):.2f} (median), {paired[0]:.2f} – {paired[-1]:.2f} "
-            f"(goal: at least 1.00: {'met' if ratio >= 1 else 'not met'})"
+            f"(goal, issue 29: at least {SELFPLAY_GOAL:.2f}: "
+            f"{'met' if ratio >= SELFPLAY_GOAL else 'not met'})"
         )
 
     rows, phases = latency(args.positions, args.repeats)
     print(
-        f"\nLegal lists at mid-game positions, mean of {args.repeats} calls per position "
+        f"\nLegal lists at mid-game positions, mean of {args.repeats} calls per position, CPU "
         f"(Epic Duels positions: {phases['MOVE'][0]} MOVE, {phases['ACT'][0]} ACT, "
         f"{phases['other'][0]} other)\n"
     )
