@@ -2,9 +2,8 @@
 ``move``, ``apply`` and merges check only the records that are new (issue 29).
 
 A copy's records are checked twice over when they come in: re-derived under the rules, and
-their signatures (and the proofs a shared deck's deals carry) checked.  The rules must run
-again on every read (what waits for whom is known only so); the signatures need not: once the
-records 0..N of a file were checked, the same bytes need no second check.
+their signatures (and the proofs a shared deck's deals carry) checked.  Once the records 0..N
+of a file were checked, the same bytes need no second check of either kind.
 
 The memory is a digest of exactly what a signature check reads, record by record (the hash
 that chains the body, the signature, the player's request), so a file whose records 0..N give
@@ -16,7 +15,8 @@ the file (a copy received by mail, an edited file), while this folder is written
 user's boardstate only.  The referee (``verify``) never reads it.
 
 Beside it, the game as the last command found it (``resume``, ``keep_state``): the state at the
-copy's last record (``_snapshot``), so that the rules run again only on the records after it.
+copy's last record (``_snapshot``), so that the rules run again only on the records after it
+(what waits for whom is known only by running them: the state is what they left).
 It is keyed by a digest of every byte of the records it was made from and of the header, and
 by the installed code; a file or a saved state that does not match is ignored, never believed.
 """

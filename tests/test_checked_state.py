@@ -112,6 +112,9 @@ def test_a_copy_read_from_its_saved_state_is_the_copy_the_rules_give(tmp_path, r
             saved[seat] = copy.seq
             scratch = verify(path).game
             _same(resumed, scratch)
+            runs[0] = 0
+            _same(bs.load_game(path), scratch)  # (our own file read back: the saved state)
+            assert runs[0] == 0
             _go_on(resumed, scratch, copy.signer)
     assert any(r.command == "accept takeback" for r in table.copies[0].records)
 
