@@ -14,6 +14,7 @@ from boardstate.modules.epic_duels._space import (
     occupied,
     reachable,
     reachable_squares,
+    reaches,
 )
 from boardstate.modules.epic_duels.boards import SCENES
 
@@ -39,6 +40,18 @@ def test_the_bit_parallel_moves_equal_the_boards_reachable(scene):
                 assert reachable_squares(s, char, budget) == tuple(
                     sorted(reachable(s, char, budget))
                 )
+
+
+@pytest.mark.parametrize("scene", SCENES)
+def test_one_square_reached_is_one_of_the_reachable_squares(scene):
+    """``reaches`` (the referee's question of one move: the search stops at the goal) says
+    what ``reachable_squares`` says, for every square of the board."""
+    for s in positions(scene, 3):
+        for char in range(len(s.square)):
+            for budget in (1, 2, 3, 5):
+                ends = reachable_squares(s, char, budget)
+                for goal in range(len(s.roster.board.cells)):
+                    assert reaches(s, char, goal, budget) == (goal in ends)
 
 
 @pytest.mark.parametrize("scene", SCENES)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from . import _effects
 from ._combat import attack_cards, defence_cards
-from ._space import attackable, empty_around, empty_squares, reachable_squares
+from ._space import attackable, empty_around, empty_squares, reachable_squares, reaches
 from ._state import (
     ACT,
     DEFEND,
@@ -167,13 +167,20 @@ def is_legal(s: EpicState, seat: int, command) -> bool:
     phase = s.phase
     if phase not in (MOVE, ACT) or type(command) is not tuple or not command:
         return command in legal(s, seat)
-    hand = hand_cards(s, seat)  # (read first, as the list does: a copy that cannot, cannot judge)
+    # The hand read first, as the list reads it: a copy that cannot read it cannot judge.
+    values_of(s.hands[seat], s, seat)
     verb = command[0]
     if phase == MOVE and verb == "move" and len(command) == 3:
         char = _one_of(command[1], movers(s, seat))
-        return char is not None and command in moves_of(s, char, DIE[s.die][0])
+        if char is None:
+            return False
+        goal, budget = command[2], DIE[s.die][0]
+        if type(goal) is int and 0 <= goal < len(s.roster.board.cells):
+            return reaches(s, char, goal, budget)
+        return command in moves_of(s, char, budget)
     if phase == MOVE and command == ("done",):
         return True
+    hand = hand_cards(s, seat)
     if verb == "draw":
         return command in draws(s, seat, hand)
     if verb == "heal":

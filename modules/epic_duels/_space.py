@@ -86,6 +86,24 @@ def reachable_squares(s: EpicState, char: int, budget: int) -> tuple[int, ...]:
     """The end squares of ``reachable`` (ascending), by a bit-parallel breadth-first search: the
     same rule as the board's (orthogonal steps, through friends, not enemies or blocked terrain,
     never ending on a character); ``tests/test_epic_duels_space.py`` holds the two equal."""
+    ends = _ends(s, char, budget)
+    out = []
+    while ends:
+        low = ends & -ends
+        out.append(low.bit_length() - 1)
+        ends ^= low
+    return tuple(out)
+
+
+def reaches(s: EpicState, char: int, goal: int, budget: int) -> bool:
+    """``goal in reachable_squares(s, char, budget)``: the same search, stopped once it has
+    seen ``goal`` (the referee asks of one move)."""
+    return bool(_ends(s, char, budget, 1 << goal) >> goal & 1)
+
+
+def _ends(s: EpicState, char: int, budget: int, wanted: int = 0) -> int:
+    """The end squares as a bitmask; with ``wanted`` (a square's bit), possibly only those found
+    by the time it was seen (every end the full search finds that the search has seen)."""
     board = s.roster.board
     w = board.width
     full, not_first, not_last = _edges(s.roster.scene)
@@ -100,13 +118,9 @@ def reachable_squares(s: EpicState, char: int, budget: int) -> tuple[int, ...]:
         if not frontier:
             break
         seen |= frontier
-    ends = seen & ~(friends | enemies | start)
-    out = []
-    while ends:
-        low = ends & -ends
-        out.append(low.bit_length() - 1)
-        ends ^= low
-    return tuple(out)
+        if seen & wanted:
+            break
+    return seen & ~(friends | enemies | start)
 
 
 @lru_cache(maxsize=8)
