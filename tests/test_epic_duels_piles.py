@@ -316,9 +316,9 @@ def test_the_contract_holds_with_the_draw_pile_searches(options):
 
 
 # ---------------------------------------------------------------------------------- revisions
-def test_the_spec_is_revision_3_and_refuses_revision_1_files(tmp_path):
+def test_the_spec_is_revision_4_and_refuses_revision_1_files(tmp_path):
     spec = MODULE.spec
-    assert (spec.revision, spec.oldest_revision, spec.major) == (3, 2, 2)
+    assert (spec.revision, spec.oldest_revision, spec.major) == (4, 2, 2)
     assert "random position" in spec.changes_since(1)[0]
     old = bs.Module(
         attrs.evolve(spec, revision=1, oldest_revision=1, version="1.0", changes=()), RULES

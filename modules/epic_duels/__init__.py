@@ -42,7 +42,7 @@ EpicRules = rules_class(
 SPEC = GameSpec(
     id="epic-duels",
     name="Star Wars Epic Duels",
-    version="2.1",  # rules revision 3
+    version="2.2",  # rules revision 4
     min_players=2,
     max_players=6,
     options=(
@@ -103,7 +103,7 @@ SPEC = GameSpec(
     data_digest=data_digest(),
     summary="Grid duels with line of sight, 12 characters and 372 cards (2-6 players: duel, "
     "teams, free-for-all, Master Play)",
-    revision=3,
+    revision=4,
     changes=(
         (
             2,
@@ -121,6 +121,13 @@ SPEC = GameSpec(
             "destroyed by a card ends the game and nothing happens after the end; the opening "
             "hands are drawn after the minors are placed; Throw Debris and Force Lightning hit "
             "no character of the card player's own side unless own-damage=allowed",
+        ),
+        (
+            4,
+            "'draw 2' spends both actions drawing, the first card not looked at before the "
+            "second (the rules' own example of two actions alike), so that by mail the draws "
+            "wait once for the other players' shares of the randomness; a hand that two draws "
+            "take over 10 names its discards first",
         ),
     ),
     oldest_revision=2,  # (revision 1 dealt the piles as cards nobody owns: no longer played)

@@ -178,20 +178,37 @@ def _spend(t: Table) -> None:
     t.emit(ActionsChanged(t.state.actions - 1))
 
 
+def _discard(t: Table, seat: int, card: int) -> None:
+    pos = _hand_pos(t, seat, card)
+    t.emit(Discarded(seat, (pos,), (t.reveal(t.state.hands[seat][pos]),)))
+
+
 def _draw(t: Table, seat: int, command) -> None:
     _, card, group = command
     if card != NO_CARD:  # a full hand: discard first, then draw
-        pos = _hand_pos(t, seat, card)
-        t.emit(Discarded(seat, (pos,), (t.reveal(t.state.hands[seat][pos]),)))
+        _discard(t, seat, card)
     _spend(t)
     draw(t, seat, 1, group)
     settle(t, seat)
 
 
+def _draw_two(t: Table, seat: int, command) -> None:
+    """Both actions spent drawing, the second without a look at the first card: the rules'
+    own example of two actions alike ("such as drawing 2 cards"), said as one command so that
+    in the peer mode the draws wait for the other player's share once, at the end of the turn,
+    instead of a mail there and back in its middle (docs/trust.md)."""
+    _, group, discards = command
+    for card in discards:  # what a full hand needs, first (``_legal.two_draws_discarding``)
+        _discard(t, seat, card)
+    for _ in range(2):
+        if t.state.over:  # (a pile gone through once too often ends the game at the first)
+            return
+        _draw(t, seat, ("draw", NO_CARD, group))
+
+
 def _heal(t: Table, seat: int, command) -> None:
     _, card, char = command
-    pos = _hand_pos(t, seat, card)
-    t.emit(Discarded(seat, (pos,), (t.reveal(t.state.hands[seat][pos]),)))
+    _discard(t, seat, card)
     _spend(t)
     heal(t, char, 1)
     settle(t, seat)
@@ -282,6 +299,7 @@ _STEPS = {
     "move": _move,
     "done": _done,
     "draw": _draw,
+    "draw-two": _draw_two,
     "heal": _heal,
     "attack": _attack,
     "defend": _defend,

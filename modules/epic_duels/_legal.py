@@ -125,8 +125,29 @@ def draws(s: EpicState, seat: int, hand: list[int]) -> list:
         return []
     groups = draw_groups(s, seat)
     if len(s.hands[seat]) < HAND_LIMIT:
-        return [("draw", NO_CARD, g) for g in groups]
-    return [("draw", k, g) for k in hand for g in groups]
+        out = [("draw", NO_CARD, g) for g in groups]
+    else:
+        out = [("draw", k, g) for k in hand for g in groups]
+    if s.actions >= 2 and s.revision >= DRAW_TWO_REVISION:  # both actions at once
+        out += [("draw-two", g, d) for g in groups for d in two_draws_discarding(s, seat, g)]
+    return out
+
+
+DRAW_TWO_REVISION = 4  # 'draw 2', both actions drawing, is a command from this revision on
+
+
+def two_draws_discarding(s: EpicState, seat: int, group: int) -> list[tuple]:
+    """What two draws in a row from ``group``'s pile discard first, chosen before either card
+    is seen: nothing from 8 cards or fewer, one card of the hand from 9, two from 10 (sorted;
+    one card twice only if the hand holds two of it).  Those discards are made before both
+    draws, which comes to the same as one before each only while the pile holds both cards
+    (no discards reshuffled in between): with fewer, a full hand draws one at a time."""
+    need = len(s.hands[seat]) + 2 - HAND_LIMIT
+    if need <= 0:
+        return [()]
+    if len(s.piles[group]) < 2:
+        return []
+    return _effects.multisets(values_of(s.hands[seat], s, seat), need)
 
 
 def heal_actions(s: EpicState, seat: int, hand: list[int]) -> list:
@@ -181,7 +202,7 @@ def is_legal(s: EpicState, seat: int, command) -> bool:
     if phase == MOVE and command == ("done",):
         return True
     hand = hand_cards(s, seat)
-    if verb == "draw":
+    if verb in ("draw", "draw-two"):
         return command in draws(s, seat, hand)
     if verb == "heal":
         return command in heal_actions(s, seat, hand)

@@ -24,6 +24,8 @@ prefix ("Force Push"), basic combat cards as CHARACTER ATTACK/DEFENCE (dooku 5/1
   place sbd1 e3                 set-up: put a minor next to its main
   move dooku e4 | done          after the roll: move a character (each, on an ALL roll)
   draw | draw discarding CARD   an action (a full hand discards first; Master Play: ... from TEAM)
+  draw 2 [discarding C1[, C2]]  both actions drawing, the first card unseen before the second
+                                (a hand of 9 names one discard first, of 10 two)
   heal CARD [on CHAR]           an action: a destroyed minor's card heals the main 1
   play "Force Push" [as PAWN]   an action (some cards are not): a special card
   attack obi-wan with dooku     an action: then 'lay CARD' (face down), 'reveal' after the defence
@@ -272,8 +274,16 @@ def parse(s: EpicState, seat: int, text: str):
             rest = arg.split()
         if not rest:
             return ("draw", NO_CARD, group)
+        if rest[0] in ("2", "two"):
+            if len(rest) == 1:
+                return ("draw-two", group, ())
+            if rest[1] not in ("discarding", "discard"):
+                raise _bad(text, "say 'draw 2' or 'draw 2 discarding CARD[, CARD]'")
+            return ("draw-two", group, parse_cards(s, seat, " ".join(rest[2:]), text))
         if rest[0] not in ("discarding", "discard"):
-            raise _bad(text, "say 'draw', 'draw discarding CARD' (Master Play: '... from TEAM')")
+            raise _bad(
+                text, "say 'draw', 'draw 2', 'draw discarding CARD' (Master Play: '... from TEAM')"
+            )
         return ("draw", parse_card(s, seat, " ".join(rest[1:]), text), group)
     if verb == "heal":
         k, who = _card_then(s, seat, arg, " on ", text)
@@ -442,6 +452,14 @@ def notation(s: EpicState, seat: int, command) -> str:
     if verb == "draw":
         _, card, group = command
         text = "draw" if card == NO_CARD else f"draw discarding {card_label(s, seat, card)}"
+        if len(s.roster.groups_of(seat)) > 1:
+            text += f" from {s.roster.teams[group]}"
+        return text
+    if verb == "draw-two":
+        _, group, discards = command
+        text = "draw 2"
+        if discards:
+            text += " discarding " + ", ".join(card_label(s, seat, k) for k in discards)
         if len(s.roster.groups_of(seat)) > 1:
             text += f" from {s.roster.teams[group]}"
         return text

@@ -52,7 +52,10 @@ def _reason(s: EpicState, seat: int, command) -> tuple[str, str]:
         )
     if verb in ("move", "done") and phase == MOVE:
         return _move_reason(s, seat, command)
-    if verb in ("draw", "heal", "play", "attack", "release", "end") and phase in (ACT, MOVE):
+    if verb in ("draw", "draw-two", "heal", "play", "attack", "release", "end") and phase in (
+        ACT,
+        MOVE,
+    ):
         return _action_reason(s, seat, command)
     if phase == LAY:
         return _card_reason(s, seat, command, attacking=True)
@@ -125,6 +128,37 @@ def _action_reason(s: EpicState, seat: int, command) -> tuple[str, str]:
         if command[1] == NO_CARD:
             return f"your hand holds {HAND_LIMIT} cards: say 'draw discarding CARD'", "hand-full"
         return f"{card_label(s, seat, command[1])} is not in your hand", "not-in-hand"
+    if verb == "draw-two":
+        if s.revision < _legal.DRAW_TWO_REVISION:
+            return (
+                f"'draw 2' came with rules revision {_legal.DRAW_TWO_REVISION}; this game plays "
+                f"revision {s.revision}: draw one at a time",
+                "revision",
+            )
+        if s.draw_barred:
+            return "a card played against you forbids drawing this turn", "no-draw"
+        if command[1] not in rs.groups_of(seat):
+            return f"the {rs.teams[command[1]]} deck is not yours", "not-yours"
+        if s.actions < 2:
+            return "'draw 2' takes both your actions: one is left ('draw' draws one)", "one-action"
+        need = max(0, len(s.hands[seat]) + 2 - HAND_LIMIT)
+        discards = command[2]
+        if len(discards) != need:
+            say = {0: "'draw 2'", 1: "'draw 2 discarding CARD'"}.get(
+                need, "'draw 2 discarding CARD, CARD'"
+            )
+            return (
+                f"your hand holds {len(s.hands[seat])} cards: two draws discard {need} "
+                f"first (say {say})",
+                "discards",
+            )
+        if discards and len(s.piles[command[1]]) < 2:
+            return (
+                "with a full hand 'draw 2' needs two cards left in your draw pile: "
+                "draw one at a time",
+                "pile-short",
+            )
+        return "the cards to discard are not in your hand", "not-in-hand"
     if verb == "heal":
         _, k, char = command
         group = rs.card_group[k]
