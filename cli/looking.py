@@ -130,7 +130,11 @@ def show(file, player, as_json, as_svg, out, force):
 @click.option("--json", "as_json", is_flag=True)
 @one_line_errors
 def legal(file, player, as_json):
-    """List the commands a player may give now."""
+    """List the commands a player may give now.
+
+    By mail in the peer mode, a note on standard error names those after which the player
+    waits for another's share of the randomness before going on (a mail there and back).
+    """
     game = bs.load_game(file)
     seat = game.seat(player)
     commands = game.legal(seat)
