@@ -172,13 +172,12 @@ def options(s: EpicState) -> list:
     out: list = []
     if verb == "move":
         for c in candidates(s, f, e):
-            if c not in f.done:
-                out.extend(("move", c, sq) for sq in reachable_squares(s, c, e.squares))
+            out.extend(_goals(s, f, e, c))
         out.append(("done",))
         return out
     if verb == "place":
         for c in candidates(s, f, e):
-            out.extend(("place", c, sq) for sq in _place_squares(s, c, e.where))
+            out.extend(_goals(s, f, e, c))
     elif verb == "search":  # (the discard pile: a draw pile is looked at, request 'look')
         group = s.roster.card_group[f.card]
         out.extend(("take", k, ()) for k in sorted(set(s.discards[group])))
@@ -187,6 +186,34 @@ def options(s: EpicState) -> list:
     if e.optional:
         out.append(("skip",))
     return out
+
+
+def _goals(s: EpicState, f: Frame, e, char: int) -> list:
+    """The moves (or placings) of one of a move's (or a placing's) characters."""
+    if e.verb == "move":
+        if char in f.done:
+            return []
+        return [("move", char, sq) for sq in reachable_squares(s, char, e.squares)]
+    return [("place", char, sq) for sq in _place_squares(s, char, e.where)]
+
+
+def is_option(s: EpicState, command) -> bool:
+    """``command in options(s)``; a move or a placing from the one character it names (the
+    referee checks every command of a log)."""
+    if (
+        s.request
+        or type(command) is not tuple
+        or len(command) != 3
+        or command[0] not in ("move", "place")
+    ):
+        return command in options(s)
+    f, e = current(s)
+    if _needs_opponent(s, f, e) or e.verb != command[0]:
+        return False  # (the options then hold no move, or no placing)
+    for c in candidates(s, f, e):
+        if c == command[1]:
+            return command in _goals(s, f, e, c)
+    return False
 
 
 def _place_squares(s: EpicState, char: int, where: str) -> tuple[int, ...]:

@@ -186,6 +186,8 @@ def releases_of(s: EpicState, seat: int, c: int) -> list:
 def is_legal(s: EpicState, seat: int, command) -> bool:
     """``command in legal(s, seat)``, from the part of the list that could hold it."""
     phase = s.phase
+    if phase in (EFFECT, RESPOND, TRIM):
+        return _effects.is_option(s, command)
     if phase not in (MOVE, ACT) or type(command) is not tuple or not command:
         return command in legal(s, seat)
     # The hand read first, as the list reads it: a copy that cannot read it cannot judge.
