@@ -47,7 +47,7 @@ def is_legal(s: DuelState, seat: int, command) -> bool:
             and len(command) == 2
             and command[0] == "play"
             and command[1] in s.hands[seat]
-            and not (command[1] == R2 and vader_up(s))
+            and may_bid(command[1], vader_up(s))
         )
     return command in legal(s, seat)
 
@@ -55,4 +55,10 @@ def is_legal(s: DuelState, seat: int, command) -> bool:
 @cached_by_value(size=1024)  # every hand (2**9) with Vader up or not
 def legal_bids(hand: tuple, vader: bool) -> tuple:
     """The bids a hand allows: they depend only on the hand and on whether Vader is up."""
-    return tuple(("play", c) for c in hand if not (vader and c == R2))
+    return tuple(("play", c) for c in hand if may_bid(c, vader))
+
+
+def may_bid(card: int, vader: bool) -> bool:
+    """A card of the hand may be bid, except R2-D2 while Vader is up: the bid rule, stated once
+    for the list and for ``is_legal``."""
+    return not (vader and card == R2)
