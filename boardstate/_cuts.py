@@ -13,6 +13,7 @@ from ._header import Header
 from ._records import Record, Row
 from ._rederive import Referee
 from ._snapshot import SHARED_FIELDS, restored, shared_of, state_bytes, state_from
+from ._takeback import Checkpoint
 
 
 def cut_to(game, count: int) -> None:
@@ -54,17 +55,16 @@ def _cut_before(game, count: int):
 
 def _copy(game):
     """An independent copy: what appends change is copied (``_snapshot``, pickled: quicker
-    than ``copy.deepcopy``); the records, headers and the module's states, values that appends
-    replace and never change, are shared.  None if a value cannot be copied (a module's
-    read-only mapping: the cut re-derives from the setup)."""
-    states = [game.state, game._facts_of, game._facts_cache]  # (states are values: a
-    states += [c.state for c in game.takebacks.last.values()]  # module's state is never
-    pending = getattr(game.trust, "pending", None)  # changed in place)
+    than ``copy.deepcopy``); the records, headers, takebacks' checkpoints and the module's
+    states, values that appends replace and never change, are shared.  None if a value cannot
+    be copied (a module's read-only mapping: the cut re-derives from the setup)."""
+    states = [game.state, game._facts_of, game._facts_cache]  # (states are values: a module's
+    pending = getattr(game.trust, "pending", None)  # state is never changed in place)
     if pending is not None:
         states.append(pending.base)
     shared = shared_of(game, (), game.signer, *states)
     try:
-        fields = state_from(state_bytes(game, shared, (Header, Record)), shared)
+        fields = state_from(state_bytes(game, shared, (Header, Record, Checkpoint)), shared)
     except Exception:  # (pickle's complaints about a value it cannot copy)
         return None
     kept = object.__new__(type(game))

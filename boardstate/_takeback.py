@@ -113,9 +113,9 @@ class Takebacks:
         checkpoint = self.last.get(asker)
         if checkpoint is None:  # (only a file folded without its checks gets here)
             raise CorruptFile(f"record {seq}: a takeback of no turn")
-        game.state = checkpoint.state
-        game.round = checkpoint.round
-        game.face_down = checkpoint.face_down
+        game.state = checkpoint.state  # (a checkpoint is never changed: what the game changes
+        game.round = _copied(checkpoint.round)  # is copied back; a kept copy of the game,
+        game.face_down = dict(checkpoint.face_down)  # ``_cuts``, shares the checkpoints)
         game.talk.offers = set(checkpoint.offers)
         game._facts_of = None
         self.last = {s: c for s, c in self.last.items() if c.seq < checkpoint.seq}

@@ -265,6 +265,21 @@ def test_a_sealed_choice_is_taken_back_until_a_choice_before_it_is_turned_over()
     assert verified(game).ok
 
 
+def test_a_takeback_leaves_its_checkpoint_as_it_was():
+    """A copy of the game kept by a cut (``_cuts``) shares the takebacks' checkpoints: the game
+    takes a checkpoint's sealed round back as a copy, and changes the copy, never the
+    checkpoint."""
+    game = new(DOTF, seed=b"sealed")
+    game.play(0, game.legal(0)[1])
+    game.play(0, "ask takeback")
+    checkpoint = game.takebacks.last[0]
+    commits = dict(checkpoint.round.commits)
+    game.play(1, "accept takeback")
+    game.play(1, game.legal(1)[0])  # (ben commits in the round taken back)
+    assert sorted(game.round.commits) == [1]
+    assert checkpoint.round.commits == commits and checkpoint.round is not game.round
+
+
 # ---------------------------------------------------------------------------------- peer
 @pytest.fixture
 def peer_table():
