@@ -11,7 +11,9 @@ and plays the way ``boardstate move`` and ``apply`` do, in process (``take_seat`
 ``Game.play``, ``referee_moves``, ``add_owed``, ``encode_moves``): when a mail reaches them they
 apply it (their copy adds the reveals and deals it owes), then play every command they can
 (the scripted player: ``--script random``, a uniformly random legal command, seeded;
-``--script policy``, the bots' rollout policy for the game, where it has one that chooses),
+``--script policy``, the bots' rollout policy for the game, where it has one that chooses;
+``random-aware`` and ``policy-aware``, the same heeding ``legal``'s word on round trips:
+``Game.round_trips``, chosen only when nothing else is legal),
 then mail the others one move file holding everything they lack, if the game waits for them.
 A player whose copy put records the others hold in another order (the canonical order of
 records that commute) mails that reply first, by itself, before they play on: a move file that builds a move on records the receiver
@@ -32,7 +34,7 @@ sent only because the other player waits for it: what waiting for a share costs.
 the player's next moves instead of alone, as ``apply`` says they may be.
 
 Usage: python bench/bench_mails.py [--games 10] [--seed 1] [--game epic-duels ...]
-       [--script random|policy ...] [--mode peer|open|hosted ...]
+       [--script random|policy|random-aware|policy-aware ...] [--mode peer|open|hosted ...]
 """
 
 from __future__ import annotations
@@ -410,7 +412,7 @@ def main() -> int:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--game", action="append", choices=sorted(TURNS), help="(default: all)")
     parser.add_argument(
-        "--script", action="append", choices=sorted(SCRIPTS), help="who plays (default: both)"
+        "--script", action="append", choices=sorted(SCRIPTS), help="who plays (default: all)"
     )
     parser.add_argument(
         "--mode", action="append", help="only the modes that begin so: peer, open, hosted"
