@@ -107,3 +107,28 @@ def test_legal_says_which_commands_wait_on_standard_error(tmp_path):
     assert "you wait for" in out.stderr and f"'{game.round_trips(seat)[0]}'" in out.stderr
     data = json.loads(CliRunner().invoke(cli, ["legal", str(path), "--as", name, "--json"]).stdout)
     assert data["round_trips"] == game.round_trips(seat) != []
+
+
+def test_draw_2s_cards_stay_unknown_to_the_drawer_until_the_other_players_link():
+    """Threat model: choose the second action knowing the first card (Epic Duels' ``draw 2``,
+    both draws in one record).  The drawer's copy cannot compute either card before the other
+    player's link (``NeedsInput``), and no choice of the drawer's comes between the two."""
+    from test_threat_model import attempt
+
+    t = epic_table(1)
+    pick = random.Random(1)
+    while True:
+        (seat,) = t.copies[0].to_act()
+        game = t.copies[seat]
+        if "draw 2" in game.legal(seat):
+            break
+        game.play(seat, pick.choice([c for c in game.legal(seat) if not c.startswith("draw")]))
+        t.settle()
+    held = len(game.state.hands[seat])
+    game.play(seat, "draw 2")
+    assert game.due() == "link" and game.waiting_for() == (1 - seat,)
+    assert attempt(game)[0] == "links"  # (everything the drawer's copy holds: no card yet)
+    assert len(game.state.hands[seat]) == held
+    t.mail(seat, 1 - seat)
+    t.mail(1 - seat, seat)
+    assert len(game.state.hands[seat]) == held + 2 and seat not in game.to_act()
