@@ -13,8 +13,9 @@ Three façades, by audience:
 ``boardstate.batch`` (loaded when first used) verifies archives and plays games at scale.
 """
 
+from typing import TYPE_CHECKING
+
 from ._armor import armor
-from ._audit import Audit, audit, audit_hosted, audit_peer
 from ._deadline import BOT_LEVELS
 from ._deadline import POLICIES as DEADLINE_POLICIES
 from ._errors import (
@@ -46,12 +47,8 @@ from ._fileformat import (
     save_moves,
 )
 from ._game import Game
-from ._gamelist import ListedGame, list_games
 from ._loading import load_game
-from ._mailed import Delivery, Mailed, read_mailed, referee_mailed
-from ._migrate import migrate
 from ._module import GameSpec, Module, Option, Outcome
-from ._pictures import Position
 from ._records import Kind, Record
 from ._referee import (
     Referee,
@@ -62,10 +59,7 @@ from ._referee import (
     verify,
 )
 from ._registry import broken_modules, get_module, installed_modules
-from ._safety import check_output, locked
-from ._seating import Seated, take_seat
 from ._secrets import UNKNOWN, Reveal, Secret
-from ._simulate import random_playout
 from ._words import (
     describe,
     next_line,
@@ -156,15 +150,53 @@ __all__ = [
 ]
 
 
+_LAZY = {
+    "Audit": "_audit",
+    "audit": "_audit",
+    "audit_hosted": "_audit",
+    "audit_peer": "_audit",
+    "check_output": "_safety",
+    "locked": "_safety",
+    "Delivery": "_mailed",
+    "Mailed": "_mailed",
+    "read_mailed": "_mailed",
+    "referee_mailed": "_mailed",
+    "ListedGame": "_gamelist",
+    "list_games": "_gamelist",
+    "migrate": "_migrate",
+    "Position": "_pictures",
+    "random_playout": "_simulate",
+    "save_replay_html": "_html",
+    "Seated": "_seating",
+    "take_seat": "_seating",
+}
+"""Names whose module is imported when first asked for: a command imports only what it uses
+(the audits, the mail reader, the game list, the pictures, the replay page's XML parser, ...),
+so ``import boardstate`` stays as quick as the command line needs (issue 29)."""
+
+if TYPE_CHECKING:  # (what the lazy names are, for readers and type checkers)
+    from ._audit import Audit, audit, audit_hosted, audit_peer
+    from ._gamelist import ListedGame, list_games
+    from ._html import save_replay_html
+    from ._mailed import Delivery, Mailed, read_mailed, referee_mailed
+    from ._migrate import migrate
+    from ._pictures import Position
+    from ._safety import check_output, locked
+    from ._seating import Seated, take_seat
+    from ._simulate import random_playout
+
+
 def __getattr__(name: str):
-    """The replay page's writer is loaded when first asked for (its module brings an XML
-    parser): ``import boardstate`` stays as quick as the command line needs."""
-    if name == "save_replay_html":
-        from ._html import save_replay_html
+    import importlib
 
-        return save_replay_html
+    if name in _LAZY:
+        value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+        globals()[name] = value  # (asked once)
+        return value
     if name == "batch":  # (archives and self-play at scale: loaded when first used)
-        import importlib
-
         return importlib.import_module(".batch", __name__)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY, "batch"})

@@ -1,7 +1,8 @@
 """Start-up (issue 29): a command that draws no board imports neither shapely nor numpy, nor
 the shared deck's group arithmetic on a game in another mode, nor ``importlib.metadata`` for a
-game this distribution ships; the integer line table that spares shapely is the table shapely
-makes, on every board, and a shipped game found directly is the one its entry point names."""
+game this distribution ships, nor the engine's parts a command on an open game does not use
+(loaded on first use); the integer line table that spares shapely is the table shapely makes,
+on every board, and a shipped game found directly is the one its entry point names."""
 
 from __future__ import annotations
 
@@ -21,6 +22,22 @@ from boardstate.modules.epic_duels.boards import BOARDS
 HEAVY = ("shapely", "numpy", "rbcl", "importlib.metadata")
 """Never imported by a command on an open game of a shipped module that draws nothing."""
 
+UNUSED = (
+    "boardstate._audit",
+    "boardstate._gamelist",
+    "boardstate._html",
+    "boardstate._mailed",
+    "boardstate._migrate",
+    "boardstate._pictures",
+    "boardstate._seating",
+    "boardstate._simulate",
+    "boardstate.batch",
+    "boardstate.trust.hosted",
+    "boardstate.trust.shared_deck",
+)
+"""The façade's and the trust plugs' modules that a command on an open game does not use: each
+is imported when a name of it is first asked for."""
+
 RUN_COMMANDS = """
 import json, sys
 from boardstate.cli import cli
@@ -31,6 +48,7 @@ for argv in json.loads(sys.argv[1]):
         assert not stop.code, (argv, stop.code)
 from boardstate.modules.epic_duels import _space
 heavy = %r
+print(json.dumps(sorted(sys.modules)))
 print(json.dumps({"modules": sorted(m for m in sys.modules if m.startswith(heavy)),
                   "sight tables": _space._tables.cache_info().currsize}))
 """
@@ -85,6 +103,23 @@ def test_commands_that_draw_no_board_import_no_geometry_library(tmp_path):
     found = json.loads(done.stdout.splitlines()[-1])
     assert found["sight tables"] == 1  # (the commands did ask for lines of sight)
     assert found["modules"] == []
+    unused = json.loads(done.stdout.splitlines()[-2])
+    assert sorted(set(unused) & set(UNUSED)) == []
+
+
+def test_every_public_name_is_there_when_asked_for():
+    """The names loaded on first use are the façade's names all the same: each of ``__all__``
+    (and ``dir``) resolves, to the object of the module that defines it."""
+    from boardstate import _audit, _mailed
+    from boardstate.trust import PLUGS, HostedTrust, SharedDeckTrust
+
+    assert set(bs.__all__) <= set(dir(bs))
+    assert all(getattr(bs, name) is not None for name in bs.__all__)
+    assert bs.audit is _audit.audit and bs.read_mailed is _mailed.read_mailed
+    assert (PLUGS["hosted"], PLUGS["shared-deck"]) == (HostedTrust, SharedDeckTrust)
+    assert sorted(PLUGS) == ["hosted", "open", "peer", "shared-deck"]
+    with pytest.raises(AttributeError, match="no attribute 'no_such_name'"):
+        bs.no_such_name  # noqa: B018
 
 
 @pytest.mark.parametrize("module_id", sorted(installed_modules()))

@@ -26,20 +26,24 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 
-from .hosted import HostedTrust
 from .open import OpenTrust
 from .peer import PeerTrust
 
 
 class _Plugs(Mapping):
-    """Mode name -> plug class.  The shared deck's plug is imported when a game in that mode
-    asks for it: its group arithmetic (``rbcl``, libsodium's ristretto255) is a third of the
-    start-up of a command on any other game."""
+    """Mode name -> plug class.  The hosted and shared deck plugs are imported when a game in
+    that mode asks for them: the shared deck's group arithmetic (``rbcl``, libsodium's
+    ristretto255) was a third of the start-up of a command on any other game, and the hosted
+    plug (requests, deadlines) is not needed by an open or peer game."""
 
-    _EAGER = {"open": OpenTrust, "peer": PeerTrust, "hosted": HostedTrust}
-    _NAMES = (*_EAGER, "shared-deck")
+    _EAGER = {"open": OpenTrust, "peer": PeerTrust}
+    _NAMES = (*_EAGER, "hosted", "shared-deck")
 
     def __getitem__(self, mode: str):
+        if mode == "hosted":
+            from .hosted import HostedTrust
+
+            return HostedTrust
         if mode == "shared-deck":
             from .shared_deck import SharedDeckTrust
 
@@ -62,7 +66,9 @@ def plug_for(header):
 
 
 def __getattr__(name: str):
-    if name == "SharedDeckTrust":  # (imported on first use, as in PLUGS)
+    if name == "HostedTrust":  # (imported on first use, as in PLUGS)
+        return PLUGS["hosted"]
+    if name == "SharedDeckTrust":
         return PLUGS["shared-deck"]
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
