@@ -133,14 +133,15 @@ def _state_path(header) -> Path:
     return cache_dir() / "checked" / f"{header.game_id.hex()}-{header.viewer}.state"
 
 
-def rows_digest(rows) -> bytes:
-    """A digest of every byte of ``rows`` (``Row``s): body, hash, openings, signature,
-    letters, request, so that equal digests mean the same records as stored."""
-    sha = hashlib.sha256(_STATE_FORMAT)
+def rows_hashed(rows, sha=None):
+    """A SHA-256 of every byte of ``rows`` (``Row``s): body, hash, openings, signature,
+    letters, request, so that equal digests mean the same records as stored; ``sha``: one
+    over the rows before them, carried on."""
+    sha = hashlib.sha256(_STATE_FORMAT) if sha is None else sha.copy()
     update, pack = sha.update, msgpack.Packer(use_bin_type=True).pack
     for row in rows:
         update(pack(row))
-    return sha.digest()
+    return sha
 
 
 def _key(game, count: int, rows_hash: bytes, state_hash: bytes) -> tuple:
@@ -194,6 +195,7 @@ class Saved:
 
     count: int = 0
     openings: dict = attrs.field(factory=dict)
+    hashed: object = None  # (``rows_hashed`` of those records, to carry on)
 
 
 def resume(game, rows: list) -> Saved:
@@ -208,11 +210,10 @@ def resume(game, rows: list) -> Saved:
             return Saved()
         key, body = _unpacked(data)
         count = key[3]
-        if (
-            type(count) is not int
-            or not 0 < count <= len(rows)
-            or key != _key(game, count, rows_digest(rows[:count]), hashlib.sha256(body).digest())
-        ):
+        if type(count) is not int or not 0 < count <= len(rows):
+            return Saved()
+        hashed = rows_hashed(rows[:count])
+        if key != _key(game, count, hashed.digest(), hashlib.sha256(body).digest()):
             return Saved()
         openings, state = _unpacked(body)
         if not all(type(seq) is int and 0 <= seq < count for seq in openings):
@@ -227,7 +228,7 @@ def resume(game, rows: list) -> Saved:
     except Exception:  # (a damaged or foreign file of the cache: the rules run, as ever)
         return Saved()
     restored(game, fields, records)
-    return Saved(count, openings)
+    return Saved(count, openings, hashed)
 
 
 def keep_state(game, rows: list, saved: Saved) -> None:
@@ -247,7 +248,8 @@ def keep_state(game, rows: list, saved: Saved) -> None:
         if state_from(state, shared_of(game, game.records))["state"] != game.state:
             return  # (a module whose states compare by identity: not a value to save)
         body = msgpack.packb((openings, state), use_bin_type=True)
-        key = _key(game, count, rows_digest(rows), hashlib.sha256(body).digest())
+        hashed = rows_hashed(rows[saved.count :], saved.hashed if saved.count else None)
+        key = _key(game, count, hashed.digest(), hashlib.sha256(body).digest())
     except Exception:  # (pickle's complaints about a value it cannot write)
         return
     _put(_state_path(game.header), msgpack.packb((key, body), use_bin_type=True))
