@@ -241,7 +241,13 @@ def _parsed(parse, text: str, source: str):
 
 @cached_by_value
 def _package_text(package: str, name: str) -> str:
-    """A file shipped inside an installed package (it does not change while we run)."""
-    from importlib.resources import files
+    """A file shipped inside an installed package (it does not change while we run), read
+    through the package's own loader (a directory or a zip archive alike): ``importlib.resources``
+    would bring ``zipfile`` with its compressors to every command (issue 29).  Line ends are
+    read as text mode reads them."""
+    from pkgutil import get_data
 
-    return files(package).joinpath(name).read_text(encoding="utf-8")
+    data = get_data(package, name)
+    if data is None:
+        raise FileNotFoundError(f"{package}: no file {name!r}")
+    return data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")

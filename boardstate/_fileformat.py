@@ -10,7 +10,6 @@ import functools
 import gc
 import os
 import stat
-import tempfile
 from contextlib import contextmanager
 from glob import escape as glob_escape
 from pathlib import Path
@@ -102,6 +101,8 @@ def atomic_stream(path):
     """``atomic_write`` step by step: a binary file to write an output too large to hold in
     memory (the replay page) piece by piece.  It replaces ``path`` only when the ``with``
     block ends without an error; otherwise nothing is changed and no temporary file stays."""
+    import tempfile  # (only a command that writes a file needs it)
+
     from ._safety import write_target
 
     shown = path

@@ -19,7 +19,7 @@ from boardstate.geometry import SquareGrid
 from boardstate.geometry._lines import build_line_table, walk_line_table
 from boardstate.modules.epic_duels.boards import BOARDS
 
-HEAVY = ("shapely", "numpy", "rbcl", "importlib.metadata")
+HEAVY = ("shapely", "numpy", "rbcl", "importlib.metadata", "importlib.resources", "zipfile")
 """Never imported by a command on an open game of a shipped module that draws nothing."""
 
 UNUSED = (
@@ -120,6 +120,24 @@ def test_every_public_name_is_there_when_asked_for():
     assert sorted(PLUGS) == ["hosted", "open", "peer", "shared-deck"]
     with pytest.raises(AttributeError, match="no attribute 'no_such_name'"):
         bs.no_such_name  # noqa: B018
+
+
+@pytest.mark.parametrize(
+    "package",
+    [f"boardstate.modules.{m}" for m in ("duel_of_the_forces", "epic_duels", "jedi_duel")],
+)
+def test_a_shipped_data_file_reads_as_importlib_resources_reads_it(package):
+    """The data files are read through the package's loader (``importlib.resources`` brings
+    ``zipfile`` to every command): the same text, line ends and all."""
+    from importlib.resources import files
+
+    from boardstate._datafile import _package_text
+
+    root = files(package)
+    names = sorted(str(p.relative_to(root)) for p in root.rglob("*.toml"))  # type: ignore[attr-defined]
+    assert names
+    for name in names:
+        assert _package_text(package, name) == root.joinpath(name).read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("module_id", sorted(installed_modules()))
