@@ -8,7 +8,6 @@ module the file belongs to.
 from __future__ import annotations
 
 import re
-import tomllib
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -65,6 +64,8 @@ def read_data_file(path, what: str, code: str) -> str:
 
 def structure_toml(text: str, source: str, cls, converter: cattrs.Converter, code: str):
     """Parse TOML ``text`` and structure it into ``cls``, or raise a located ``OptionError``."""
+    import tomllib  # (a built-in file's value is mostly read back from the cache instead)
+
     try:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -211,8 +212,9 @@ class DataFile:
         return hashlib.sha256(self.builtin_text().encode()).hexdigest()[:16]
 
     def builtin(self):
-        """The built-in file, parsed (errors name the file by its name in the package)."""
-        return _parsed(self.parse, self.builtin_text(), self.name)
+        """The built-in file, parsed (errors name the file by its name in the package); its
+        value is kept between commands (``_datacache``)."""
+        return _parsed_builtin(self.parse, self.builtin_text(), self.name, self.package)
 
     def load(self, path):
         """A player's file, parsed; an unreadable or wrong file is a located ``OptionError``."""
@@ -237,6 +239,13 @@ def cached_by_value(function=None, *, size: int = 64):
 @cached_by_value
 def _parsed(parse, text: str, source: str):
     return parse(text, source)
+
+
+@cached_by_value
+def _parsed_builtin(parse, text: str, name: str, package: str):
+    from ._datacache import parsed
+
+    return parsed(parse, text, name, package)
 
 
 @cached_by_value

@@ -17,6 +17,18 @@ def all_modules():
     return list(bs.installed_modules().values())
 
 
+def pytest_configure(config):
+    """The user's cache folder is never written by the tests, not even while they are collected
+    (importing a game module parses its data files, kept in that folder: _datacache.py)."""
+    import os
+    import shutil
+    import tempfile
+
+    folder = tempfile.mkdtemp(prefix="boardstate-cache-")
+    config.add_cleanup(lambda: shutil.rmtree(folder, ignore_errors=True))
+    os.environ["BOARDSTATE_CACHE"] = folder
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _checked_memory_of_the_run(tmp_path_factory):
     """What the commands remember having checked (boardstate/_checked.py) is kept in a folder

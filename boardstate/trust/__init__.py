@@ -25,36 +25,31 @@ what each mode protects, and docs/architecture.md for where the plugs sit.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-
-from .open import OpenTrust
-from .peer import PeerTrust
+from importlib import import_module
 
 
 class _Plugs(Mapping):
-    """Mode name -> plug class.  The hosted and shared deck plugs are imported when a game in
-    that mode asks for them: the shared deck's group arithmetic (``rbcl``, libsodium's
-    ristretto255) was a third of the start-up of a command on any other game, and the hosted
-    plug (requests, deadlines) is not needed by an open or peer game."""
+    """Mode name -> plug class, each imported when a game in that mode first asks for it: the
+    shared deck's group arithmetic (``rbcl``, libsodium's ristretto255) was a third of the
+    start-up of a command on any other game, and an open game needs none of the signed modes'
+    code (issue 29)."""
 
-    _EAGER = {"open": OpenTrust, "peer": PeerTrust}
-    _NAMES = (*_EAGER, "hosted", "shared-deck")
+    _WHERE = {
+        "open": (".open", "OpenTrust"),
+        "peer": (".peer", "PeerTrust"),
+        "hosted": (".hosted", "HostedTrust"),
+        "shared-deck": (".shared_deck", "SharedDeckTrust"),
+    }
 
     def __getitem__(self, mode: str):
-        if mode == "hosted":
-            from .hosted import HostedTrust
-
-            return HostedTrust
-        if mode == "shared-deck":
-            from .shared_deck import SharedDeckTrust
-
-            return SharedDeckTrust
-        return self._EAGER[mode]
+        module, name = self._WHERE[mode]
+        return getattr(import_module(module, __name__), name)
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self._NAMES)
+        return iter(self._WHERE)
 
     def __len__(self) -> int:
-        return len(self._NAMES)
+        return len(self._WHERE)
 
 
 PLUGS: Mapping[str, type] = _Plugs()
@@ -66,10 +61,9 @@ def plug_for(header):
 
 
 def __getattr__(name: str):
-    if name == "HostedTrust":  # (imported on first use, as in PLUGS)
-        return PLUGS["hosted"]
-    if name == "SharedDeckTrust":
-        return PLUGS["shared-deck"]
+    for mode, (_module, plug) in _Plugs._WHERE.items():
+        if name == plug:  # (imported on first use, as in PLUGS)
+            return PLUGS[mode]
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 

@@ -7,7 +7,7 @@ import attrs
 
 from boardstate.rules import DataFile, FieldError, structure_toml
 
-from ._fields import CONVERTER, an_id, nonblank, one_of, whole
+from ._fields import an_id, converter, nonblank, one_of, whole
 
 SIDES_OF_THE_FORCE = ("light", "dark")
 
@@ -118,7 +118,7 @@ def known_sources(_inst, attribute, value):
 
 def parse_characters(text: str, source: str) -> Cast:
     """``characters.toml`` -> Cast; a mistake is ``OptionError('FILE:LINE: field: reason')``."""
-    return structure_toml(text, source, Cast, CONVERTER, "bad-characters")
+    return structure_toml(text, source, Cast, converter(), "bad-characters")
 
 
 CHARACTERS_FILE = DataFile(

@@ -13,12 +13,11 @@ import re
 from collections.abc import Iterable
 
 import attrs
-from cattrs.gen import make_dict_structure_fn
 
 from boardstate.rules import DataFile, FieldError, OptionError, read_data_file, structure_toml
 
 from ._characters import cast, known_sources
-from ._fields import CONVERTER, an_id, nonblank, one_of, whole
+from ._fields import an_id, converter, nonblank, on_converter, one_of, whole
 from ._templates import MAIN_COMBAT_CARDS, MINOR_COMBAT_CARDS, CombatLine, multiset, templates
 from ._vocabulary import TALENT_KINDS, TEAM, Effect, Value, check_steps, check_value, ours
 
@@ -264,20 +263,24 @@ def _build(d: DeckFile, ids: tuple[str, ...] = ()) -> Deck:
 # --- structuring a deck file --------------------------------------------------------------------
 
 
-_deck_table = make_dict_structure_fn(DeckFile, CONVERTER)
+def _install(converter) -> None:
+    """A deck file, structured with its team known to the nested checks (see ``TEAM``)."""
+    from cattrs.gen import make_dict_structure_fn
+
+    table = make_dict_structure_fn(DeckFile, converter)
+
+    def structure_deck(value, _type) -> DeckFile:
+        team = value.get("team") if isinstance(value, dict) else None
+        token = TEAM.set(cast().by_id(team) if type(team) is str else None)
+        try:
+            return table(value, DeckFile)
+        finally:
+            TEAM.reset(token)
+
+    converter.register_structure_hook(DeckFile, structure_deck)
 
 
-def _structure_deck(value, _type) -> DeckFile:
-    """Structure a deck file with its team known to the nested checks (see ``TEAM``)."""
-    team = value.get("team") if isinstance(value, dict) else None
-    token = TEAM.set(cast().by_id(team) if type(team) is str else None)
-    try:
-        return _deck_table(value, DeckFile)
-    finally:
-        TEAM.reset(token)
-
-
-CONVERTER.register_structure_hook(DeckFile, _structure_deck)
+on_converter(_install)
 
 
 # --- the files ----------------------------------------------------------------------------------
@@ -285,7 +288,7 @@ CONVERTER.register_structure_hook(DeckFile, _structure_deck)
 
 def parse_deck(text: str, source: str) -> Deck:
     """A deck file -> Deck (checked against the built-in characters and templates)."""
-    return _build(structure_toml(text, source, DeckFile, CONVERTER, "bad-deck"))
+    return _build(structure_toml(text, source, DeckFile, converter(), "bad-deck"))
 
 
 def deck_file(team: str) -> DataFile:

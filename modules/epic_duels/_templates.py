@@ -11,7 +11,7 @@ import attrs
 from boardstate.rules import DataFile, FieldError, structure_toml
 
 from ._characters import known_sources
-from ._fields import CONVERTER, ID, one_of, whole
+from ._fields import ID, converter, one_of, whole
 
 MAIN_COMBAT_CARDS = 10
 MINOR_COMBAT_CARDS = 9
@@ -62,7 +62,7 @@ class Templates:
 
 
 def parse_templates(text: str, source: str) -> Templates:
-    return structure_toml(text, source, Templates, CONVERTER, "bad-templates")
+    return structure_toml(text, source, Templates, converter(), "bad-templates")
 
 
 TEMPLATES_FILE = DataFile(

@@ -13,12 +13,11 @@ from __future__ import annotations
 import contextvars
 
 import attrs
-from cattrs.gen import make_dict_structure_fn, override
 
 from boardstate.rules import FieldError
 
 from ._characters import Team
-from ._fields import CONVERTER, an_id, one_of, only_one, whole
+from ._fields import an_id, on_converter, one_of, only_one, whole
 from .boards import SCENES
 
 KINDS = ("combat", "power-combat", "special")
@@ -292,32 +291,38 @@ def check_value(v: Value | None, field: str) -> None:
 # --- structuring values and targets -------------------------------------------------------------
 
 
-_value_table = make_dict_structure_fn(Value, CONVERTER, quantity=override(omit=True))
-_target_table = make_dict_structure_fn(Target, CONVERTER)
+def _install(converter) -> None:
+    """Values and targets: a number, a quantity or a selector word, or a table of fields."""
+    from cattrs.gen import make_dict_structure_fn, override
+
+    value_table = make_dict_structure_fn(Value, converter, quantity=override(omit=True))
+    target_table = make_dict_structure_fn(Target, converter)
+
+    def structure_value(value, _type) -> Value:
+        if type(value) is int:
+            return Value(base=value)
+        if type(value) is str:
+            if value not in QUANTITIES:
+                raise FieldError(
+                    f"must be a number, a quantity ({', '.join(QUANTITIES)}) or a table "
+                    f"{{base, when, then}}, got {value!r}"
+                )
+            return Value(quantity=value)
+        if isinstance(value, dict):
+            return value_table(value, Value)
+        raise FieldError(
+            f"must be a number, a quantity or a table {{base, when, then}}, got {value!r}"
+        )
+
+    def structure_target(value, _type) -> Target:
+        if type(value) is str:
+            return Target(who=value)
+        if isinstance(value, dict):
+            return target_table(value, Target)
+        raise FieldError(f"must be a selector or a table {{who, side, each}}, got {value!r}")
+
+    converter.register_structure_hook(Value, structure_value)
+    converter.register_structure_hook(Target, structure_target)
 
 
-def _structure_value(value, _type) -> Value:
-    if type(value) is int:
-        return Value(base=value)
-    if type(value) is str:
-        if value not in QUANTITIES:
-            raise FieldError(
-                f"must be a number, a quantity ({', '.join(QUANTITIES)}) or a table "
-                f"{{base, when, then}}, got {value!r}"
-            )
-        return Value(quantity=value)
-    if isinstance(value, dict):
-        return _value_table(value, Value)
-    raise FieldError(f"must be a number, a quantity or a table {{base, when, then}}, got {value!r}")
-
-
-def _structure_target(value, _type) -> Target:
-    if type(value) is str:
-        return Target(who=value)
-    if isinstance(value, dict):
-        return _target_table(value, Target)
-    raise FieldError(f"must be a selector or a table {{who, side, each}}, got {value!r}")
-
-
-CONVERTER.register_structure_hook(Value, _structure_value)
-CONVERTER.register_structure_hook(Target, _structure_target)
+on_converter(_install)

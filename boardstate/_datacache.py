@@ -1,0 +1,62 @@
+"""A module's built-in data files as their parsed values, kept between commands (issue 29).
+
+Parsing a data file (TOML, then structured and checked with cattrs) is a pure function of its
+text and of the installed code, yet every command of a game with data files did it again, and
+imported cattrs to do it: a quarter of an Epic Duels command.  The parsed value of a built-in
+file is kept in the user's cache folder (``$BOARDSTATE_CACHE``, or
+``$XDG_CACHE_HOME/boardstate``, ``~/.cache/boardstate``; the folder the copies' memory uses),
+keyed by a digest of the file's text, its name, the parse function, Python's version and every
+file of the engine and of the module's package (their names, sizes and times: ``_checked``'s
+fingerprint of the code, and the package's data files): other code or other data is never
+answered from it.  A file of it that is not this user's alone, or that
+does not read back, is ignored and the file parsed as before; a player's own data file (an
+option) is never kept.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import pickle
+from importlib import import_module
+from pathlib import Path
+
+from ._checked import _code_fingerprint, _put, _read_own, cache_dir
+
+
+def parsed(parse, text: str, name: str, package: str):
+    """``parse(text, name)``, or the value it gave before for the same key."""
+    if parse.__closure__ is not None:  # (a closure may hold more than the key says)
+        return parse(text, name)
+    path = cache_dir() / "data" / _key(parse, text, name, package)
+    try:
+        return pickle.loads(_read_own(path))  # (None, not this user's alone: a TypeError)
+    except Exception:  # (missing, not ours, or written by a run that was cut short)
+        pass
+    value = parse(text, name)
+    try:
+        data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+    except Exception:  # (a value that cannot be pickled: parsed again next time)
+        return value
+    _put(path, data)  # (a folder that cannot be written: parsed again next time)
+    return value
+
+
+def _key(parse, text: str, name: str, package: str) -> str:
+    init = import_module(package).__file__
+    sha = hashlib.sha256(_code_fingerprint(init) + _data_files(str(Path(init).parent)))
+    for part in (parse.__module__, parse.__qualname__, name, text):
+        sha.update(part.encode() + b"\0")
+    return sha.hexdigest()
+
+
+@functools.lru_cache(maxsize=8)
+def _data_files(package_folder: str) -> bytes:
+    """The package's other files (a data file's parse may read another: a deck its cast),
+    by name, size and time; ``_code_fingerprint`` names the code."""
+    sha = hashlib.sha256()
+    for path in sorted(Path(package_folder).rglob("*")):
+        if path.suffix != ".py" and "__pycache__" not in path.parts and path.is_file():
+            st = path.stat()
+            sha.update(f"{path}\0{st.st_mtime_ns}\0{st.st_size}\0".encode())
+    return sha.digest()

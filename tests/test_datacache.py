@@ -1,0 +1,71 @@
+"""The parsed built-in data files kept between commands (``boardstate._datacache``): the same
+key gives the value back without parsing; another text, a closure, a file of the cache that is
+not this user's alone or does not read back, parse again."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from boardstate import _datacache
+
+PACKAGE = "boardstate.geometry"  # (a package that parses no data file of its own on import)
+CALLS: list[str] = []
+
+
+def parse_words(text: str, source: str) -> tuple:
+    CALLS.append(text)
+    return (source, tuple(text.split()))
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("BOARDSTATE_CACHE", str(tmp_path))
+    CALLS.clear()
+    return tmp_path / "data"
+
+
+def test_the_same_file_is_parsed_once_and_read_back(cache):
+    first = _datacache.parsed(parse_words, "a b", "words.toml", PACKAGE)
+    again = _datacache.parsed(parse_words, "a b", "words.toml", PACKAGE)
+    assert first == again == ("words.toml", ("a", "b"))
+    assert CALLS == ["a b"]
+    (kept,) = cache.iterdir()
+    assert kept.stat().st_mode & 0o777 == 0o600
+
+
+def test_another_text_or_name_is_parsed_again(cache):
+    _datacache.parsed(parse_words, "a b", "words.toml", PACKAGE)
+    assert _datacache.parsed(parse_words, "a c", "words.toml", PACKAGE)[1] == ("a", "c")
+    assert _datacache.parsed(parse_words, "a b", "other.toml", PACKAGE)[0] == "other.toml"
+    assert CALLS == ["a b", "a c", "a b"]
+
+
+@pytest.mark.parametrize("spoil", ["others may write it", "cut short", "a link"])
+def test_a_kept_file_not_ours_or_not_whole_is_not_believed(cache, spoil):
+    _datacache.parsed(parse_words, "a b", "words.toml", PACKAGE)
+    (kept,) = cache.iterdir()
+    if spoil == "others may write it":
+        kept.chmod(0o666)
+    elif spoil == "cut short":
+        kept.write_bytes(kept.read_bytes()[:7])
+    else:
+        elsewhere = cache.parent / "elsewhere"
+        os.replace(kept, elsewhere)
+        kept.symlink_to(elsewhere)
+    assert _datacache.parsed(parse_words, "a b", "words.toml", PACKAGE)[1] == ("a", "b")
+    assert CALLS == ["a b", "a b"]
+
+
+def test_a_closure_is_never_kept(cache):
+    seen = CALLS  # (what a closure holds is no part of the key)
+
+    def parse(text, source):
+        seen.append(text)
+        return text
+
+    for _ in range(2):
+        assert _datacache.parsed(parse, "x", "words.toml", PACKAGE) == "x"
+    assert CALLS == ["x", "x"]
+    assert not cache.exists()
