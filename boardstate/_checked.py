@@ -29,7 +29,6 @@ import os
 import pickle
 import stat
 import sys
-import tempfile
 from pathlib import Path
 
 import attrs
@@ -79,6 +78,8 @@ def _put(path: Path, data: bytes) -> None:
     """A new file put in place (a crash leaves the old one, or none), readable by this user
     only; a folder that cannot be written leaves it as it was (the next command checks more,
     nothing else)."""
+    import tempfile  # (a command that remembers nothing does not import it)
+
     try:
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)

@@ -12,7 +12,6 @@ import secrets
 import shlex
 import signal
 import sys
-import tarfile
 import threading
 import time
 from pathlib import Path
@@ -271,11 +270,15 @@ class _Archive:
     (so the same seed makes the same archive); resumed by appending."""
 
     def __init__(self, path, start: int) -> None:
+        import tarfile  # (here, not for every ``verify`` of one game)
+
         if start:
             _cut_tar(path, start)
         self._tar = tarfile.open(path, "a" if start else "w", format=tarfile.PAX_FORMAT)
 
     def add(self, name: str, data: bytes) -> None:
+        import tarfile
+
         info = tarfile.TarInfo(name)
         info.size, info.mtime, info.mode = len(data), 0, 0o644
         self._tar.addfile(info, io.BytesIO(data))
@@ -287,6 +290,8 @@ class _Archive:
 def _cut_tar(path, keep: int) -> None:
     """An archive resumed keeps its first ``keep`` members (those in the manifest): a member
     written after the manifest's last line, or cut short by a second Ctrl-C, goes."""
+    import tarfile
+
     with tarfile.open(path, "r") as tar:
         members = []
         with contextlib.suppress(tarfile.ReadError):
