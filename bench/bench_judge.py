@@ -32,11 +32,11 @@ throw-away server is started in a temporary folder when the server binaries are 
 (Debian's ``postgresql`` package; as root, run as the ``postgres`` user), else it is skipped
 with the reason.  ``--postgres none`` skips it.
 
-The defaults (300 games, the first 100 of them in the cold passes) keep a run near 2.5 minutes
-(SQLite) and 3.5 minutes (PostgreSQL) a store on the project's 2-core machine, where writing the
-replies into the outbox folder takes most of the time; ``--games 1000`` is the issue's figure
-(about 23,000 requests: 5.5 to 9 minutes for the warm pass alone there, before every digest
-carried a picture).  ``--store sqlite`` or ``--store postgresql`` runs one store only (two
+The defaults: 300 games, the first 100 of them in the cold passes.  Drawing each digest's
+picture (about 70 ms of CPU a request, most of it the PNG) bounds a pass: 6,890 requests take
+eight minutes of CPU a store, a warm pass near half an hour on the project's 2-core machine when
+others load it; ``--games 1000`` is the issue's figure (about 23,000 requests, three and a
+third times as long).  ``--store sqlite`` or ``--store postgresql`` runs one store only (two
 processes may then run side by side, one a store).
 
 Usage: python bench/bench_judge.py [--games 300] [--moves 20] [--cold-games 100] [--seed 1]

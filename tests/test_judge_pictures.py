@@ -13,6 +13,7 @@ import email.policy
 import os
 
 import attrs
+import msgpack
 import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -112,3 +113,13 @@ def test_a_picture_that_will_not_draw_costs_the_mail_its_png_only(joined, tmp_pa
 def test_a_mail_with_no_picture_to_draw_is_sent_as_queued():
     plain = Outgoing("ann@x.org", "hello", "text\n", (("m.msgpack", b"\x93"),), "moves")
     assert digests.drawn(plain) is plain
+
+
+def test_a_mail_queued_before_pictures_were_drawn_when_sent_is_read_with_none_to_draw():
+    from boardstate.judge._store import _pack, _unpack
+
+    queued = Outgoing("ann@x.org", "hi", "text\n", (("t.png", b"\x89PNG"),), "digest", "t")
+    assert _unpack(_pack(queued)) == queued
+    older = msgpack.packb(["ann@x.org", "hi", "text\n", [["t.png", b"\x89PNG"]], "digest"])
+    read = _unpack(older)  # (a judge before this one queued its PNG already drawn)
+    assert read.picture == "" and digests.drawn(read) is read
