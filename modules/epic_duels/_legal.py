@@ -136,14 +136,20 @@ def draws(s: EpicState, seat: int, hand: list[int]) -> list:
 DRAW_TWO_REVISION = 4  # 'draw 2', both actions drawing, is a command from this revision on
 
 
+def two_draws_discard(s: EpicState, seat: int) -> int:
+    """How many cards of the hand two draws in a row discard first: none from 8 cards or
+    fewer, one from 9, two from 10 (the hand limit before each draw)."""
+    return max(0, len(s.hands[seat]) + 2 - HAND_LIMIT)
+
+
 def two_draws_discarding(s: EpicState, seat: int, group: int) -> list[tuple]:
     """What two draws in a row from ``group``'s pile discard first, chosen before either card
     is seen: nothing from 8 cards or fewer, one card of the hand from 9, two from 10 (sorted;
     one card twice only if the hand holds two of it).  Those discards are made before both
     draws, which comes to the same as one before each only while the pile holds both cards
     (no discards reshuffled in between): with fewer, a full hand draws one at a time."""
-    need = len(s.hands[seat]) + 2 - HAND_LIMIT
-    if need <= 0:
+    need = two_draws_discard(s, seat)
+    if not need:
         return [()]
     if len(s.piles[group]) < 2:
         return []

@@ -440,6 +440,11 @@ def _combat_card(s: EpicState, seat: int, arg: str, text: str, *, attacking: boo
         return parse_card(s, seat, arg, text, within=fits, number=number)
 
 
+def _from_team(s: EpicState, seat: int, group: int) -> str:
+    """A draw's pile, named only when the seat draws from two (Master Play)."""
+    return f" from {s.roster.teams[group]}" if len(s.roster.groups_of(seat)) > 1 else ""
+
+
 def notation(s: EpicState, seat: int, command) -> str:
     verb = command[0]
     board = s.roster.board
@@ -452,17 +457,13 @@ def notation(s: EpicState, seat: int, command) -> str:
     if verb == "draw":
         _, card, group = command
         text = "draw" if card == NO_CARD else f"draw discarding {card_label(s, seat, card)}"
-        if len(s.roster.groups_of(seat)) > 1:
-            text += f" from {s.roster.teams[group]}"
-        return text
+        return text + _from_team(s, seat, group)
     if verb == "draw-two":
         _, group, discards = command
         text = "draw 2"
         if discards:
             text += " discarding " + ", ".join(card_label(s, seat, k) for k in discards)
-        if len(s.roster.groups_of(seat)) > 1:
-            text += f" from {s.roster.teams[group]}"
-        return text
+        return text + _from_team(s, seat, group)
     if verb == "heal":
         _, card, char = command
         text = f"heal {card_label(s, seat, card)}"

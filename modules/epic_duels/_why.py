@@ -52,10 +52,7 @@ def _reason(s: EpicState, seat: int, command) -> tuple[str, str]:
         )
     if verb in ("move", "done") and phase == MOVE:
         return _move_reason(s, seat, command)
-    if verb in ("draw", "draw-two", "heal", "play", "attack", "release", "end") and phase in (
-        ACT,
-        MOVE,
-    ):
+    if verb in _ACTION_VERBS and phase in (ACT, MOVE):
         return _action_reason(s, seat, command)
     if phase == LAY:
         return _card_reason(s, seat, command, attacking=True)
@@ -68,6 +65,9 @@ def _reason(s: EpicState, seat: int, command) -> tuple[str, str]:
         what = "discard down to 10 cards" if phase == TRIM else "the card being resolved asks"
         return f"{what}: {shown}{more}", "not-a-choice"
     return f"not now: the game waits for '{PHASE_NAMES[phase]}'", "wrong-phase"
+
+
+_ACTION_VERBS = ("draw", "draw-two", "heal", "play", "attack", "release", "end")
 
 
 def _move_reason(s: EpicState, seat: int, command) -> tuple[str, str]:
@@ -120,28 +120,26 @@ def _action_reason(s: EpicState, seat: int, command) -> tuple[str, str]:
     free_card = verb == "play" and rs.cards[command[1]].free
     if s.actions <= 0 and not free_card:
         return "no action is left this turn ('end' ends it)", "no-actions"
-    if verb == "draw":
+    if verb == "draw-two" and s.revision < _legal.DRAW_TWO_REVISION:
+        return (
+            f"'draw 2' came with rules revision {_legal.DRAW_TWO_REVISION}; this game plays "
+            f"revision {s.revision}: draw one at a time",
+            "revision",
+        )
+    if verb in ("draw", "draw-two"):
+        group = command[2] if verb == "draw" else command[1]
         if s.draw_barred:
             return "a card played against you forbids drawing this turn", "no-draw"
-        if command[2] not in rs.groups_of(seat):
-            return f"the {rs.teams[command[2]]} deck is not yours", "not-yours"
+        if group not in rs.groups_of(seat):
+            return f"the {rs.teams[group]} deck is not yours", "not-yours"
+    if verb == "draw":
         if command[1] == NO_CARD:
             return f"your hand holds {HAND_LIMIT} cards: say 'draw discarding CARD'", "hand-full"
         return f"{card_label(s, seat, command[1])} is not in your hand", "not-in-hand"
     if verb == "draw-two":
-        if s.revision < _legal.DRAW_TWO_REVISION:
-            return (
-                f"'draw 2' came with rules revision {_legal.DRAW_TWO_REVISION}; this game plays "
-                f"revision {s.revision}: draw one at a time",
-                "revision",
-            )
-        if s.draw_barred:
-            return "a card played against you forbids drawing this turn", "no-draw"
-        if command[1] not in rs.groups_of(seat):
-            return f"the {rs.teams[command[1]]} deck is not yours", "not-yours"
         if s.actions < 2:
             return "'draw 2' takes both your actions: one is left ('draw' draws one)", "one-action"
-        need = max(0, len(s.hands[seat]) + 2 - HAND_LIMIT)
+        need = _legal.two_draws_discard(s, seat)
         discards = command[2]
         if len(discards) != need:
             say = {0: "'draw 2'", 1: "'draw 2 discarding CARD'"}.get(
