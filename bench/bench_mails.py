@@ -40,6 +40,7 @@ Usage: python bench/bench_mails.py [--games 10] [--seed 1] [--game epic-duels ..
 from __future__ import annotations
 
 import argparse
+import functools
 import hashlib
 import random
 import statistics
@@ -94,10 +95,9 @@ class RandomScript:
     """A uniformly random legal command: a player who does everything the rules allow as
     often as anything else (draws in the middle of a turn far more than people do)."""
 
-    aware = False
-
-    def __init__(self, rng: random.Random) -> None:
+    def __init__(self, rng: random.Random, aware: bool = False) -> None:
         self.rng = rng
+        self.aware = aware  # (heeds ``legal``'s word on round trips)
 
     def commands(self, game: bs.Game, seat: int) -> list[str]:
         """What the player chooses from: every legal command, or, for a player who heeds what
@@ -119,8 +119,8 @@ class PolicyScript(RandomScript):
     on a short hand, ...), choosing from the seat's view: a player who plays like people do,
     at a fraction of a millisecond a command (a searching bot costs up to a second)."""
 
-    def __init__(self, rng: random.Random) -> None:
-        super().__init__(rng)
+    def __init__(self, rng: random.Random, aware: bool = False) -> None:
+        super().__init__(rng, aware)
         self.policies: dict[str, Policy] = {}  # module id -> its policy (it caches moves)
 
     def __call__(self, game: bs.Game, seat: int) -> str:
@@ -130,31 +130,19 @@ class PolicyScript(RandomScript):
         module = game.module
         policy = self.policies.setdefault(module.spec.id, policy_for(module))
         rules, state = game.rules, game.state
-        allowed = set(allowed)
-        commands = [
-            c for c in rules.legal(state, seat) if rules.notation(state, seat, c) in allowed
-        ]
+        commands = list(rules.legal(state, seat))
+        if len(allowed) < len(commands):  # (heeding ``legal``: the round trips left out)
+            allowed = set(allowed)
+            commands = [c for c in commands if rules.notation(state, seat, c) in allowed]
         command = policy.pick(game.decider.view(state, seat), seat, commands, self.rng)
         return rules.notation(state, seat, command)
-
-
-class AwareRandomScript(RandomScript):
-    """The random player who heeds ``legal``'s word on round trips."""
-
-    aware = True
-
-
-class AwarePolicyScript(PolicyScript):
-    """The policy player who heeds ``legal``'s word on round trips."""
-
-    aware = True
 
 
 SCRIPTS = {
     "random": RandomScript,
     "policy": PolicyScript,
-    "random-aware": AwareRandomScript,
-    "policy-aware": AwarePolicyScript,
+    "random-aware": functools.partial(RandomScript, aware=True),
+    "policy-aware": functools.partial(PolicyScript, aware=True),
 }
 
 
