@@ -23,29 +23,19 @@ by the installed code; a file or a saved state that does not match is ignored, n
 
 from __future__ import annotations
 
-import functools
 import hashlib
-import os
-import pickle
-import stat
 import sys
 from pathlib import Path
 
 import attrs
 import msgpack
 
+from ._cache import cache_dir, code_fingerprint, put, read_own
 from ._records import Row
 from ._snapshot import records_of, restored, shared_of, state_bytes, state_from
 
 MAX_REMEMBERED = 8  # (seq, digest) pairs per game: several copies of one game on one machine
 _MAX_BYTES = 4096
-
-
-def cache_dir() -> Path:
-    """Where the memory is kept (the environment decides)."""
-    from .keys import user_folder
-
-    return user_folder("BOARDSTATE_CACHE", "XDG_CACHE_HOME", ".cache")
 
 
 def _path(game_id: bytes) -> Path:
@@ -69,29 +59,9 @@ def remembered(game_id: bytes) -> list[tuple[int, bytes]]:
 
 
 def remember(game_id: bytes, seq: int, digest: bytes) -> None:
-    """Add ``(seq, digest)`` to the game's memory (``_put``)."""
+    """Add ``(seq, digest)`` to the game's memory (``_cache.put``)."""
     pairs = [(seq, digest)] + [p for p in remembered(game_id) if p != (seq, digest)]
-    _put(_path(game_id), msgpack.packb(pairs[:MAX_REMEMBERED]))
-
-
-def _put(path: Path, data: bytes) -> None:
-    """A new file put in place (a crash leaves the old one, or none), readable by this user
-    only; a folder that cannot be written leaves it as it was (the next command checks more,
-    nothing else)."""
-    import tempfile  # (a command that remembers nothing does not import it)
-
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-        try:
-            with os.fdopen(fd, "wb") as f:
-                f.write(data)
-            os.replace(tmp, path)
-        except BaseException:
-            os.unlink(tmp)
-            raise
-    except OSError:
-        pass
+    put(_path(game_id), msgpack.packb(pairs[:MAX_REMEMBERED]))
 
 
 def digests(rows, at) -> tuple[dict[int, bytes], bytes]:
@@ -127,7 +97,6 @@ def check_and_remember(game_id: bytes, rows: list):
 
 # ---------------------------------------------------------------------- the state at a record
 _STATE_FORMAT = b"boardstate-state-1"
-_MAX_STATE_BYTES = 1 << 28
 
 
 def _state_path(header) -> Path:
@@ -150,41 +119,8 @@ def _key(game, count: int, rows_hash: bytes, state_hash: bytes) -> tuple:
     header (but the count of records mailed, which every command may change), the records
     it was made from, and its own bytes."""
     header = msgpack.packb(attrs.evolve(game.header, shared=None).to_map(), use_bin_type=True)
-    code = _code_fingerprint(sys.modules[type(game.rules).__module__].__file__)
+    code = code_fingerprint(sys.modules[type(game.rules).__module__].__file__)
     return (_STATE_FORMAT, code, hashlib.sha256(header).digest(), count, rows_hash, state_hash)
-
-
-@functools.lru_cache(maxsize=8)
-def _code_fingerprint(rules_file: str) -> bytes:
-    """The installed engine and the game module's package, as their source files' sizes and
-    times, and Python's version: a state written by other code is not read back."""
-    sha = hashlib.sha256(f"{sys.version}\0{pickle.HIGHEST_PROTOCOL}".encode())
-    for root in sorted({os.path.dirname(__file__), os.path.dirname(rules_file)}):
-        for folder, subfolders, files in os.walk(root):
-            subfolders[:] = sorted(d for d in subfolders if d != "__pycache__")
-            for name in sorted(f for f in files if f.endswith(".py")):
-                st = os.stat(os.path.join(folder, name))
-                sha.update(f"{folder}/{name}\0{st.st_mtime_ns}\0{st.st_size}\0".encode())
-    return sha.digest()
-
-
-def _own(st: os.stat_result) -> bool:
-    """This user's, a regular file or folder, and nobody else may write it."""
-    kind = stat.S_ISREG(st.st_mode) or stat.S_ISDIR(st.st_mode)
-    return kind and st.st_uid == os.getuid() and not st.st_mode & 0o022
-
-
-def _read_own(path: Path) -> bytes | None:
-    """The bytes of ``path`` if it and its folder are this user's alone (never through a
-    link: the file is checked as opened), else None."""
-    if not _own(os.lstat(path.parent)):
-        return None
-    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0))
-    with os.fdopen(fd, "rb") as f:
-        st = os.fstat(f.fileno())
-        if not _own(st) or st.st_size > _MAX_STATE_BYTES:
-            return None
-        return f.read(st.st_size)  # (not the limit: read() reserves what it is asked for)
 
 
 @attrs.frozen
@@ -206,7 +142,7 @@ def resume(game, rows: list) -> Saved:
     ignored."""
     path = _state_path(game.header)
     try:
-        data = _read_own(path)
+        data = read_own(path)
         if data is None:
             return Saved()
         key, body = _unpacked(data)
@@ -253,7 +189,7 @@ def keep_state(game, rows: list, saved: Saved) -> None:
         key = _key(game, count, hashed.digest(), hashlib.sha256(body).digest())
     except Exception:  # (pickle's complaints about a value it cannot write)
         return
-    _put(_state_path(game.header), msgpack.packb((key, body), use_bin_type=True))
+    put(_state_path(game.header), msgpack.packb((key, body), use_bin_type=True))
 
 
 def _unpacked(data: bytes) -> tuple:

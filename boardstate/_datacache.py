@@ -6,7 +6,7 @@ imported cattrs to do it: a quarter of an Epic Duels command.  The parsed value 
 file is kept in the user's cache folder (``$BOARDSTATE_CACHE``, or
 ``$XDG_CACHE_HOME/boardstate``, ``~/.cache/boardstate``; the folder the copies' memory uses),
 keyed by a digest of the file's text, its name, the parse function, Python's version and every
-file of the engine and of the module's package (their names, sizes and times: ``_checked``'s
+file of the engine and of the module's package (their names, sizes and times: ``_cache``'s
 fingerprint of the code, and the package's data files): other code or other data is never
 answered from it.  A file of it that is not this user's alone, or that
 does not read back, is ignored and the file parsed as before; a player's own data file (an
@@ -21,7 +21,7 @@ import pickle
 from importlib import import_module
 from pathlib import Path
 
-from ._checked import _code_fingerprint, _put, _read_own, cache_dir
+from ._cache import cache_dir, code_fingerprint, put, read_own
 
 
 def parsed(parse, text: str, name: str, package: str):
@@ -30,7 +30,7 @@ def parsed(parse, text: str, name: str, package: str):
         return parse(text, name)
     path = cache_dir() / "data" / _key(parse, text, name, package)
     try:
-        return pickle.loads(_read_own(path))  # (None, not this user's alone: a TypeError)
+        return pickle.loads(read_own(path))  # (None, not this user's alone: a TypeError)
     except Exception:  # (missing, not ours, or written by a run that was cut short)
         pass
     value = parse(text, name)
@@ -38,13 +38,13 @@ def parsed(parse, text: str, name: str, package: str):
         data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
     except Exception:  # (a value that cannot be pickled: parsed again next time)
         return value
-    _put(path, data)  # (a folder that cannot be written: parsed again next time)
+    put(path, data)  # (a folder that cannot be written: parsed again next time)
     return value
 
 
 def _key(parse, text: str, name: str, package: str) -> str:
     init = import_module(package).__file__
-    sha = hashlib.sha256(_code_fingerprint(init) + _data_files(str(Path(init).parent)))
+    sha = hashlib.sha256(code_fingerprint(init) + _data_files(str(Path(init).parent)))
     for part in (parse.__module__, parse.__qualname__, name, text):
         sha.update(part.encode() + b"\0")
     return sha.hexdigest()
@@ -53,7 +53,7 @@ def _key(parse, text: str, name: str, package: str) -> str:
 @functools.lru_cache(maxsize=8)
 def _data_files(package_folder: str) -> bytes:
     """The package's other files (a data file's parse may read another: a deck its cast),
-    by name, size and time; ``_code_fingerprint`` names the code."""
+    by name, size and time; ``code_fingerprint`` names the code."""
     sha = hashlib.sha256()
     for path in sorted(Path(package_folder).rglob("*")):
         if path.suffix != ".py" and "__pycache__" not in path.parts and path.is_file():

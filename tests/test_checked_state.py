@@ -209,7 +209,7 @@ def test_a_changed_damaged_or_foreign_saved_state_is_never_believed(tmp_path, ru
         os.chmod(state, 0o600)
         with monkeypatch.context() as patch:
             if name == "written by other code":
-                patch.setattr(_checked, "_code_fingerprint", lambda _file: b"other code")
+                patch.setattr(_checked, "code_fingerprint", lambda _file: b"other code")
             elif name == "writable by others":
                 os.chmod(state, 0o666)
             else:  # (the very bytes saved, but through a link)

@@ -1,0 +1,77 @@
+"""The user's cache folder, which only ever saves work: what this user's boardstate checked
+of a copy and the game it found there (``_checked``), and a module's data files parsed
+(``_datacache``).  A file of it is read only if it and its folder are this user's alone, never
+through a link, and is written whole or not at all; what cannot be read or written there costs
+time, never safety."""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+import pickle
+import stat
+import sys
+from pathlib import Path
+
+MAX_BYTES = 1 << 28  # (the largest file of the cache read back)
+
+
+def cache_dir() -> Path:
+    """Where the cache is kept (the environment decides)."""
+    from .keys import user_folder
+
+    return user_folder("BOARDSTATE_CACHE", "XDG_CACHE_HOME", ".cache")
+
+
+def put(path: Path, data: bytes) -> None:
+    """A new file put in place (a crash leaves the old one, or none), readable by this user
+    only; a folder that cannot be written leaves it as it was (the next command checks more,
+    nothing else)."""
+    import tempfile  # (a command that remembers nothing does not import it)
+
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+            os.replace(tmp, path)
+        except BaseException:
+            os.unlink(tmp)
+            raise
+    except OSError:
+        pass
+
+
+@functools.lru_cache(maxsize=8)
+def code_fingerprint(rules_file: str) -> bytes:
+    """The installed engine and the game module's package, as their source files' sizes and
+    times, and Python's version: a state written by other code is not read back."""
+    sha = hashlib.sha256(f"{sys.version}\0{pickle.HIGHEST_PROTOCOL}".encode())
+    for root in sorted({os.path.dirname(__file__), os.path.dirname(rules_file)}):
+        for folder, subfolders, files in os.walk(root):
+            subfolders[:] = sorted(d for d in subfolders if d != "__pycache__")
+            for name in sorted(f for f in files if f.endswith(".py")):
+                st = os.stat(os.path.join(folder, name))
+                sha.update(f"{folder}/{name}\0{st.st_mtime_ns}\0{st.st_size}\0".encode())
+    return sha.digest()
+
+
+def _own(st: os.stat_result) -> bool:
+    """This user's, a regular file or folder, and nobody else may write it."""
+    kind = stat.S_ISREG(st.st_mode) or stat.S_ISDIR(st.st_mode)
+    return kind and st.st_uid == os.getuid() and not st.st_mode & 0o022
+
+
+def read_own(path: Path) -> bytes | None:
+    """The bytes of ``path`` if it and its folder are this user's alone (never through a
+    link: the file is checked as opened), else None."""
+    if not _own(os.lstat(path.parent)):
+        return None
+    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0))
+    with os.fdopen(fd, "rb") as f:
+        st = os.fstat(f.fileno())
+        if not _own(st) or st.st_size > MAX_BYTES:
+            return None
+        return f.read(st.st_size)  # (not the limit: read() reserves what it is asked for)
