@@ -336,7 +336,7 @@ class SignedTrust(OpenTrust):
         if not letters or header.peer_secret is None or header.viewer is None or writer is None:
             return openings
         found = read_letters(
-            header.peer_secret, header.viewer, writer, header.game_id, seq, letters
+            header.peer_secret, header.viewer, writer, self.game_id(game), seq, letters
         )
         if not found:
             return openings

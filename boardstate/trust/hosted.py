@@ -192,9 +192,10 @@ class HostedTrust(DeadlineKeeping, SignedTrust):
         from ..keys import verifies
 
         header = game.header
+        game_id = self.game_id(game)
         judge = header.judge[:32]
         asked, stamp = self.asked(game, record)
-        message = judged_message(header.game_id, record.body, stamp)
+        message = judged_message(game_id, record.body, stamp)
         if not record.signature or not verifies(judge, record.signature, message):
             raise IllegalCommand(
                 f"the judge's signature does not verify (key {judge.hex()[:16]}): the "
@@ -223,7 +224,7 @@ class HostedTrust(DeadlineKeeping, SignedTrust):
         self.check_request(
             game,
             Request(
-                header.game_id,
+                game_id,
                 header.module,
                 base,
                 record.actor,
