@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import random
 
 from ._decider import Decider
 from ._module import HIDDEN, Choice
 from ._rng import FastRng
+from ._secrets import Secret
 from ._table import Table
 
 
@@ -23,23 +26,28 @@ def random_playout(
 
     Returns ``(final_state, outcome, actions)``; ``actions`` counts one per seat per command.
     A face-down choice is decided on ``HIDDEN`` and turned over when the rules ask, as in play.
+    The same ``seed`` and ``bot_seed`` play the same game (``PlayoutRng``).
     """
     decider = Decider(module)
     players = tuple(players)
     options = decider.options(dict(raw_options or {}), players)
-    rng = FastRng(seed, b"fast")
+    rng = PlayoutRng(seed, b"fast")
     state = decider.start(decider.initial(options, players, module.spec.revision), rng)[1]
     pick = random.Random(bot_seed).choice
     legal, to_act, outcome = decider.legal, decider.to_act, decider.outcome
-    choice = getattr(module.rules, "choice", None) or decider.choice
+    choice = getattr(module.rules, "choice", None)
     decide_into = module.rules.decide
     table = _Unrecorded(state, decider.evolve, rng)  # one table for the game: no log is kept
     face_down: dict = {}
     actions = 0
     while (result := outcome(state)) is None:
-        how = choice(state)
+        how = Choice.OPEN if choice is None else choice(state)
         if how < Choice.FACE_DOWN:  # in the open, or sealed (the fast path sees all at once)
-            moves = tuple([(seat, pick(legal(state, seat))) for seat in to_act(state)])
+            seats = to_act(state)
+            if len(seats) == 1:
+                moves = ((seats[0], pick(legal(state, seats[0]))),)
+            else:
+                moves = tuple([(seat, pick(legal(state, seat))) for seat in seats])
         elif how == Choice.FACE_DOWN:
             (seat,) = to_act(state)
             face_down[seat] = pick(legal(state, seat))
@@ -54,6 +62,40 @@ def random_playout(
         if actions > max_actions:
             raise RuntimeError("the game did not end")
     return state, result, actions
+
+
+class PlayoutRng(FastRng):
+    """``FastRng`` made cheaper for ``random_playout``, which keeps no record and is no bot's:
+    its numbers come from Python's Mersenne Twister seeded with HMAC-SHA256(seed, stream)
+    (the same seed plays the same game; one HMAC a game, not one a number), and each secret of an int
+    (no salt, no commitment: an immutable value) is made once per value and owners and shared.
+    Bots keep ``FastRng``: their seeded games are pinned by tests."""
+
+    __slots__ = ("_below", "_bits", "_made")
+
+    def __init__(self, seed: bytes, stream: bytes) -> None:
+        super().__init__(seed, stream)
+        twister = random.Random(hmac.digest(seed, stream, hashlib.sha256))
+        self._below = twister.randrange
+        self._bits = twister.getrandbits
+        self._made: dict = {}
+
+    def block(self) -> bytes:
+        return self._bits(256).to_bytes(32, "big")
+
+    def randbelow(self, n: int) -> int:
+        if n <= 0:
+            raise ValueError("randbelow needs n > 0")
+        return self._below(n)
+
+    def secret(self, value, owners: int = 0) -> Secret:
+        if type(value) is not int:  # (cards are ints; 1 and True must not share one)
+            return Secret(b"", owners, value, b"")
+        key = (value, owners)
+        made = self._made.get(key)
+        if made is None:
+            made = self._made[key] = Secret(b"", owners, value, b"")
+        return made
 
 
 class _Unrecorded(Table):
