@@ -15,6 +15,7 @@ Three façades, by audience:
 
 from typing import TYPE_CHECKING
 
+from . import _attrscode  # noqa: F401 (first: attrs classes made from here on reuse kept code)
 from ._armor import armor
 from ._deadline import BOT_LEVELS
 from ._deadline import POLICIES as DEADLINE_POLICIES

@@ -1,0 +1,116 @@
+"""attrs' generated methods kept compiled between commands, as Python keeps a module's bytecode.
+
+attrs writes each class's ``__init__``, ``__repr__``, ``__eq__`` and ``__hash__`` as Python source
+and compiles it whenever the class is made: at every start, for the engine's records and every
+game's events, a third of an Epic Duels command's CPU (issue 29).  The compiled code is a pure
+function of that source, its file name and the interpreter, so it is kept in the user's cache
+folder (``_cache``: read only if this user's alone, written whole or not at all) under the
+interpreter's version, keyed by the file name and the source, and given back to attrs, which
+runs it as it would have run its own.  One thing in the source differs from process to
+process: ``__hash__`` starts from the hash of the class's name, and string hashes are salted
+per process; the key holds a fixed stand-in, put back as this process's number in the code.
+
+attrs has no hook for this: its module function ``_compile_and_eval`` is replaced.  An attrs
+without that function (another version) is left alone, and every class compiles as before.
+"""
+
+from __future__ import annotations  # (as attrs' own module: the same compiler flags)
+
+import atexit
+import marshal
+import sys
+
+from ._cache import cache_dir, put, read_own
+
+STAND_IN = 0x5EEDC0DE5EEDC0DE
+"""Put where the source holds its process's hash of the class's name."""
+METHODS = "<attrs generated methods "
+"""How attrs names the source of a class's methods (``<attrs generated methods mod.Class>``);
+their hash's seed is the hash of ``<attrs generated hash mod.Class>``."""
+MOST = 4000
+"""Past this many kept, the file keeps only what this process used."""
+
+
+def cache_file():
+    return cache_dir() / "attrs" / f"{sys.implementation.cache_tag}-{sys.hexversion:x}.marshal"
+
+
+class _Codes:
+    """The compiled code kept, what this process used, and whether it added any."""
+
+    def __init__(self) -> None:
+        self.kept = _read()
+        self.used: dict[str, object] = {}
+        self.added = False
+
+    def compile_and_eval(self, script, globs, locs=None, filename="") -> None:
+        """attrs' ``_compile_and_eval``, with the code compiled before if there is any."""
+        script, salt = _without_salt(script, filename)
+        key = f"{filename}\0{script}"
+        code = self.kept.get(key)
+        if code is None:
+            code = compile(script, filename, "exec")
+            self.kept[key] = code
+            self.added = True
+        self.used[key] = code
+        eval(_with_salt(code, salt) if salt is not None else code, globs, locs)
+
+    def save(self) -> None:
+        """What this process compiled, added to the file (as others left it meanwhile)."""
+        if not self.added:
+            return
+        codes = _read() | self.used
+        put(cache_file(), marshal.dumps(codes if len(codes) <= MOST else self.used))
+
+
+def _read() -> dict:
+    try:
+        codes = marshal.loads(read_own(cache_file()))  # (None, not ours: a TypeError)
+    except Exception:  # (missing, not ours, or cut short)
+        return {}
+    return codes if type(codes) is dict else {}
+
+
+def _without_salt(script: str, filename: str) -> tuple[str, int | None]:
+    """The source with the stand-in for its hash seed, and the seed (None: none found)."""
+    if not filename.startswith(METHODS):
+        return script, None
+    salt = hash(f"<attrs generated hash {filename.removeprefix(METHODS)}")
+    line = f" {salt},\n"
+    if script.count(line) != 1:
+        return script, None
+    return script.replace(line, f" {STAND_IN},\n"), salt
+
+
+def _with_salt(code, salt: int):
+    consts = tuple(
+        salt
+        if type(c) is int and c == STAND_IN
+        else _with_salt(c, salt)
+        if hasattr(c, "co_consts")
+        else c
+        for c in code.co_consts
+    )
+    return code.replace(co_consts=consts)
+
+
+def install() -> None:
+    """attrs compiles through the kept code from now on (once a process)."""
+    from attr import _make
+
+    original = getattr(_make, "_compile_and_eval", None)
+    if isinstance(getattr(original, "__self__", None), _Codes):
+        return  # (installed already)
+    if getattr(original, "__code__", None) is None or original.__code__.co_varnames[:4] != (
+        "script",
+        "globs",
+        "locs",
+        "filename",
+    ):
+        return  # (another attrs: its own way)
+    codes = _Codes()
+    _make._compile_and_eval = codes.compile_and_eval
+    atexit.register(codes.save)
+
+
+install()  # (imported first by the package: before any attrs class of it is made)
