@@ -66,19 +66,18 @@ def random_playout(
 
 class PlayoutRng(FastRng):
     """``FastRng`` made cheaper for ``random_playout``, which keeps no record and is no bot's:
-    its numbers come from Python's Mersenne Twister seeded with HMAC-SHA256(seed, stream)
-    (the same seed plays the same game; one HMAC a game, not one a number), and each secret of an int
-    (no salt, no commitment: an immutable value) is made once per value and owners and shared.
-    Bots keep ``FastRng``: their seeded games are pinned by tests."""
+    its numbers come from Python's Mersenne Twister seeded with HMAC-SHA256(seed, stream) (the
+    same seed plays the same game; one HMAC a game, not one a number), and each secret of an
+    int (no salt, no commitment: an immutable value) is made once per value and owners and
+    shared by all playouts.  Bots keep ``FastRng``: their seeded games are pinned by tests."""
 
-    __slots__ = ("_below", "_bits", "_made")
+    __slots__ = ("_below", "_bits")
 
     def __init__(self, seed: bytes, stream: bytes) -> None:
         super().__init__(seed, stream)
         twister = random.Random(hmac.digest(seed, stream, hashlib.sha256))
         self._below = twister.randrange
         self._bits = twister.getrandbits
-        self._made: dict = {}
 
     def block(self) -> bytes:
         return self._bits(256).to_bytes(32, "big")
@@ -92,10 +91,16 @@ class PlayoutRng(FastRng):
         if type(value) is not int:  # (cards are ints; 1 and True must not share one)
             return Secret(b"", owners, value, b"")
         key = (value, owners)
-        made = self._made.get(key)
+        made = _SECRETS.get(key)
         if made is None:
-            made = self._made[key] = Secret(b"", owners, value, b"")
+            if len(_SECRETS) >= _SECRETS_KEPT:
+                _SECRETS.clear()
+            made = _SECRETS[key] = Secret(b"", owners, value, b"")
         return made
+
+
+_SECRETS: dict = {}  # (value, owners) -> the fast path's Secret: shared by every playout
+_SECRETS_KEPT = 1 << 16
 
 
 class _Unrecorded(Table):
