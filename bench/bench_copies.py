@@ -22,8 +22,13 @@ copy) and the hosted mode (the judge's published log, and player 0's copy), reco
 time beside eventsourcing's replay of one aggregate with as many events as records (the peer of
 bench_engine.py, bench/peers; CPU time too, the two taking turns, best of five).
 
+``--epic``: what a checked read of an Epic Duels peer copy spends on saving its game, whose
+state pickle cannot write (``_checked.keep_state``): the try, as every command made it before
+the game was marked, beside the mark read back, CPU time, pair by pair, best of 200.
+
 Usage: python bench/bench_copies.py [--sizes 100,1000,10000] [--rounds 3] [--memory]
        python bench/bench_copies.py --verify 20
+       python bench/bench_copies.py --epic
 """
 
 from __future__ import annotations
@@ -157,13 +162,57 @@ def verify_table(games: int) -> None:
         print(f"| {name} | {records / games:.0f} | {ours:,.0f} | {peer:,.0f} | {ours / peer:.2f} |")
 
 
+def epic_keep_state(rounds: int) -> None:
+    """``keep_state`` on an Epic Duels peer copy: tried (the old way) and marked (the new)."""
+    from bench_peer import ByMail
+
+    from boardstate import _checked
+
+    folder = Path(tempfile.mkdtemp(prefix="bench-epic-"))
+    os.environ["BOARDSTATE_CACHE"] = str(folder / "cache")
+    keys = [Ed25519PrivateKey.generate() for _ in range(2)]
+    pick = random.Random(3)
+    module = bs.get_module("epic-duels")
+    table = ByMail.peer(module, 2, [pick.randbytes(32) for _ in keys], keys, pick)
+    print("| records | keep_state, tried | keep_state, marked | saved |")
+    print("|---:|---:|---:|---:|")
+    for steps in (4, 16):
+        while table.copies[0].seq < steps * 10 and table.copies[0].outcome() is None:
+            for seat in (0, 1):
+                table.act(seat)
+                table.mail(seat, 1 - seat)
+        path = folder / f"ann-{steps}.msgpack"
+        bs.save_game(table.copies[0], path)
+        game = bs.load_checked(path)  # (marks the game)
+        rows = parse_raw(path.read_bytes()).records
+        marked = _checked.resume(bs.Game.of_file(parse_raw(path.read_bytes())), rows)
+        assert marked.by_identity
+        tried = marked_best = float("inf")
+        for _ in range(rounds):
+            t = time.process_time()
+            _checked.keep_state(game, rows, _checked.Saved())
+            tried = min(tried, time.process_time() - t)
+            t = time.process_time()
+            _checked.keep_state(game, rows, marked)
+            marked_best = min(marked_best, time.process_time() - t)
+        print(
+            f"| {game.seq} | {tried * 1e6:.0f} µs | {marked_best * 1e6:.1f} µs | "
+            f"{(tried - marked_best) * 1e6:.0f} µs |"
+        )
+    shutil.rmtree(folder)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="100,1000,10000")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--memory", action="store_true", help="commands find their copy checked")
     parser.add_argument("--verify", type=int, metavar="GAMES", help="verify beside eventsourcing")
+    parser.add_argument("--epic", action="store_true", help="Epic Duels: keep_state's pickle")
     args = parser.parse_args()
+    if args.epic:
+        epic_keep_state(200)
+        return 0
     if args.verify:
         verify_table(args.verify)
         return 0

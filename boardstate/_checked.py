@@ -133,6 +133,7 @@ class Saved:
     count: int = 0
     openings: dict = attrs.field(factory=dict)
     hashed: object = None  # (``rows_hashed`` of those records, to carry on)
+    by_identity: bool = False  # (this game's states were found not to be values: none saved)
 
 
 def resume(game, rows: list) -> Saved:
@@ -147,6 +148,8 @@ def resume(game, rows: list) -> Saved:
             return Saved()
         key, body = _unpacked(data)
         count = key[3]
+        if count == 0 and key == _by_identity_key(game):
+            return Saved(by_identity=True)
         if type(count) is not int or not 0 < count <= len(rows):
             return Saved()
         hashed = rows_hashed(rows[:count])
@@ -171,9 +174,10 @@ def resume(game, rows: list) -> Saved:
 def keep_state(game, rows: list, saved: Saved) -> None:
     """Save ``game``, just checked from ``rows`` (all of a file's), for the next command
     (``resume``); nothing when the saved state is already at its last record, or when a
-    value of the game cannot be written (that game's commands run the rules from the setup)."""
+    value of the game cannot be written (that game's commands run the rules from the setup:
+    a game whose state was once found not to be a value is not pickled again to find out)."""
     count = len(rows)
-    if saved.count == count or game.seq != count or len(game.records) != count:
+    if saved.by_identity or saved.count == count or (game.seq, len(game.records)) != (count,) * 2:
         return
     openings = dict(saved.openings)
     for record in game.records[saved.count :]:  # (the records the rules ran on this time)
@@ -182,14 +186,26 @@ def keep_state(game, rows: list, saved: Saved) -> None:
             openings[record.seq] = known
     try:
         state = state_bytes(game, shared_of(game, game.records))
-        if state_from(state, shared_of(game, game.records))["state"] != game.state:
-            return  # (a module whose states compare by identity: not a value to save)
-        body = msgpack.packb((openings, state), use_bin_type=True)
-        hashed = rows_hashed(rows[saved.count :], saved.hashed if saved.count else None)
-        key = _key(game, count, hashed.digest(), hashlib.sha256(body).digest())
+        a_value = state_from(state, shared_of(game, game.records))["state"] == game.state
     except Exception:  # (pickle's complaints about a value it cannot write)
+        a_value = False
+    if not a_value:  # (a module's read-only mapping, or states that compare by identity)
+        put(
+            _state_path(game.header),
+            msgpack.packb((_by_identity_key(game), b""), use_bin_type=True),
+        )
         return
+    body = msgpack.packb((openings, state), use_bin_type=True)
+    hashed = rows_hashed(rows[saved.count :], saved.hashed if saved.count else None)
+    key = _key(game, count, hashed.digest(), hashlib.sha256(body).digest())
     put(_state_path(game.header), msgpack.packb((key, body), use_bin_type=True))
+
+
+def _by_identity_key(game) -> tuple:
+    """The key of the mark that this game's states are not values (Epic Duels': pickle cannot
+    write its roster, which compares by identity), for this code: ``keep_state`` need not pickle it to find out again.
+    Believing a forged mark costs time only (the rules run from the setup)."""
+    return _key(game, 0, b"", hashlib.sha256(b"").digest())
 
 
 def _unpacked(data: bytes) -> tuple:

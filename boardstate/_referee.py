@@ -104,7 +104,7 @@ def load_checked(path_or_raw) -> Game:
     through, remember = check_and_remember(header.game_id, rows)
     game, saved = _checked_beyond_memory(raw, rows, through)
     if game is None:
-        game, saved = _checked_in_full(raw), Saved()
+        game, saved = _checked_in_full(raw), Saved(by_identity=saved.by_identity)
     remember()
     keep_state(game, rows, saved)
     return game

@@ -224,3 +224,37 @@ def test_a_changed_damaged_or_foreign_saved_state_is_never_believed(tmp_path, ru
     runs[0] = 0
     _same(load_checked(path), expected)
     assert 0 < runs[0] < bob.seq
+
+
+def test_a_game_whose_states_are_not_values_is_pickled_once_then_marked(
+    tmp_path, runs, monkeypatch
+):
+    """Epic Duels' state is no value (pickle cannot write its roster, which compares by
+    identity): the first checked read tries to pickle the game and marks it; later reads do not
+    try again and run the rules from the setup, as before.  A mark of other code is ignored."""
+    from test_epic_duels_copies import PeerTable
+
+    pickled = [0]
+    real = _checked.state_bytes
+
+    def counting(*args, **kwargs):
+        pickled[0] += 1
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(_checked, "state_bytes", counting)
+    table = PeerTable({}, 3)
+    _play(table, 8)
+    ann = table.copies[0]
+    assert ann.state.roster is not None  # (the cast is chosen: the state is no value now)
+    path = _save(ann, tmp_path / "ann.msgpack")
+    load_checked(path)
+    assert pickled[0] == 1
+    _play(table, 3)
+    _save(ann, tmp_path / "ann.msgpack")
+    pickled[0] = runs[0] = 0
+    again = load_checked(path)
+    assert (pickled[0], runs[0]) == (0, ann.seq)  # (not pickled; every record re-derived)
+    _same(again, verify(path).game)
+    monkeypatch.setattr(_checked, "code_fingerprint", lambda _file: b"other code")
+    load_checked(path)
+    assert pickled[0] == 1
