@@ -19,6 +19,7 @@ from __future__ import annotations  # (as attrs' own module: the same compiler f
 import atexit
 import marshal
 import sys
+from types import CodeType
 
 from ._cache import cache_dir, put, read_own
 
@@ -83,15 +84,13 @@ def _without_salt(script: str, filename: str) -> tuple[str, int | None]:
 
 
 def _with_salt(code, salt: int):
-    consts = tuple(
-        salt
-        if type(c) is int and c == STAND_IN
-        else _with_salt(c, salt)
-        if hasattr(c, "co_consts")
-        else c
-        for c in code.co_consts
-    )
-    return code.replace(co_consts=consts)
+    """``code`` with its ``__hash__``'s stand-in for the seed made ``salt`` again."""
+    consts = list(code.co_consts)
+    for at, inner in enumerate(consts):
+        if type(inner) is CodeType and inner.co_name == "__hash__":
+            own = tuple(salt if type(c) is int and c == STAND_IN else c for c in inner.co_consts)
+            consts[at] = inner.replace(co_consts=own)
+    return code.replace(co_consts=tuple(consts))
 
 
 def install() -> None:
