@@ -151,12 +151,14 @@ def verifies(public: bytes, signature: bytes, data: bytes) -> bool:
     seen = hashlib.sha256(public + signature + data).digest()
     if seen in _GOOD:
         return True
-    from nacl.exceptions import CryptoError
-
     try:
         _verify_key(public).verify(data, signature)
-    except CryptoError:
-        return False
+    except Exception as exc:  # (PyNaCl's error imported only when a signature fails)
+        from nacl.exceptions import CryptoError
+
+        if isinstance(exc, CryptoError):
+            return False
+        raise
     if len(_GOOD) >= _GOOD_KEPT:
         del _GOOD[next(iter(_GOOD))]  # (the oldest)
     _GOOD[seen] = None

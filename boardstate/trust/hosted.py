@@ -8,6 +8,7 @@ import os
 
 import attrs
 
+from .. import keys
 from .._deadline import DeadlineClock
 from .._decider import ENGINE_RULE
 from .._errors import GameFileError, IllegalCommand, InvalidCommand
@@ -189,14 +190,12 @@ class HostedTrust(DeadlineKeeping, SignedTrust):
         if record.kind == Kind.SETUP:
             return
         self.unanswered = None
-        from ..keys import verifies
-
         header = game.header
         game_id = self.game_id(game)
         judge = header.judge[:32]
         asked, stamp = self.asked(game, record)
         message = judged_message(game_id, record.body, stamp)
-        if not record.signature or not verifies(judge, record.signature, message):
+        if not record.signature or not keys.verifies(judge, record.signature, message):
             raise IllegalCommand(
                 f"the judge's signature does not verify (key {judge.hex()[:16]}): the "
                 f"record was changed, or made by someone else",
@@ -241,8 +240,6 @@ class HostedTrust(DeadlineKeeping, SignedTrust):
         """A player's request, to be used as record ``seq`` (default: the next): signed by the
         player's key (a join: by the key it binds), used once, and made on a record after the
         player's own last one (``IllegalCommand``)."""
-        from ..keys import verifies
-
         seq = game.seq if seq is None else seq
         seat = request.actor
         name = game.name_of(seat)
@@ -251,7 +248,7 @@ class HostedTrust(DeadlineKeeping, SignedTrust):
         key = request.sealed[0] if request.kind == Kind.JOIN else self.keys.get(seat)
         if key is None:
             raise IllegalCommand(f"{name} acts before joining", code="not-joined", rule=ENGINE_RULE)
-        if type(request.signature) is not bytes or not verifies(
+        if type(request.signature) is not bytes or not keys.verifies(
             key, request.signature, request.message()
         ):
             raise IllegalCommand(

@@ -8,6 +8,7 @@ import os
 
 import attrs
 
+from .. import keys
 from .._decider import ENGINE_RULE
 from .._errors import GameFileError, IllegalCommand, InvalidCommand
 from .._peer import LINK_BYTES, PeerRng, share_of, signed_message, write_letters
@@ -136,8 +137,6 @@ class PeerTrust(SignedTrust):
         """The record carries its actor's valid signature, under the key they joined with."""
         if record.kind == Kind.SETUP:
             return
-        from ..keys import verifies
-
         seat = record.actor
         key = record.sealed[0] if record.kind == Kind.JOIN else self.keys.get(seat)
         name = game.name_of(seat)
@@ -147,7 +146,7 @@ class PeerTrust(SignedTrust):
             raise IllegalCommand(
                 f"the record is not signed by {name}", code="unsigned", rule=ENGINE_RULE
             )
-        if not verifies(key, record.signature, signed_message(self.game_id(game), record)):
+        if not keys.verifies(key, record.signature, signed_message(self.game_id(game), record)):
             raise IllegalCommand(
                 f"{name}'s signature does not verify (key {key.hex()[:16]}): the record was "
                 f"changed, or made by someone else",
