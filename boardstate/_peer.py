@@ -26,7 +26,7 @@ import hashlib
 import hmac
 
 from ._errors import IllegalCommand
-from ._records import pack
+from ._records import Kind, pack, sealed_values
 from ._rng import Rng
 from ._secrets import Secret, make_secret
 
@@ -177,8 +177,6 @@ def signed_message(game_id: bytes, record) -> bytes:
     elsewhere is refused by the game itself: a commitment or a pile may be made only once, a
     link must follow the last, and a reveal opens only the commitment due.
     """
-    from ._records import Kind
-
     if record.kind == Kind.MOVE:
         content = record.body
     else:
@@ -235,8 +233,6 @@ def write_letters(secret: bytes, publics: dict, game_id: bytes, record, *, maker
     copy holds, for each owner but ``maker`` (``publics``: seat -> their exchange key; the
     maker is the record's actor unless given: None for the hosted mode's judge)."""
     maker = record.actor if maker == -2 else maker
-    from ._records import sealed_values
-
     out = []
     index = -1
     for value in sealed_values(record):

@@ -25,6 +25,7 @@ from ._errors import (
     VerificationFailed,
 )
 from ._fileformat import LIMITS, no_cyclic_gc
+from ._peer import same_but_unmade
 from ._records import NO_ACTOR, BodyDecoder, Kind, Record, chain, sealed_values
 from ._secrets import Reveal, Secret, committed_form
 from ._talk import canonical
@@ -397,8 +398,6 @@ def commitments_in(value, out=None) -> set:
 def _same_unmade(want, have) -> bool:
     """One event as the rules give it and as recorded, a secret the actor's copy made standing
     for any secret with the same owners (``_peer.same_but_unmade``)."""
-    from ._peer import same_but_unmade
-
     return type(want) is type(have) and same_but_unmade(
         committed_form(type(want).__event_fields__(want)),
         committed_form(type(have).__event_fields__(have)),
