@@ -9,7 +9,8 @@ game, two players, seats alternating.  A tie counts half.  The win rate is given
 Wilson interval; CPU per move of each bot is measured as it plays.
 
 Usage: python bench/bench_bots.py [--games 20] [--match normal-random ...] [--game jedi-duel]
-       [--jobs 2] [--keep DIR]   (keep the saved games; by default they go to a temporary folder)
+       [--first 0] [--jobs 2] [--keep DIR]   (--first: the first game's number, for new games;
+       --keep: keep the saved games, by default in a temporary folder)
 """
 
 from __future__ import annotations
@@ -87,16 +88,25 @@ def make_bot(name: str, seed: int):
     return Greedy(seed) if name == "greedy" else Bot(name, seed)
 
 
-def play_game(module, bots, seed: int, folder: Path, clock: dict) -> tuple:
-    """One game; ``bots`` per seat.  Returns (outcome, path of the saved game)."""
-    names = ["ann", "ben"]
-    game = bs.Game.new(module, names, {}, seed=b"bench-bots-%d" % seed)
+def new_game(module, seed: int):
+    """Game ``seed`` of every match: two players, ann and ben, the module's default options."""
+    return bs.Game.new(module, ["ann", "ben"], {}, seed=b"bench-bots-%d" % seed)
+
+
+def play_out(game, bots, clock: dict) -> None:
+    """Play ``game`` to its end, ``bots`` per seat, each one's CPU a move added to ``clock``."""
     while game.outcome() is None:
         seat = game.to_act()[0]
         start = time.process_time()
         text = bots[seat].choose(game, seat)
         clock.setdefault(seat, []).append(time.process_time() - start)
         game.play(seat, text)
+
+
+def play_game(module, bots, seed: int, folder: Path, clock: dict) -> tuple:
+    """One game; ``bots`` per seat.  Returns (outcome, path of the saved game)."""
+    game = new_game(module, seed)
+    play_out(game, bots, clock)
     path = folder / f"{module.spec.id}-{seed}.msgpack"
     bs.save_game(game, path)
     return game.outcome(), path
@@ -144,19 +154,21 @@ def progress(game_id: str, g: int, result: tuple) -> tuple:
     return result
 
 
-def match(game_id: str, first: str, second: str, games: int, folder: Path, jobs: int) -> dict:
-    """``games`` games of ``first`` against ``second``, seats alternating; every game saved
-    and verified (``jobs`` games at once)."""
-    args = [(game_id, first, second, g, folder) for g in range(games)]
+def match(
+    game_id: str, first: str, second: str, games: int, folder: Path, jobs: int, start: int = 0
+) -> dict:
+    """``games`` games of ``first`` against ``second`` (games ``start`` on), seats
+    alternating; every game saved and verified (``jobs`` games at once)."""
+    args = [(game_id, first, second, g, folder) for g in range(start, start + games)]
     if jobs > 1:
         from concurrent.futures import ProcessPoolExecutor
 
         with ProcessPoolExecutor(jobs) as pool:
             results = [
-                progress(game_id, g, r) for g, r in enumerate(pool.map(one_game, *zip(*args)))
+                progress(game_id, a[3], r) for a, r in zip(args, pool.map(one_game, *zip(*args)))
             ]
     else:
-        results = [progress(game_id, g, one_game(*a)) for g, a in enumerate(args)]
+        results = [progress(game_id, a[3], one_game(*a)) for a in args]
     score = sum(r[0] for r in results)
     cpu: dict = {first: [], second: []}
     for r in results:
@@ -180,6 +192,7 @@ def main(argv=None) -> int:
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--match", action="append", choices=sorted(MATCHES))
     parser.add_argument("--game", action="append", choices=GAMES)
+    parser.add_argument("--first", type=int, default=0, help="the first game's number")
     parser.add_argument("--keep", type=Path)
     parser.add_argument("--jobs", type=int, default=1, help="games played at once")
     args = parser.parse_args(argv)
@@ -189,7 +202,7 @@ def main(argv=None) -> int:
         for name in args.match or list(MATCHES):
             first, second = MATCHES[name]
             for game_id in args.game or GAMES:
-                r = match(game_id, first, second, args.games, folder, args.jobs)
+                r = match(game_id, first, second, args.games, folder, args.jobs, args.first)
                 cpu = ", ".join(
                     f"{k} {mean * 1000:.0f} ms/move (max {top * 1000:.0f})"
                     for k, (mean, top) in r["cpu"].items()

@@ -50,7 +50,7 @@ SHUFFLED_STOCK = 2  # the last rules revision whose stock lies shuffled face dow
 
 
 class RandomPlayer:
-    def choose(self, sim, state, seat, rng):
+    def choose(self, sim, state, seat, rng, seed=None):
         commands = sim.legal(state, seat)
         return commands[rng.randrange(len(commands))]
 
@@ -65,11 +65,13 @@ class SearchPlayer:
     def policy(self, rng):
         return self.made or policy_for(self.module)
 
-    def choose(self, sim, state, seat, rng):
+    def choose(self, sim, state, seat, rng, seed=None):
+        """``seat``'s command; ``seed`` seeds the search (None: drawn from ``rng``)."""
         commands = sim.legal(state, seat)
         if len(commands) == 1:
             return commands[0]
-        policy, seed = self.policy(rng), rng.getrandbits(62)
+        policy = self.policy(rng)
+        seed = rng.getrandbits(62) if seed is None else seed
         search = Search(self.module, policy, 2, seed=seed, exploration=self.exploration)
         search.run(self.look(sim, state, seat), seat, iterations=self.iterations)
         return search.best(seat)
@@ -142,9 +144,9 @@ class OraclePlayer(SearchPlayer):
         super().__init__(module, iterations)
         self.sees, self.knows = sees, knows
 
-    def choose(self, sim, state, seat, rng):
+    def choose(self, sim, state, seat, rng, seed=None):
         self.seat = seat
-        return super().choose(sim, state, seat, rng)
+        return super().choose(sim, state, seat, rng, seed)
 
     def policy(self, rng):
         base = policy_for(self.module)
@@ -230,6 +232,7 @@ def main(argv=None) -> int:
         for g in range(args.seed, args.seed + args.games):
             s, c, m = play(module, player, g, revision)
             score, cpu, moves = score + s, cpu + c, moves + m
+            print(f"  {text} game {g}: {s:g}", file=sys.stderr, flush=True)
         low, high = wilson(score, args.games)
         print(
             f"{text:<14} {score:>6.1f}/{args.games} = {score / args.games:.1%} "
