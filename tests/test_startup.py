@@ -10,13 +10,15 @@ import json
 import random
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 import boardstate as bs
 from boardstate._registry import _shipped, installed_modules
-from boardstate.geometry import SquareGrid
+from boardstate.geometry import BoardCatalog, SquareGrid
 from boardstate.geometry._lines import build_line_table, walk_line_table
+from boardstate.modules import epic_duels
 from boardstate.modules.epic_duels.boards import BOARDS
 
 HEAVY = (
@@ -28,9 +30,12 @@ HEAVY = (
     "zipfile",
     "cattrs",
     "tarfile",
+    "cairosvg",
 )
 """Never imported by a command on an open game of a shipped module that draws nothing (cattrs:
 once the game's built-in data files were parsed, as making the game here did: ``_datacache``)."""
+
+GAMES = ("duel_of_the_forces", "epic_duels", "jedi_duel")
 
 UNUSED = (
     "boardstate._audit",
@@ -50,19 +55,31 @@ UNUSED = (
 """The façade's and the trust plugs' modules that a command on an open game does not use: each
 is imported when a name of it is first asked for."""
 
+DRAWING = (
+    "xml",
+    "tomllib",
+    "boardstate.rules._drawing",
+    "boardstate.geometry._render",
+    "boardstate.geometry._style",
+    *(f"boardstate.modules.{game}.{part}" for game in GAMES for part in ("_render", "_svg")),
+    "boardstate.modules.epic_duels._hand_svg",
+)
+"""The pictures' code, loaded when a command shows a table (``show``), never by ``legal``,
+``log``, ``verify`` or ``move``; ``tomllib``: the data files and boards were kept parsed."""
+
 RUN_COMMANDS = """
 import json, sys
 from boardstate.cli import cli
-for argv in json.loads(sys.argv[1]):
-    try:
-        cli.main(argv, prog_name="boardstate")
-    except SystemExit as stop:
-        assert not stop.code, (argv, stop.code)
+seen = []
+for phase in json.loads(sys.argv[1]):
+    for argv in phase:
+        try:
+            cli.main(argv, prog_name="boardstate")
+        except SystemExit as stop:
+            assert not stop.code, (argv, stop.code)
+    seen.append(sorted(sys.modules))
 from boardstate.modules.epic_duels import _space
-heavy = %r
-print(json.dumps(sorted(sys.modules)))
-print(json.dumps({"modules": sorted(m for m in sys.modules if m.startswith(heavy)),
-                  "sight tables": _space._tables.cache_info().currsize}))
+print(json.dumps({"modules": seen, "sight tables": _space._tables.cache_info().currsize}))
 """
 
 
@@ -71,6 +88,14 @@ def test_the_walked_line_table_is_shapelys(scene):
     board = BOARDS[scene]
     assert type(board.grid) is SquareGrid
     assert board.line_table == build_line_table(board.grid) == walk_line_table(board.grid)
+
+
+@pytest.mark.parametrize("scene", sorted(BOARDS))
+def test_a_board_kept_parsed_is_the_board_its_file_reads(scene):
+    """The boards are kept parsed (``BoardCatalog.in_package``), as read from their files."""
+    folder = Path(epic_duels.__file__).parent
+    kept = BoardCatalog.in_package("boardstate.modules.epic_duels", tuple(BOARDS))
+    assert kept[scene] == BoardCatalog.in_folder(folder, tuple(BOARDS))[scene] == BOARDS[scene]
 
 
 def _epic_game_at_an_attack(tmp_path):
@@ -89,26 +114,47 @@ def _epic_game_at_an_attack(tmp_path):
     return game.players[seat], next(c for c in legal if c.startswith("attack"))
 
 
+def _card_game(tmp_path, module_id):
+    """A game of ``module_id`` half-way through, and the seat to act's name and a command."""
+    module = bs.get_module(module_id)
+    game = bs.Game.new(module, ["ann", "ben"], {}, seed=b"startup", created="2026-01-01")
+    pick = random.Random(29)
+    for _ in range(30):
+        seat = game.to_act()[0]
+        game.play(seat, pick.choice(game.legal(seat)))
+    seat = game.to_act()[0]
+    bs.save_game(game, tmp_path / f"{module_id}.msgpack")
+    return game.players[seat], pick.choice(game.legal(seat))
+
+
+def _quiet_commands(path, player, command, out):
+    return [
+        ["legal", path, "--as", player],
+        ["log", path],
+        ["verify", path],
+        ["move", path, "--as", player, command, "-o", out],
+    ]
+
+
 @pytest.mark.slow
-def test_commands_that_draw_no_board_import_no_geometry_library(tmp_path):
+def test_commands_import_only_what_they_use(tmp_path):
+    """``legal``, ``log``, ``verify`` and ``move`` on a game of each shipped module, then
+    ``show`` and ``show --svg`` (an Epic Duels game where a character may attack: listing its
+    commands asks which enemies each character sees, so the line table is built): no geometry
+    library, no signed-mode plug, no parser of a kept data file; no picture code before ``show``."""
     player, attack = _epic_game_at_an_attack(tmp_path)
     epic = str(tmp_path / "epic.msgpack")
-    commands = [
-        ["legal", epic, "--as", player],
-        ["show", epic],
-        ["log", epic],
-        ["verify", epic],
-        ["move", epic, "--as", player, attack, "-o", str(tmp_path / "to-other.msgpack")],
-    ]
+    quiet = _quiet_commands(epic, player, attack, str(tmp_path / "to-other.msgpack"))
+    shows = [["show", epic], ["show", epic, "--svg", "-o", str(tmp_path / "epic.svg")]]
+    for module_id in ("duel-of-the-forces", "jedi-duel"):
+        path = str(tmp_path / f"{module_id}.msgpack")
+        player, command = _card_game(tmp_path, module_id)
+        quiet += _quiet_commands(path, player, command, str(tmp_path / f"{module_id}-move.msgpack"))
+        shows += [["show", path], ["show", path, "--svg", "-o", str(tmp_path / f"{module_id}.svg")]]
     warm = [sys.executable, "-m", "boardstate.cli", "legal", epic, "--as", player]
     subprocess.run(warm, check=True, capture_output=True)  # (its data files parsed and kept)
     done = subprocess.run(
-        [
-            sys.executable,
-            "-c",
-            RUN_COMMANDS % (tuple(h + p for h in HEAVY for p in ("", ".")),),
-            json.dumps(commands),
-        ],
+        [sys.executable, "-c", RUN_COMMANDS, json.dumps([quiet, shows])],
         capture_output=True,
         text=True,
         cwd=tmp_path,
@@ -116,9 +162,13 @@ def test_commands_that_draw_no_board_import_no_geometry_library(tmp_path):
     assert done.returncode == 0, done.stderr
     found = json.loads(done.stdout.splitlines()[-1])
     assert found["sight tables"] == 1  # (the commands did ask for lines of sight)
-    assert found["modules"] == []
-    unused = json.loads(done.stdout.splitlines()[-2])
-    assert sorted(set(unused) & set(UNUSED)) == []
+    after_quiet, after_shows = (set(m) for m in found["modules"])
+    heavy = tuple(h + p for h in HEAVY for p in ("", "."))
+    assert sorted(m for m in after_shows if m.startswith(heavy)) == []
+    assert sorted(after_shows & set(UNUSED)) == []
+    drawing = tuple(h + p for h in DRAWING for p in ("", "."))
+    assert sorted(m for m in after_quiet if m.startswith(drawing)) == []
+    assert {"boardstate.rules._drawing", "boardstate.geometry._render"} <= after_shows
 
 
 def test_every_public_name_is_there_when_asked_for():

@@ -4,11 +4,12 @@ Game-agnostic. A module ships boards as TOML data files (see docs/geometry.md)
 and its rules call the :class:`Board` queries they need.
 """
 
+from typing import TYPE_CHECKING
+
 from .._errors import BoardError, OffBoard
 from ._board import Board, Cells, NamedSquare, Terrain
 from ._grid import Cell, Grid, SquareGrid
 from ._loader import BoardCatalog, load_board, parse_board
-from ._render import Piece, free_marks, render_svg, render_text
 
 __all__ = [
     "Board",
@@ -28,3 +29,22 @@ __all__ = [
     "render_svg",
     "render_text",
 ]
+
+DRAWING = ("Piece", "free_marks", "render_svg", "render_text")
+"""The drawing's names (``_render``, with ``xml.etree`` and the styles): imported when first
+asked for, so a command that only asks the board's questions (lines, moves) does not load them."""
+
+if TYPE_CHECKING:
+    from ._render import Piece, free_marks, render_svg, render_text
+
+
+def __getattr__(name: str):
+    if name in DRAWING:
+        from . import _render
+
+        return getattr(_render, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *DRAWING})

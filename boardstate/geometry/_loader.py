@@ -7,11 +7,12 @@ than through cattrs because every complaint must carry a file, line and column.
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Iterator, Mapping
+from importlib import import_module
 from pathlib import Path
 from typing import Any
 
+from .._datafile import _package_text, _parsed_builtin
 from .._errors import BoardError
 from ._board import Board, NamedSquare, Terrain
 from ._grid import SquareGrid
@@ -102,6 +103,8 @@ def load_board(path: str | Path, board_id: str | None = None) -> Board:
 
 def parse_board(text: str, board_id: str, source: str = "<board>") -> Board:
     """Parse the text of a board file into a :class:`Board`, or raise :class:`BoardError`."""
+    import tomllib  # (a board read from its file: a command that asks for none does not load it)
+
     raw = _Text(text, source)
     try:
         data = tomllib.loads(text)
@@ -305,8 +308,9 @@ def _read_map(
 class BoardCatalog(Mapping[str, Board]):
     """Boards of one module by id, each file read on first access and then kept."""
 
-    def __init__(self, files: Mapping[str, Path]) -> None:
+    def __init__(self, files: Mapping[str, Path], package: str | None = None) -> None:
         self._files = dict(files)
+        self._package = package
         self._loaded: dict[str, Board] = {}
 
     @classmethod
@@ -314,9 +318,25 @@ class BoardCatalog(Mapping[str, Board]):
         """Boards stored as ``<folder>/<id>.toml``, listed in the given order."""
         return cls({board_id: Path(folder) / f"{board_id}.toml" for board_id in board_ids})
 
+    @classmethod
+    def in_package(cls, package: str, board_ids: tuple[str, ...]) -> BoardCatalog:
+        """Boards shipped as ``<id>.toml`` data files of ``package`` (a module's own), listed in
+        the given order: read through the package's loader and kept parsed between commands,
+        as a module's other built-in data files are (``_datacache``: no TOML parse, and no
+        ``tomllib``, on a command whose board was read before)."""
+        folder = Path(import_module(package).__file__).parent  # type: ignore[arg-type]
+        files = {board_id: folder / f"{board_id}.toml" for board_id in board_ids}
+        return cls(files, package)
+
     def __getitem__(self, board_id: str) -> Board:
         if board_id not in self._loaded:
-            self._loaded[board_id] = load_board(self._files[board_id], board_id)
+            if self._package is None:
+                self._loaded[board_id] = load_board(self._files[board_id], board_id)
+            else:
+                path = self._files[board_id]
+                text = _package_text(self._package, path.name)
+                board = _parsed_builtin(_board_file, text, str(path), self._package)
+                self._loaded[board_id] = board
         return self._loaded[board_id]
 
     def __contains__(self, board_id: object) -> bool:
@@ -331,3 +351,8 @@ class BoardCatalog(Mapping[str, Board]):
 
     def __repr__(self) -> str:
         return f"BoardCatalog({list(self._files)})"
+
+
+def _board_file(text: str, source: str) -> Board:
+    """A board data file shipped in a package, at ``source``, as ``load_board`` reads it."""
+    return parse_board(text, Path(source).stem, source)

@@ -15,6 +15,8 @@ a seat cannot see with values consistent with what it can (bots; OpenSpiel's
 ``resample_from_infostate``).  See docs/writing-a-module.md.
 """
 
+from typing import TYPE_CHECKING
+
 from .._datafile import (
     DataFile,
     FieldError,
@@ -35,11 +37,10 @@ from .._events import event
 from .._module import HIDDEN, Choice, GameSpec, Module, Option, Outcome, Rules, Setup
 from .._secrets import UNKNOWN, Reveal, Secret, seats_mask
 from .._table import Table
-from ._drawing import card_back, card_lines, element, empty_slot, label, picture, plural, words_and
 from ._fold import Fold
-from ._parts import rules_class
+from ._parts import on_first_use, rules_class
 from ._replace import quick_replace
-from ._tell import Teller
+from ._tell import Teller, plural, words_and
 
 __all__ = [
     "AmbiguousCommand",
@@ -78,8 +79,35 @@ __all__ = [
     "event",
     "fill_unknown",
     "resolve_player",
+    "on_first_use",
     "rules_class",
     "seats_mask",
     "structure_toml",
     "words_and",
 ]
+
+DRAWING = ("card_back", "card_lines", "element", "empty_slot", "label", "picture")
+"""The drawing helpers' names (``_drawing``, with ``xml.etree``): imported when first asked
+for, by a module's picture code, so that a command drawing nothing does not load them."""
+
+if TYPE_CHECKING:
+    from ._drawing import (
+        card_back,
+        card_lines,
+        element,
+        empty_slot,
+        label,
+        picture,
+    )
+
+
+def __getattr__(name: str):
+    if name in DRAWING:
+        from . import _drawing
+
+        return getattr(_drawing, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *DRAWING})

@@ -17,18 +17,6 @@ PAPER = "#ffffff"
 BACK_FILL = "#5c5c5c"
 
 
-def words_and(names: list[str]) -> str:
-    """``ann``, ``ann and ben``, ``ann, ben and cat``: names in a sentence (titles, ``<desc>``)."""
-    if len(names) <= 1:
-        return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
-
-
-def plural(n: int, word: str) -> str:
-    """``1 card``, ``3 cards``: a count in words, for labels a screen reader speaks."""
-    return f"{n} {word}{'' if n == 1 else 's'}"
-
-
 def element(parent: ET.Element, tag: str, attributes: dict, text: str | None = None) -> ET.Element:
     """A child element, its attribute values written with ``str`` (so numbers may be given)."""
     child = ET.SubElement(parent, tag, {k: str(v) for k, v in attributes.items()})

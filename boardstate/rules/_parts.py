@@ -17,12 +17,18 @@ between.  A part a module does not give stays absent, so the engine's default ap
 ``explain`` not given: a generic refusal; no ``svg``: no pictures).  A misspelt or missing part
 is refused when the module is imported, not when a game first needs it.  The class may be
 subclassed to vary one part (a test's broken module); its instances hold nothing.
+
+A part only some commands call (the pictures: ``render``, ``to_json``, ``svg``) may be given as
+``on_first_use("pkg.module._svg", "svg")``: its file, and what it imports (``xml.etree``, the
+board drawing), is imported when the part is first called, so a command that draws nothing
+does not pay for it (issue 29).
 """
 
 from __future__ import annotations
 
 import sys
 from collections.abc import Callable
+from importlib import import_module
 
 # The parts the engine asks of every module (the ``Rules`` protocol, boardstate._module)...
 REQUIRED = (
@@ -87,3 +93,17 @@ def _origin(fn) -> str:
 
 def _caller_module() -> str:
     return sys._getframe(2).f_globals.get("__name__", __name__)
+
+
+def on_first_use(module: str, name: str) -> Callable:
+    """The function ``name`` of ``module``, the module imported when it is first called."""
+    found: list[Callable] = []
+
+    def part(*args, **kwargs):
+        if not found:
+            found.append(getattr(import_module(module), name))
+        return found[0](*args, **kwargs)
+
+    part.__module__, part.__name__, part.__qualname__ = module, name, name
+    part.__doc__ = f"``{module}.{name}``, imported when first called."
+    return part

@@ -102,3 +102,15 @@ def _add(out: list, said) -> None:
         out.append(said)
     else:
         out.extend(line for line in said if line)
+
+
+def words_and(names: list[str]) -> str:
+    """``ann``, ``ann and ben``, ``ann, ben and cat``: names in a sentence (titles, ``<desc>``)."""
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def plural(n: int, word: str) -> str:
+    """``1 card``, ``3 cards``: a count in words, for labels a screen reader speaks."""
+    return f"{n} {word}{'' if n == 1 else 's'}"

@@ -4,7 +4,7 @@ Three editions (option ``edition``): ``ravensburger-2015`` (the printed text, de
 ``parlett-english`` and ``parlett-original``.  See docs/games/duel-of-the-forces.md.
 """
 
-from boardstate.rules import GameSpec, Module, Option, rules_class
+from boardstate.rules import GameSpec, Module, Option, on_first_use, rules_class
 
 from . import (
     _decide,
@@ -12,11 +12,9 @@ from . import (
     _hidden,
     _legal,
     _notation,
-    _render,
     _report,
     _rules,
     _story,
-    _svg,
     _why,
 )
 from ._cards import DECK_FILE
@@ -25,6 +23,7 @@ from ._notation import HELP
 from ._rules import EDITIONS, FULL_TIE, OUT_OF_CARDS, R2_ONLY_END
 from ._state import EVENTS, PEER_READY, DuelState
 
+# The pictures (with xml.etree) are imported when a command draws one.
 DuelRules = rules_class(
     "DuelRules",
     prepare=_rules.prepare,
@@ -44,9 +43,9 @@ DuelRules = rules_class(
     report=_report.report,
     tell=_story.tell,
     view=_rules.view,
-    render=_render.render,
-    to_json=_render.to_json,
-    svg=_svg.svg,
+    render=on_first_use(f"{__name__}._render", "render"),
+    to_json=on_first_use(f"{__name__}._render", "to_json"),
+    svg=on_first_use(f"{__name__}._svg", "svg"),
     unseen=_hidden.unseen,
 )
 

@@ -4,9 +4,9 @@ See docs/games/epic-duels.md for the rules as implemented and the choices on amb
 and docs/games/epic-duels-data.md for the characters, decks and the effect vocabulary.
 """
 
-from boardstate.rules import GameSpec, Module, Option, rules_class
+from boardstate.rules import GameSpec, Module, Option, on_first_use, rules_class
 
-from . import _decide, _evolve, _hidden, _legal, _notation, _render, _rules, _story, _why
+from . import _decide, _evolve, _hidden, _legal, _notation, _rules, _story, _why
 from ._data import data_digest
 from ._notation import HELP
 from ._roster import OWN_DAMAGE, VARIANTS
@@ -14,6 +14,7 @@ from ._rules import DECK_END, DESTROYED
 from ._state import EVENTS, EpicState
 from .boards import SCENES
 
+# The pictures (with the board drawing and xml.etree) are imported when a command draws one.
 EpicRules = rules_class(
     "EpicRules",
     prepare=_rules.prepare,
@@ -33,9 +34,9 @@ EpicRules = rules_class(
     report=_rules.report,
     tell=_story.tell,
     view=_rules.view,
-    render=_render.render,
-    to_json=_render.to_json,
-    svg=_render.svg,
+    render=on_first_use(f"{__name__}._render", "render"),
+    to_json=on_first_use(f"{__name__}._render", "to_json"),
+    svg=on_first_use(f"{__name__}._render", "svg"),
     determinize=_hidden.determinize,
 )
 

@@ -3,14 +3,15 @@
 See docs/games/jedi-duel.md for the rules as implemented and the choices on ambiguous points.
 """
 
-from boardstate.rules import GameSpec, Module, Option, rules_class
+from boardstate.rules import GameSpec, Module, Option, on_first_use, rules_class
 
-from . import _decide, _evolve, _hidden, _legal, _notation, _render, _rules, _story, _svg, _why
+from . import _decide, _evolve, _hidden, _legal, _notation, _rules, _story, _why
 from ._notation import HELP
 from ._playaid import data_digest
 from ._rules import FUMBLE_STANCE, QUEEN_VS_LIGHTNING
 from ._state import EVENTS, OWNERS_ANSWER, JediState
 
+# The pictures (with xml.etree) are imported when a command draws one.
 JediRules = rules_class(
     "JediRules",
     prepare=_rules.prepare,
@@ -27,9 +28,9 @@ JediRules = rules_class(
     evolve=_evolve.evolve,
     outcome=_rules.outcome,
     view=_rules.view,
-    render=_render.render,
-    to_json=_render.to_json,
-    svg=_svg.svg,
+    render=on_first_use(f"{__name__}._render", "render"),
+    to_json=on_first_use(f"{__name__}._render", "to_json"),
+    svg=on_first_use(f"{__name__}._svg", "svg"),
     tell=_story.tell,
     unseen=_hidden.unseen,
     pinned=_hidden.pinned,
