@@ -91,14 +91,7 @@ DRAWING = ("card_back", "card_lines", "element", "empty_slot", "label", "picture
 for, by a module's picture code, so that a command drawing nothing does not load them."""
 
 if TYPE_CHECKING:
-    from ._drawing import (
-        card_back,
-        card_lines,
-        element,
-        empty_slot,
-        label,
-        picture,
-    )
+    from ._drawing import card_back, card_lines, element, empty_slot, label, picture
 
 
 def __getattr__(name: str):
