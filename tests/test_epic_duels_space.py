@@ -68,3 +68,15 @@ def test_the_attack_table_equals_the_boards_straight_line_of_sight(scene):
                     and board.straight_line_of_sight(ca, cb, occupied(s, a, b))
                 )
                 assert can_attack(s, a, b) == slow
+
+
+def test_the_squares_of_a_bitmask_are_its_set_bits_ascending():
+    """``squares_of`` reads a bitmask eight squares at a time from a table built for 72: every
+    bit, on every board size, beyond the table too."""
+    from boardstate.modules.epic_duels._space import squares_of
+
+    rnd = random.Random(29)
+    for size in (1, 8, 9, 70, 72, 73, 150):
+        for _ in range(40):
+            bits = sum(1 << sq for sq in rnd.sample(range(size), rnd.randrange(size + 1)))
+            assert squares_of(bits) == tuple(sq for sq in range(size) if bits >> sq & 1)

@@ -21,6 +21,8 @@ whether the answer was the right one (``options`` needs the hand).
 
 from __future__ import annotations
 
+from itertools import combinations
+
 from boardstate.rules import UNKNOWN, SecretUnavailable, Table, seats_mask
 
 from . import _flow
@@ -279,8 +281,6 @@ def look_options(s: EpicState, seat: int) -> list:
 
 def multisets(values: tuple, n: int) -> list:
     """The distinct ways to choose ``n`` of ``values`` (cards as sorted tuples)."""
-    from itertools import combinations
-
     return sorted(set(combinations(sorted(values), n)))
 
 

@@ -108,14 +108,16 @@ def hand_cards(s: EpicState, seat: int) -> list[int]:
 
 def actions(s: EpicState, seat: int) -> list:
     hand = hand_cards(s, seat)
+    chars = s.roster.chars_of(seat)
     out = draws(s, seat, hand) + heal_actions(s, seat, hand)
-    for a in s.roster.chars_of(seat):
+    for a in chars:
         out.extend(attacks_by(s, a, hand))
     for k in hand:
         out.extend(plays_of(s, k))
-    for c in s.roster.chars_of(seat):
+    acting = bool(out)  # (a draw, heal, attack or play: 'end' waits for those)
+    for c in chars:
         out.extend(releases_of(s, seat, c))
-    if s.actions <= 0 or not any(c[0] in ("draw", "heal", "attack", "play") for c in out):
+    if s.actions <= 0 or not acting:
         out.append(("end",))
     return out
 

@@ -86,13 +86,29 @@ def reachable_squares(s: EpicState, char: int, budget: int) -> tuple[int, ...]:
     """The end squares of ``reachable`` (ascending), by a bit-parallel breadth-first search: the
     same rule as the board's (orthogonal steps, through friends, not enemies or blocked terrain,
     never ending on a character); ``tests/test_epic_duels_space.py`` holds the two equal."""
-    ends = _ends(s, char, budget)
-    out = []
-    while ends:
-        low = ends & -ends
-        out.append(low.bit_length() - 1)
-        ends ^= low
-    return tuple(out)
+    return squares_of(_ends(s, char, budget))
+
+
+def squares_of(bits: int) -> tuple[int, ...]:
+    """The squares of a bitmask, ascending: eight at a time, from a table of each byte's."""
+    out = ()
+    for chunk in _byte_squares():
+        if not bits:
+            return out
+        out += chunk[bits & 255]
+        bits >>= 8
+    base = len(_byte_squares()) * 8  # (a board larger than the table: the rest one by one)
+    return out + tuple(base + i for i in range(bits.bit_length()) if bits >> i & 1)
+
+
+@lru_cache(maxsize=1)
+def _byte_squares() -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """Per byte of a square bitmask (the first eight squares, the next eight... up to 72: the
+    boards have 70), per value of that byte: its squares.  Built on first use."""
+    return tuple(
+        tuple(tuple(base + i for i in range(8) if byte >> i & 1) for byte in range(256))
+        for base in range(0, 72, 8)
+    )
 
 
 def reaches(s: EpicState, char: int, goal: int, budget: int) -> bool:
@@ -181,24 +197,28 @@ def line_blocker(s: EpicState, a: int, b: int) -> str | None:
 def can_attack(s: EpicState, a: int, b: int) -> bool:
     """Attack position: adjacent, or (a ranged character) a clear straight line: the board's
     ``straight_line_of_sight`` read from ``tables`` (a test holds the two equal)."""
+    return _in_position(s, a, b, *tables(s))
+
+
+def _in_position(s: EpicState, a: int, b: int, near, shots) -> bool:
+    """``can_attack``, with the board's ``tables`` read once by the caller."""
     sa, sb = s.square[a], s.square[b]
     if sa == NOWHERE or sb == NOWHERE:
         return False
-    board = s.roster.board
-    near, shots = tables(s)
     if near[sa] >> sb & 1:
         return True
     if not s.roster.chars[a].ranged:
         return False
     crossed = shots[sa][sb]
-    return crossed >= 0 and not crossed & (board.sight_blocking_mask | occupied(s, a, b))
+    return crossed >= 0 and not crossed & (s.roster.board.sight_blocking_mask | occupied(s, a, b))
 
 
 def attackable(s: EpicState, a: int) -> tuple[int, ...]:
     """Enemy characters ``a`` could attack now."""
     if s.square[a] == NOWHERE:
         return ()
-    return tuple(b for b in s.roster.enemies(a) if s.square[b] != NOWHERE and can_attack(s, a, b))
+    near, shots = tables(s)
+    return tuple([b for b in s.roster.enemies(a) if _in_position(s, a, b, near, shots)])
 
 
 def empty_squares(s: EpicState) -> tuple[int, ...]:

@@ -425,7 +425,7 @@ def values_of(cards, s: EpicState | None = None, seat: int = -1, what: str = "ha
     """The values of secrets a rule needs (``seat``'s own ``what``: hand, or the cards it was
     shown).  A copy that holds them face down (another player's copy in the peer mode, or a
     view) cannot judge what depends on them: it says so, and the referee checks what it can."""
-    values = tuple(c.value for c in cards)
+    values = tuple([c.value for c in cards])
     if UNKNOWN in values:
         whose = f"{s.players[seat]}'s {what}" if s is not None else "those cards"
         raise SecretUnavailable(f"this copy of the game does not hold {whose}", code="no-opening")
@@ -434,5 +434,7 @@ def values_of(cards, s: EpicState | None = None, seat: int = -1, what: str = "ha
 
 def without(hand: tuple, positions) -> tuple:
     """``hand`` less the cards at ``positions``."""
+    if len(positions) == 1 and type(p := positions[0]) is int and p >= 0:  # (the usual one)
+        return hand[:p] + hand[p + 1 :]
     drop = set(positions)
     return tuple(c for i, c in enumerate(hand) if i not in drop)
