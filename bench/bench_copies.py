@@ -20,7 +20,8 @@ bench tests | tar -x -C DIR``, then ``PYTHONPATH=DIR python DIR/bench/bench_copi
 checked, no memory) of whole 2-player Duel of the Forces games in the peer mode (player 0's
 copy) and the hosted mode (the judge's published log, and player 0's copy), records/s of CPU
 time beside eventsourcing's replay of one aggregate with as many events as records (the peer of
-bench_engine.py, bench/peers; CPU time too, the two taking turns, best of five).
+bench_engine.py, bench/peers; CPU time too, the two taking turns, best of five); then one
+signature check's CPU beside one event's, the ceiling the signatures alone leave verify.
 
 ``--epic``: what a checked read of an Epic Duels peer copy spends on saving its game, whose
 state pickle cannot write (``_checked.keep_state``): the try, as every command made it before
@@ -160,6 +161,30 @@ def verify_table(games: int) -> None:
         ours = records / cpu_best(run, 5)
         peer = records / eventsourcing_cpu(records, 5)
         print(f"| {name} | {records / games:.0f} | {ours:,.0f} | {peer:,.0f} | {ours / peer:.2f} |")
+    check = signature_cpu()
+    event = eventsourcing_cpu(10_000, 5) / 10_000
+    print(
+        f"\none signature check (keys.verifies, afresh): {check * 1e6:.1f} us; eventsourcing, "
+        f"an event: {event * 1e6:.1f} us; so with nothing else to do, verify would reach "
+        f"{event / check:.2f}x with one check a record (peer), {event / (2 * check):.2f}x with "
+        f"two (hosted)"
+    )
+
+
+def signature_cpu(checks: int = 2000) -> float:
+    """CPU seconds of one Ed25519 check as verify makes it (``keys.verifies``, none remembered
+    as good), on a message of a record's size, best of 5."""
+    key = Ed25519PrivateKey.generate()
+    public = key.public_key().public_bytes_raw()
+    message = random.Random(0).randbytes(160)
+    signature = key.sign(message)
+
+    def run():
+        for _ in range(checks):
+            player_keys._GOOD.clear()
+            assert player_keys.verifies(public, signature, message)
+
+    return cpu_best(run, 5) / checks
 
 
 def epic_keep_state(rounds: int) -> None:
