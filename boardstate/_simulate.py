@@ -9,7 +9,7 @@ import random
 from ._decider import Decider
 from ._module import HIDDEN, Choice
 from ._rng import FastRng
-from ._secrets import Secret
+from ._secrets import Reveal, Secret
 from ._table import Table
 
 
@@ -40,24 +40,25 @@ def random_playout(
     table = _Unrecorded(state, decider.evolve, rng)  # one table for the game: no log is kept
     face_down: dict = {}
     actions = 0
+    in_the_open, face_down_, turn_over = Choice.OPEN, Choice.FACE_DOWN, Choice.TURN_OVER
     while (result := outcome(state)) is None:
-        how = Choice.OPEN if choice is None else choice(state)
-        if how < Choice.FACE_DOWN:  # in the open, or sealed (the fast path sees all at once)
-            seats = to_act(state)
+        how = in_the_open if choice is None else choice(state)
+        seats = to_act(state)
+        if how < face_down_:  # in the open, or sealed (the fast path sees all at once)
             if len(seats) == 1:
-                moves = ((seats[0], pick(legal(state, seats[0]))),)
+                seat = seats[0]
+                moves = ((seat, pick(legal(state, seat))),)
             else:
                 moves = tuple([(seat, pick(legal(state, seat))) for seat in seats])
-        elif how == Choice.FACE_DOWN:
-            (seat,) = to_act(state)
+        elif how == face_down_:
+            (seat,) = seats
             face_down[seat] = pick(legal(state, seat))
             moves = ((seat, HIDDEN),)
-        elif how == Choice.TURN_OVER:
-            (seat,) = to_act(state)
+        elif how == turn_over:
+            (seat,) = seats
             moves = ((seat, face_down.pop(seat)),)
         actions += len(moves)
-        table.state = state
-        decide_into(table, moves)
+        decide_into(table, moves)  # (the table holds ``state``: it made it)
         state = table.state
         if actions > max_actions:
             raise RuntimeError("the game did not end")
@@ -93,14 +94,14 @@ class PlayoutRng(FastRng):
         key = (value, owners)
         made = _SECRETS.get(key)
         if made is None:
-            if len(_SECRETS) >= _SECRETS_KEPT:
+            if len(_SECRETS) >= _KEPT:
                 _SECRETS.clear()
             made = _SECRETS[key] = Secret(b"", owners, value, b"")
         return made
 
 
 _SECRETS: dict = {}  # (value, owners) -> the fast path's Secret: shared by every playout
-_SECRETS_KEPT = 1 << 16
+_KEPT = 1 << 16  # entries of each table at most (then it starts again)
 
 
 class _Unrecorded(Table):
@@ -110,3 +111,19 @@ class _Unrecorded(Table):
 
     def emit(self, event) -> None:
         self.state = self._evolve(self.state, event)
+
+    def reveal(self, secret: Secret) -> Reveal:
+        """``Table.reveal``; a secret this copy holds (a pure function of it, and the fast
+        path's secrets are shared: ``PlayoutRng``) turned over once and the reveal kept."""
+        kept = _REVEALS.get(id(secret))
+        if kept is not None and kept[0] is secret:  # (the secret kept too: its id is its own)
+            return kept[1]
+        shown = Table.reveal(self, secret)
+        if secret.known:
+            if len(_REVEALS) >= _KEPT:
+                _REVEALS.clear()
+            _REVEALS[id(secret)] = (secret, shown)
+        return shown
+
+
+_REVEALS: dict = {}  # id(secret) -> (secret, its reveal): shared by every playout
