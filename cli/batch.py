@@ -8,9 +8,6 @@ import contextlib
 import io
 import os
 import re
-import secrets
-import shlex
-import signal
 import sys
 import threading
 import time
@@ -88,6 +85,8 @@ def progress(total: int, unit: str, done: int = 0):
 def stopping():
     """Ctrl-C sets the event the run checks between results (what is done is kept, what is
     under way is dropped); a second Ctrl-C stops at once."""
+    import signal  # (a command that runs no batch does not import it: issue 29)
+
     stop = threading.Event()
     if threading.current_thread() is not threading.main_thread():
         yield stop
@@ -105,6 +104,8 @@ def stopping():
 
 
 def resume_hint(command: str, args, manifest) -> str:
+    import shlex
+
     shown = list(args) if len(args) <= 24 else [*args[:23], "..."]
     return shlex.join(["boardstate", command, *shown, "--resume", str(manifest)])
 
@@ -167,7 +168,10 @@ def selfplay(
             fail(f"error: this run's manifest is {manifest_path}, not {resume}", BAD_INPUT)
         done = bs.batch.read_manifest(resume, bs.batch.Played)
         seed = _resumed_seed(done, seed)
-    seed = secrets.token_hex(8) if seed is None else seed
+    if seed is None:
+        import secrets  # (with random: only a self-play run without a seed)
+
+        seed = secrets.token_hex(8)
     plan = bs.batch.Plan(
         mod.spec.id, names, tuple(sorted(parse_options(options).items())), seed, bot, games
     )

@@ -354,5 +354,10 @@ class BoardCatalog(Mapping[str, Board]):
 
 
 def _board_file(text: str, source: str) -> Board:
-    """A board data file shipped in a package, at ``source``, as ``load_board`` reads it."""
-    return parse_board(text, Path(source).stem, source)
+    """A board data file shipped in a package, at ``source``, as ``load_board`` reads it; on a
+    square grid with its line table made (the integer walk, a few ms), so that it is kept with
+    the board and a command asking for sight does not make it again."""
+    board = parse_board(text, Path(source).stem, source)
+    if type(board.grid) is SquareGrid:
+        board.line_table  # noqa: B018 (a cached property: made now, kept in the board's __dict__)
+    return board
