@@ -15,7 +15,9 @@ Three façades, by audience:
 
 from typing import TYPE_CHECKING
 
-from . import _attrscode  # noqa: F401 (first: attrs classes made from here on reuse kept code)
+# First: the attrs classes made from here on reuse kept code (_attrscode), and the cyclic
+# garbage collector is paused until the engine is imported (_gcpause, resumed at the end).
+from . import _attrscode, _gcpause  # noqa: F401
 from ._armor import armor
 from ._deadline import BOT_LEVELS
 from ._deadline import POLICIES as DEADLINE_POLICIES
@@ -201,3 +203,6 @@ def __getattr__(name: str):
 
 def __dir__() -> list[str]:
     return sorted({*globals(), *_LAZY, "batch"})
+
+
+_gcpause.imported()

@@ -8,6 +8,7 @@ from contextlib import contextmanager
 from functools import cache
 
 from ._errors import OptionError
+from ._gcpause import paused
 
 GROUP = "boardstate.modules"
 SHIPPED = "boardstate.modules"
@@ -71,7 +72,8 @@ def _shipped(module_id: str):
         return None
     name = f"{SHIPPED}.{module_id.replace('-', '_')}"
     try:
-        package = importlib.import_module(name)
+        with paused():
+            package = importlib.import_module(name)
     except ModuleNotFoundError as exc:
         if exc.name == name:
             return None

@@ -219,3 +219,30 @@ def test_anything_else_is_no_shipped_game(module_id):
     assert _shipped(module_id) is None
     with pytest.raises(bs.OptionError, match="no installed module"):
         bs.get_module(module_id)
+
+
+@pytest.mark.parametrize("collecting", [True, False])
+def test_the_collector_is_as_it_was_once_the_engine_and_a_game_are_imported(collecting):
+    """The cyclic collector is paused while the engine and a game are imported (_gcpause),
+    then runs again, or stays off if the program had turned it off."""
+    script = (
+        "import gc\n"
+        f"gc.enable() if {collecting} else gc.disable()\n"
+        "import boardstate as bs\n"
+        "after_engine = gc.isenabled()\n"
+        "bs.get_module('jedi-duel')\n"
+        "print(after_engine, gc.isenabled())\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert done.stdout.split() == [str(collecting)] * 2, done.stderr
+
+
+def test_a_pause_of_the_collector_ends_on_an_error():
+    import gc
+
+    from boardstate._gcpause import paused
+
+    with pytest.raises(ImportError), paused():
+        assert not gc.isenabled()
+        raise ImportError("a game that does not import")
+    assert gc.isenabled()
