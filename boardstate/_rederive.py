@@ -102,20 +102,8 @@ class Referee:
             and game.seq > self.checked_through
         ):
             try:
-                game.check_signature(
-                    Record(
-                        fields[0],
-                        fields[1],
-                        fields[2],
-                        fields[3],
-                        fields[4],
-                        (),
-                        body,
-                        hash_,
-                        signature,
-                        letters,
-                        request,
-                    )
+                game.check_signature(  # (the record as stored, its events not decoded)
+                    Record._make(fields[:5] + ((), body, hash_, signature, letters, request))
                 )
             except BoardstateError as exc:
                 raise self._failure(fields, exc.reason, exc.code, exc.rule) from None
@@ -146,7 +134,7 @@ class Referee:
         except SecretUnavailable as exc:
             record = self._trust_chain(fields, body, hash_, exc.partial)
             self.partly_checked.append(seq)
-            game.append(record._replace(signature=signature, letters=letters, request=request))
+            game.append(_signed(record, signature, letters, request))
             return record
         except BoardstateError as exc:
             raise self._failure(fields, exc.reason, exc.code, exc.rule) from None
@@ -172,7 +160,7 @@ class Referee:
                 raise self._failure(fields, self._difference(command, events, body), "not-derived")
         self.rederived += 1
         if signature:
-            record = record._replace(signature=signature, letters=letters, request=request)
+            record = _signed(record, signature, letters, request)
         game.append(record, state)
         return record
 
@@ -393,6 +381,12 @@ def commitments_in(value, out=None) -> set:
         elif hasattr(v, "__attrs_attrs__"):
             stack.extend(getattr(v, a.name) for a in v.__attrs_attrs__)
     return out
+
+
+def _signed(record: Record, signature: bytes, letters, request) -> Record:
+    """``record`` with what a signed mode stores beside its body (``Record._replace``, without
+    its keyword machinery: once a record of every signed copy)."""
+    return Record._make(record[:8] + (signature, letters, request))
 
 
 def _same_unmade(want, have) -> bool:
