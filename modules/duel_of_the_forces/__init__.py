@@ -9,13 +9,10 @@ from boardstate.rules import GameSpec, Module, Option, on_first_use, rules_class
 from . import (
     _decide,
     _evolve,
-    _hidden,
     _legal,
     _notation,
     _report,
     _rules,
-    _story,
-    _why,
 )
 from ._cards import DECK_FILE
 from ._legal import DISCARD, KEEP, LOOK_CMD, PASS, TAKE_CMD, give, play
@@ -23,7 +20,8 @@ from ._notation import HELP
 from ._rules import EDITIONS, FULL_TIE, OUT_OF_CARDS, R2_ONLY_END
 from ._state import EVENTS, PEER_READY, DuelState
 
-# The pictures (with xml.etree) are imported when a command draws one.
+# The parts on_first_use names are imported when first called: a command that draws no
+# picture, refuses nothing, tells nothing or plays no bot does not load them.
 DuelRules = rules_class(
     "DuelRules",
     prepare=_rules.prepare,
@@ -34,19 +32,19 @@ DuelRules = rules_class(
     choice=_rules.choice,
     legal=_legal.legal,
     is_legal=_legal.is_legal,
-    explain=_why.refuse,
+    explain=on_first_use(f"{__name__}._why", "refuse"),
     parse=_notation.parse,
     notation=_notation.notation,
     decide=_decide.decide,
     evolve=_evolve.evolve,
     outcome=_rules.outcome,
     report=_report.report,
-    tell=_story.tell,
+    tell=on_first_use(f"{__name__}._story", "tell"),
     view=_rules.view,
     render=on_first_use(f"{__name__}._render", "render"),
     to_json=on_first_use(f"{__name__}._render", "to_json"),
     svg=on_first_use(f"{__name__}._svg", "svg"),
-    unseen=_hidden.unseen,
+    unseen=on_first_use(f"{__name__}._hidden", "unseen"),
 )
 
 SPEC = GameSpec(

@@ -6,7 +6,7 @@ and docs/games/epic-duels-data.md for the characters, decks and the effect vocab
 
 from boardstate.rules import GameSpec, Module, Option, on_first_use, rules_class
 
-from . import _decide, _evolve, _hidden, _legal, _notation, _rules, _story, _why
+from . import _decide, _evolve, _legal, _notation, _rules
 from ._data import data_digest
 from ._notation import HELP
 from ._roster import OWN_DAMAGE, VARIANTS
@@ -14,7 +14,9 @@ from ._rules import DECK_END, DESTROYED
 from ._state import EVENTS, EpicState
 from .boards import SCENES
 
-# The pictures (with the board drawing and xml.etree) are imported when a command draws one.
+# The parts on_first_use names are imported when first called: a command that draws no
+# picture (the board drawing, xml.etree), refuses nothing, tells nothing or plays no bot does
+# not load them.
 EpicRules = rules_class(
     "EpicRules",
     prepare=_rules.prepare,
@@ -25,19 +27,19 @@ EpicRules = rules_class(
     choice=_rules.choice,
     legal=_legal.legal,
     is_legal=_legal.is_legal,
-    explain=_why.refuse,
+    explain=on_first_use(f"{__name__}._why", "refuse"),
     parse=_notation.parse,
     notation=_notation.notation,
     decide=_decide.decide,
     evolve=_evolve.evolve,
     outcome=_rules.outcome,
     report=_rules.report,
-    tell=_story.tell,
+    tell=on_first_use(f"{__name__}._story", "tell"),
     view=_rules.view,
     render=on_first_use(f"{__name__}._render", "render"),
     to_json=on_first_use(f"{__name__}._render", "to_json"),
     svg=on_first_use(f"{__name__}._render", "svg"),
-    determinize=_hidden.determinize,
+    determinize=on_first_use(f"{__name__}._hidden", "determinize"),
 )
 
 SPEC = GameSpec(

@@ -5,13 +5,14 @@ See docs/games/jedi-duel.md for the rules as implemented and the choices on ambi
 
 from boardstate.rules import GameSpec, Module, Option, on_first_use, rules_class
 
-from . import _decide, _evolve, _hidden, _legal, _notation, _rules, _story, _why
+from . import _decide, _evolve, _legal, _notation, _rules
 from ._notation import HELP
 from ._playaid import data_digest
 from ._rules import FUMBLE_STANCE, QUEEN_VS_LIGHTNING
 from ._state import EVENTS, OWNERS_ANSWER, JediState
 
-# The pictures (with xml.etree) are imported when a command draws one.
+# The parts on_first_use names are imported when first called: a command that draws no
+# picture, refuses nothing, tells nothing or plays no bot does not load them.
 JediRules = rules_class(
     "JediRules",
     prepare=_rules.prepare,
@@ -21,7 +22,7 @@ JediRules = rules_class(
     to_act=_rules.to_act,
     legal=_legal.legal,
     is_legal=_legal.is_legal,
-    explain=_why.refuse,
+    explain=on_first_use(f"{__name__}._why", "refuse"),
     parse=_notation.parse,
     notation=_notation.notation,
     decide=_decide.decide,
@@ -31,9 +32,9 @@ JediRules = rules_class(
     render=on_first_use(f"{__name__}._render", "render"),
     to_json=on_first_use(f"{__name__}._render", "to_json"),
     svg=on_first_use(f"{__name__}._svg", "svg"),
-    tell=_story.tell,
-    unseen=_hidden.unseen,
-    pinned=_hidden.pinned,
+    tell=on_first_use(f"{__name__}._story", "tell"),
+    unseen=on_first_use(f"{__name__}._hidden", "unseen"),
+    pinned=on_first_use(f"{__name__}._hidden", "pinned"),
 )
 
 SPEC = GameSpec(
