@@ -7,6 +7,7 @@ module the file belongs to.
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -254,9 +255,12 @@ def _package_text(package: str, name: str) -> str:
     through the package's own loader (a directory or a zip archive alike): ``importlib.resources``
     would bring ``zipfile`` with its compressors to every command (issue 29).  Line ends are
     read as text mode reads them."""
-    from pkgutil import get_data
+    import importlib  # (not pkgutil: it brings importlib.util, the same two steps are here)
 
-    data = get_data(package, name)
-    if data is None:
+    module = importlib.import_module(package)
+    loader = getattr(module.__spec__, "loader", None)
+    if loader is None or not hasattr(loader, "get_data") or module.__file__ is None:
         raise FileNotFoundError(f"{package}: no file {name!r}")
+    path = os.path.join(os.path.dirname(module.__file__), *name.split("/"))
+    data = loader.get_data(path)
     return data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
