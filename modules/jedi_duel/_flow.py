@@ -46,7 +46,7 @@ def draw(t: Table, seat: int, count: int) -> int:
             continue
         m = min(count - got, len(s.deck))
         owner = seats_mask(seat)
-        t.emit(CardsDrawn(seat, tuple(rng.passed(c, owner) for c in s.deck[:m])))
+        t.emit(CardsDrawn(seat, tuple([rng.passed(c, owner) for c in s.deck[:m]])))
         got += m
     return got
 

@@ -91,8 +91,8 @@ def actions(s: JediState, seat: int) -> list:
     for c in hand:
         out.extend(card_actions(s, seat, turn, c))
     if turn[3]:
-        out.extend(lightnings(hand))
-    out.extend(("discard", c) for c in hand)
+        out += lightnings(hand)
+    out += [("discard", c) for c in hand]
     return out
 
 
