@@ -9,11 +9,14 @@ click command's ``--help``.  Every game gets a game in progress (random legal co
 fixed seed, stopped half-way through the game they make), and the commands ``show``, ``legal``, ``log``,
 ``verify``, ``inspect``, ``move`` and ``apply`` run on it; ``show --svg`` draws the board.
 The user's cache folder is one of the run's own (``$BOARDSTATE_CACHE``): an untimed first pass
-fills it, as any earlier command would (the parsed data files, ``boardstate/_datacache.py``);
-the row ``epic legal, cold cache`` runs with an empty one each time (the first command after
-an install or an upgrade).  Goal (issue 29): every command within 2x of the bare click command.
+fills it, as any earlier command would (the parsed data files and boards,
+``boardstate/_datacache.py``; attrs' compiled methods, ``boardstate/_attrscode.py``); the row
+``epic legal, cold cache`` runs with an empty one each time (the first command after an install
+or an upgrade).  Goal (issue 29): every command within 2x of the bare click command.
 
 Usage: python bench/bench_startup.py [--runs 9] [--share 0.5] [--python PATH ...]
+(``bench/startup_venvs.sh COMMIT NAME`` makes a commit's interpreters: boardstate installed as
+``pip install .`` installs it, and as an editable install maps it.)
 """
 
 from __future__ import annotations
