@@ -8,11 +8,11 @@ so wall time says more about the others than about us) is reported, with its rat
 click command's ``--help``.  Every game gets a game in progress (random legal commands from a
 fixed seed, stopped half-way through the game they make), and the commands ``show``, ``legal``, ``log``,
 ``verify``, ``inspect``, ``move`` and ``apply`` run on it; ``show --svg`` draws the board.
-The user's cache folder is one of the run's own (``$BOARDSTATE_CACHE``): an untimed first pass
-fills it, as any earlier command would (the parsed data files and boards,
-``boardstate/_datacache.py``; attrs' compiled methods, ``boardstate/_attrscode.py``); the row
-``epic legal, cold cache`` runs with an empty one each time (the first command after an install
-or an upgrade).  Goal (issue 29): every command within 2x of the bare click command.
+The user's cache folder is one of the run's own for each interpreter (``$BOARDSTATE_CACHE``):
+an untimed first pass fills it, as any earlier command would (the parsed data files and boards,
+``boardstate/_datacache.py``; attrs' compiled methods, ``boardstate/_attrscode.py``; a copy's
+checked state, ``_checked``); the row ``epic legal, cold cache`` runs with an empty one each
+time (the first command after an install or an upgrade).  Goal (issue 29): every command within 2x of the bare click command.
 
 Usage: python bench/bench_startup.py [--runs 9] [--share 0.5] [--python PATH ...]
 (``bench/startup_venvs.sh COMMIT NAME`` makes a commit's interpreters: boardstate installed as
@@ -101,10 +101,12 @@ COLD = "epic legal, cold cache"
 """The row run with an empty cache folder each time."""
 
 
-def env_for(name: str, tmp: Path) -> dict[str, str]:
-    """The environment of row ``name``: the run's cache folder, or for ``COLD`` an empty one."""
+def env_for(name: str, tmp: Path, python: int) -> dict[str, str]:
+    """The environment of row ``name`` under the ``python``-th interpreter: its own cache folder
+    (as a user's one installation: what one kept is never the other's to overwrite, such as a
+    copy's checked state), or for ``COLD`` an empty one."""
     if name != COLD:
-        return ENV | {"BOARDSTATE_CACHE": str(tmp / "cache")}
+        return ENV | {"BOARDSTATE_CACHE": str(tmp / f"cache-{python}")}
     shutil.rmtree(tmp / "cold", ignore_errors=True)
     return ENV | {"BOARDSTATE_CACHE": str(tmp / "cold")}
 
@@ -133,10 +135,10 @@ def measure(runs: int, share: float, pythons: list[str]) -> dict[str, list[float
         tmp = Path(d)
         rows = cases(tmp, share)
         fresh_copies(tmp)
-        for python in pythons:  # once untimed: the bytecode caches are written
+        for k, python in enumerate(pythons):  # once untimed: the bytecode caches are written
             fresh_copies(tmp)
             for name, argv in rows.items():
-                env = env_for(name, tmp)
+                env = env_for(name, tmp, k)
                 subprocess.run(
                     [python, *argv[1:]], check=True, capture_output=True, env=env, cwd=tmp
                 )
@@ -144,7 +146,7 @@ def measure(runs: int, share: float, pythons: list[str]) -> dict[str, list[float
             for k, python in enumerate(pythons):
                 fresh_copies(tmp)
                 for name, argv in rows.items():
-                    cpu = cpu_of([python, *argv[1:]], tmp, env_for(name, tmp))
+                    cpu = cpu_of([python, *argv[1:]], tmp, env_for(name, tmp, k))
                     times.setdefault((name, k), []).append(cpu)
     return {name: [statistics.median(times[name, k]) for k in range(len(pythons))] for name in rows}
 
