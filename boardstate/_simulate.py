@@ -72,13 +72,14 @@ class PlayoutRng(FastRng):
     int (no salt, no commitment: an immutable value) is made once per value and owners and
     shared by all playouts.  Bots keep ``FastRng``: their seeded games are pinned by tests."""
 
-    __slots__ = ("_below", "_bits")
+    __slots__ = ("_below", "_bits", "_shuffle")
 
     def __init__(self, seed: bytes, stream: bytes) -> None:
         super().__init__(seed, stream)
         twister = random.Random(hmac.digest(seed, stream, hashlib.sha256))
         self._below = twister.randrange
         self._bits = twister.getrandbits
+        self._shuffle = twister.shuffle
 
     def block(self) -> bytes:
         return self._bits(256).to_bytes(32, "big")
@@ -87,6 +88,11 @@ class PlayoutRng(FastRng):
         if n <= 0:
             raise ValueError("randbelow needs n > 0")
         return self._below(n)
+
+    def shuffled(self, items) -> tuple:
+        out = list(items)
+        self._shuffle(out)  # (Fisher-Yates too: ``random.shuffle``)
+        return tuple(out)
 
     def secret(self, value, owners: int = 0) -> Secret:
         if type(value) is not int:  # (cards are ints; 1 and True must not share one)

@@ -123,7 +123,10 @@ def playaid_option(path: str | None) -> tuple:
 
 def playaid_of(option) -> Playaid:
     """The Playaid a header stores (its tables, as tuples or lists)."""
-    return _playaid_of(_frozen(option))
+    try:
+        return _playaid_of(option)  # (tuples already: a new game's own header)
+    except TypeError:  # (lists, from a header read back: made tuples for the cache)
+        return _playaid_of(_frozen(option))
 
 
 @cached_by_value
