@@ -31,8 +31,9 @@ import attrs
 import msgpack
 
 from ._cache import cache_dir, code_fingerprint, put, read_own
+from ._filelog import FileLog
 from ._records import Row
-from ._snapshot import records_of, restored, shared_of, state_bytes, state_from
+from ._snapshot import decoded, restored, shared_of, state_and_records, state_from
 
 MAX_REMEMBERED = 8  # (seq, digest) pairs per game: several copies of one game on one machine
 _MAX_BYTES = 4096
@@ -64,17 +65,28 @@ def remember(game_id: bytes, seq: int, digest: bytes) -> None:
     put(_path(game_id), msgpack.packb(pairs[:MAX_REMEMBERED]))
 
 
-def digests(rows, at) -> tuple[dict[int, bytes], bytes]:
-    """The running digest of a file's records (``Row``s, from the setup on) at each sequence
-    number of ``at``, and after the last: what a signature check of records 0..seq reads (the
-    hash that chains the body, the signature, the player's request) and nothing else."""
-    at = set(at)
-    found = {}
+def _signature_digest():
+    """A running digest of what a signature check reads of each record, and what adds a row
+    to it (the hash that chains the body, the signature, the player's request)."""
     sha = hashlib.sha256(b"boardstate-checked")
     update, pack = sha.update, msgpack.Packer(use_bin_type=True).pack
-    for seq, row in enumerate(rows):
+
+    def add(row) -> None:
         update(row[1])
         update(pack((row[3], row[5])))
+
+    return sha, add
+
+
+def digests(rows, at) -> tuple[dict[int, bytes], bytes]:
+    """The running digest of a file's records (``Row``s, from the setup on) at each sequence
+    number of ``at``, and after the last: what a signature check of records 0..seq reads and
+    nothing else."""
+    at = set(at)
+    found = {}
+    sha, add = _signature_digest()
+    for seq, row in enumerate(rows):
+        add(row)
         if seq in at:
             found[seq] = sha.copy().digest()
     return found, sha.digest()
@@ -86,17 +98,21 @@ def check_and_remember(game_id: bytes, rows: list):
     record of ``rows`` is checked, to remember that."""
     pairs = remembered(game_id)
     found, last = digests(rows, (seq for seq, _ in pairs))
+    return _through(game_id, pairs, found, last, len(rows))
+
+
+def _through(game_id: bytes, pairs, found: dict, last: bytes, count: int):
     through = max((seq for seq, digest in pairs if found.get(seq) == digest), default=-1)
 
     def remember_all() -> None:
-        if rows and through < len(rows) - 1:
-            remember(game_id, len(rows) - 1, last)
+        if count and through < count - 1:
+            remember(game_id, count - 1, last)
 
     return through, remember_all
 
 
 # ---------------------------------------------------------------------- the state at a record
-_STATE_FORMAT = b"boardstate-state-1"
+_STATE_FORMAT = b"boardstate-state-2"
 
 
 def _state_path(header) -> Path:
@@ -136,56 +152,153 @@ class Saved:
     by_identity: bool = False  # (this game's states were found not to be values: none saved)
 
 
+def saved_state(game) -> tuple | None:
+    """``(key, body)`` of the state saved for ``game``'s file (fresh, for its header), or None
+    (nothing saved, or unreadable).  Nothing of it is believed yet."""
+    try:
+        data = read_own(_state_path(game.header))
+        if data is None:
+            return None
+        key, body = _unpacked(data)
+        return (key, body) if type(key) is tuple and len(key) == 6 else None
+    except Exception:  # (a damaged or foreign file of the cache: the rules run, as ever)
+        return None
+
+
 def resume(game, rows: list) -> Saved:
     """Put into ``game`` (fresh, for this file's header) the state saved after the first
     records of ``rows``, when the saved state matches them byte for byte (``Saved.count``
     of them; 0: nothing saved matches, the rules run from the setup).  Anything unreadable is
     ignored."""
-    path = _state_path(game.header)
-    try:
-        data = read_own(path)
-        if data is None:
-            return Saved()
-        key, body = _unpacked(data)
-        count = key[3]
-        if count == 0 and key == _by_identity_key(game):
-            return Saved(by_identity=True)
-        if type(count) is not int or not 0 < count <= len(rows):
-            return Saved()
-        hashed = rows_hashed(rows[:count])
-        if key != _key(game, count, hashed.digest(), hashlib.sha256(body).digest()):
-            return Saved()
-        openings, state = _unpacked(body)
-        if not all(type(seq) is int and 0 <= seq < count for seq in openings):
-            return Saved()
-        kept = rows[:count]
-        for seq, known in openings.items():
-            kept[seq] = kept[seq]._replace(openings=known)
-        records = records_of(game, kept)
-        fields = state_from(state, shared_of(game, records))
-        if fields.get("_count") != count or fields.get("head_hash") != rows[count - 1][1]:
-            return Saved()
-    except Exception:  # (a damaged or foreign file of the cache: the rules run, as ever)
+    found = saved_state(game)
+    if found is None:
         return Saved()
-    restored(game, fields, records)
+    key, body = found
+    if is_by_identity(game, found):
+        return Saved(by_identity=True)
+    count = key[3] if type(key[3]) is int else 0
+    if not 0 < count <= len(rows):
+        return Saved()
+    saved = _restore(game, key, body, rows_hashed(rows[:count]), rows, 0, None)
+    return Saved() if saved is None else saved
+
+
+@attrs.frozen
+class Streamed:
+    """What ``resume_streamed`` found: the saved state put into the game, the file's rows
+    after it, and the signatures' memory (``check_and_remember``'s pair)."""
+
+    saved: Saved
+    rows: list
+    through: int
+    remember: object
+
+
+def resume_streamed(game, raw, found: tuple) -> Streamed | None:
+    """``resume`` on a file read once as a stream (``raw``, read with ``keep``: its bytes are
+    kept readable): only the records the game needs are decoded, from the first one its saved
+    state names or has openings of, the records not settled with the other copies, and the
+    last; the others stay in the file (``FileLog``).  ``found``: ``saved_state``'s.  None when
+    the saved state does not match (then ``raw`` may have been read)."""
+    key, body = found
+    count = key[3] if type(key[3]) is int else 0
+    first = _first_needed(body, count)
+    if first is None:
+        return None
+    pairs = remembered(game.header.game_id)
+    at = {seq for seq, _ in pairs}
+    signatures, add = _signature_digest()
+    rows_sha, pack = hashlib.sha256(_STATE_FORMAT), msgpack.Packer(use_bin_type=True).pack
+    found_digests, kept, hashed, end, total = {}, [], None, raw.read_to, 0
+    for seq, row in enumerate(raw.iter_records()):
+        add(row)
+        if seq in at:
+            found_digests[seq] = signatures.copy().digest()
+        if seq < count:
+            rows_sha.update(pack(row))
+            if seq == count - 1:
+                hashed = rows_sha
+        if seq >= first:
+            kept.append(row)
+        else:
+            end = raw.read_to
+        total = seq + 1
+    if hashed is None:
+        return None
+    through, remember_all = _through(
+        game.header.game_id, pairs, found_digests, signatures.digest(), total
+    )
+    saved = _restore(game, key, body, hashed, kept, first, (raw.stored, end))
+    if saved is None:
+        return None
+    return Streamed(saved, kept[count - first :], through, remember_all)
+
+
+def _first_needed(body, count: int) -> int | None:
+    """The first record a saved state's game needs in memory (None: not a saved state)."""
+    if count <= 0:
+        return None
+    try:
+        openings, _state, first = _unpacked(body, 3)
+        if type(first) is not int or not all(type(seq) is int for seq in openings):
+            return None
+    except Exception:
+        return None
+    return max(0, min(first, count - 1, *openings))
+
+
+def _restore(game, key, body, hashed, rows: list, first: int, stored) -> Saved | None:
+    """Put the saved state ``(key, body)`` into ``game`` if it matches the file's records
+    (``hashed``: ``rows_hashed`` of the first ``key[3]``); ``rows``: the file's rows from
+    ``first`` on, the records before it left in the file (``stored``: its bytes)."""
+    count = key[3]
+    try:
+        if key != _key(game, count, hashed.digest(), hashlib.sha256(body).digest()):
+            return None
+        openings, state, _first = _unpacked(body, 3)
+        if not all(type(seq) is int and first <= seq < count for seq in openings):
+            return None
+        kept = rows[: count - first]
+        for seq, known in openings.items():
+            kept[seq - first] = kept[seq - first]._replace(openings=known)
+        records = decoded(game.codes, game.header, kept)
+        log = _log(game, records, first, stored) if first else records
+        fields = state_from(state, shared_of(game, log))
+        if fields.get("_count") != count or fields.get("head_hash") != kept[-1][1]:
+            return None
+    except Exception:  # (a damaged or foreign file of the cache: the rules run, as ever)
+        return None
+    restored(game, fields, log)
     return Saved(count, openings, hashed)
 
 
+def _log(game, records: list, first: int, stored) -> FileLog:
+    """The log: ``records`` after the ``first`` that stay in the file (``stored``: its
+    bytes, and where the first of ``records`` begins), read back if a command asks."""
+    codes, header, module, (source, end) = game.codes, game.header, game.module, stored
+
+    def load() -> list:
+        return decoded(codes, header, source.rows(header, module, first))
+
+    return FileLog(first, records, (source, end), load)
+
+
 def keep_state(game, rows: list, saved: Saved) -> None:
-    """Save ``game``, just checked from ``rows`` (all of a file's), for the next command
-    (``resume``); nothing when the saved state is already at its last record, or when a
-    value of the game cannot be written (that game's commands run the rules from the setup:
-    a game whose state was once found not to be a value is not pickled again to find out)."""
-    count = len(rows)
-    if saved.by_identity or saved.count == count or (game.seq, len(game.records)) != (count,) * 2:
+    """Save ``game``, just checked, for the next command (``resume``); ``rows``: the file's
+    rows after ``saved``'s.  Nothing when the saved state is already at its last record, or
+    when a value of the game cannot be written (that game's commands run the rules from the
+    setup: a game whose state was once found not to be a value is not pickled again to find
+    out)."""
+    count = saved.count + len(rows)
+    if saved.by_identity or not rows or (game.seq, len(game.records)) != (count,) * 2:
         return
     openings = dict(saved.openings)
     for record in game.records[saved.count :]:  # (the records the rules ran on this time)
         known = Row.of(record).openings
-        if known != rows[record.seq][2]:
+        if known != rows[record.seq - saved.count][2]:
             openings[record.seq] = known
     try:
-        state = state_bytes(game, shared_of(game, game.records))
+        state, named = state_and_records(game, shared_of(game, game.records))
         a_value = state_from(state, shared_of(game, game.records))["state"] == game.state
     except Exception:  # (pickle's complaints about a value it cannot write)
         a_value = False
@@ -195,10 +308,18 @@ def keep_state(game, rows: list, saved: Saved) -> None:
             msgpack.packb((_by_identity_key(game), b""), use_bin_type=True),
         )
         return
-    body = msgpack.packb((openings, state), use_bin_type=True)
-    hashed = rows_hashed(rows[saved.count :], saved.hashed if saved.count else None)
+    # (the first record the next command needs: the last one settled with the other copies,
+    # a move file's base at the earliest, and those the state names)
+    first = min(count - 1, game.region_start - 1, *((named,) if named is not None else ()))
+    body = msgpack.packb((openings, state, first), use_bin_type=True)
+    hashed = rows_hashed(rows, saved.hashed if saved.count else None)
     key = _key(game, count, hashed.digest(), hashlib.sha256(body).digest())
     put(_state_path(game.header), msgpack.packb((key, body), use_bin_type=True))
+
+
+def is_by_identity(game, found: tuple) -> bool:
+    """Is ``saved_state``'s ``found`` the mark that ``game``'s states are not values?"""
+    return found[0] == _by_identity_key(game)
 
 
 def _by_identity_key(game) -> tuple:
@@ -208,9 +329,10 @@ def _by_identity_key(game) -> tuple:
     return _key(game, 0, b"", hashlib.sha256(b"").digest())
 
 
-def _unpacked(data: bytes) -> tuple:
-    """The pair a saved state is made of (its key and body; the body's openings and state)."""
-    pair = msgpack.unpackb(data, use_list=False, strict_map_key=False)
-    if type(pair) is not tuple or len(pair) != 2:
+def _unpacked(data: bytes, length: int = 2) -> tuple:
+    """The parts a saved state is made of: its key and body; the body's openings, state and
+    first record needed (``length`` 3)."""
+    parts = msgpack.unpackb(data, use_list=False, strict_map_key=False)
+    if type(parts) is not tuple or len(parts) != length:
         raise ValueError("not a saved state")
-    return pair
+    return parts

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import gc
+import itertools
 import os
 import stat
 from contextlib import contextmanager
@@ -25,6 +26,7 @@ from ._errors import (
     TruncatedFile,
 )
 from ._events import EventCodes
+from ._filelog import FileLog
 from ._header import HEADER_LIMITS, MAX_HEADER_BYTES, Header, check_records, read_header
 from ._records import HASH_SIZE, NO_ACTOR, BodyDecoder, Kind, Record, Row
 from ._secrets import Reveal, Secret
@@ -51,14 +53,18 @@ _ITEM_LENGTH = {"open": 3, "peer": 5, "hosted": 6, "shared-deck": 5}
 def encode_file(header: Header, records, *, openings_for="all", reader=None) -> bytes:
     """Header then records.  ``openings_for``: "all", a seat (a view), or None (no openings)."""
     records = list(records)
-    if header.shared is not None and header.shared >= len(records):  # (a log cut short: its
-        # last record is the last another copy can hold of it; a reader checks the bound)
-        header = attrs.evolve(header, shared=max(len(records) - 1, 0))
     packer = msgpack.Packer(use_bin_type=True)
-    parts = [packer.pack(header.compact_map() if header.compact else header.to_map())]
+    parts = [_header_bytes(header, len(records), packer)]
     for rec in records:
         parts.append(packer.pack(_item(header, rec, openings_for, reader)))
     return b"".join(parts)
+
+
+def _header_bytes(header: Header, count: int, packer) -> bytes:
+    if header.shared is not None and header.shared >= count:  # (a log cut short: its
+        # last record is the last another copy can hold of it; a reader checks the bound)
+        header = attrs.evolve(header, shared=max(count - 1, 0))
+    return packer.pack(header.compact_map() if header.compact else header.to_map())
 
 
 def encode_row(header: Header, rec: Record) -> bytes:
@@ -209,8 +215,20 @@ def encode_public(game) -> bytes:
 
 
 def save_game(game, path, *, viewer: int | None = None, settled: bool = False) -> None:
-    """Write ``encode_game`` atomically."""
-    atomic_write(path, encode_game(game, viewer=viewer, settled=settled))
+    """Write ``encode_game`` atomically.  A full log whose first records are still in the
+    file it was read from (``_filelog.FileLog``) streams their bytes, checked as it goes,
+    instead of holding the whole file in memory: the same bytes."""
+    first, stored = game.records.on_file() if isinstance(game.records, FileLog) else (0, None)
+    if not first or viewer is not None or settled:
+        atomic_write(path, encode_game(game, viewer=viewer, settled=settled))
+        return
+    packer = msgpack.Packer(use_bin_type=True)
+    records, end = game.records, stored[1]
+    with atomic_stream(path) as f:
+        f.write(_header_bytes(game.header, len(records), packer))
+        stored[0].copy_to(f, end)
+        for rec in records[first:]:
+            f.write(packer.pack(_item(game.header, rec, "all", None)))
 
 
 def encode_moves(game, base_seq: int, *, reader: int | None = None) -> bytes:
@@ -269,7 +287,15 @@ class RawFile:
     """
 
     def __init__(
-        self, name: str, header: Header, module, unpacker, size: int, close=None, start: int = 0
+        self,
+        name: str,
+        header: Header,
+        module,
+        unpacker,
+        size: int,
+        close=None,
+        start: int = 0,
+        stored: StoredRecords | None = None,
     ) -> None:
         self.path = name
         self.header = header
@@ -279,6 +305,8 @@ class RawFile:
         self._start = start  # where the records begin (the header's end)
         self._close = close
         self._list: list | None = None
+        self.read_to = start  # where the last record yielded ends, in the file
+        self.stored = stored  # (``read_raw(keep=True)``: the records' bytes, to read again)
 
     @property
     def records(self) -> list:
@@ -335,9 +363,9 @@ class RawFile:
                     or type(item[2]) is not tuple
                 ):
                     raise CorruptFile(f"{name}: corrupt at record {count} (malformed record)")
+                end = self.read_to = start + unpacker.tell()
                 yield Row(*item)
                 count += 1
-                end = start + unpacker.tell()
         finally:
             if self._close is not None:
                 self._close()
@@ -366,9 +394,11 @@ def _why(exc: BaseException) -> str:
     return text if len(text) <= 120 else text[:117] + "..."
 
 
-def read_raw(path) -> RawFile:
+def read_raw(path, *, keep: bool = False) -> RawFile:
     """Open a file and read its header; the records stream from the open file (``-``: the
-    whole of standard input, bounded like a file)."""
+    whole of standard input, bounded like a file).  ``keep``: the records' bytes stay
+    readable (``RawFile.stored``, a binary file's only), a digest of them taken as they
+    stream."""
     if str(path) == "-":
         import sys
 
@@ -402,7 +432,7 @@ def read_raw(path) -> RawFile:
             raise GameFileError(
                 f"{path}: file too large ({size} bytes; limit {MAX_FILE_BYTES})", code="too-large"
             )
-        return _open_stream(f, size, str(path), f.close)
+        return _open_stream(f, size, str(path), f.close, keep)
     except BaseException:
         f.close()
         raise
@@ -451,8 +481,9 @@ def parse_raw(data: bytes, name: str = "<bytes>") -> RawFile:
     return _open_stream(io.BytesIO(data), len(data), name, None)
 
 
-def _open_stream(f, size: int, name: str, close) -> RawFile:
-    """The header, decoded from a bounded prefix with its own limits; then the record stream."""
+def _open_stream(f, size: int, name: str, close, keep: bool = False) -> RawFile:
+    """The header, decoded from a bounded prefix with its own limits; then the record stream
+    (``keep``: through a digest, the file kept open for ``StoredRecords``)."""
     prefix = f.read(MAX_HEADER_BYTES)
     if not prefix:
         raise TruncatedFile(f"{name}: empty file")
@@ -476,10 +507,80 @@ def _open_stream(f, size: int, name: str, close) -> RawFile:
     del head, prefix
     header, module = read_header(header_map, name)
     f.seek(start)
+    stored = StoredRecords(name, os.dup(f.fileno()), start, size) if keep else None
     unpacker = msgpack.Unpacker(
-        f, raw=False, use_list=False, strict_map_key=True, read_size=_READ_SIZE, **_STREAM_LIMITS
+        f if stored is None else stored.hashing(f),
+        raw=False,
+        use_list=False,
+        strict_map_key=True,
+        read_size=_READ_SIZE,
+        **_STREAM_LIMITS,
     )
-    return RawFile(name, header, module, unpacker, size, close, start)
+    return RawFile(name, header, module, unpacker, size, close, start, stored)
+
+
+class StoredRecords:
+    """The records' bytes of a file as it was read, to read again (``_filelog.FileLog``): its
+    own descriptor of the file (replaced since, it is still the file read) and a SHA-256 of
+    every byte of its records taken as they were read, so that bytes changed since are
+    refused, never used."""
+
+    def __init__(self, name: str, fd: int, start: int, size: int) -> None:
+        import hashlib
+        import weakref
+
+        self.name = name
+        self._fd = fd
+        self._start = start
+        self._size = size
+        self._sha = hashlib.sha256()
+        weakref.finalize(self, os.close, fd)
+
+    def hashing(self, f):
+        """``f`` read through the digest."""
+        update = self._sha.update
+
+        class Hashing:
+            def read(self, n: int = -1) -> bytes:
+                data = f.read(n)
+                update(data)
+                return data
+
+        return Hashing()
+
+    def _checked(self):
+        """The records' bytes read again, in chunks; raises once they are all read if they
+        are not the bytes first read."""
+        import hashlib
+
+        sha, at = hashlib.sha256(), self._start
+        while at < self._size:
+            chunk = os.pread(self._fd, min(1 << 20, self._size - at), at)
+            if not chunk:
+                break
+            sha.update(chunk)
+            yield at, chunk
+            at += len(chunk)
+        if sha.digest() != self._sha.digest():
+            raise CorruptFile(f"{self.name}: changed while it was read; nothing was written")
+
+    def copy_to(self, out, end: int) -> None:
+        """Write the bytes from the records' start to ``end`` to ``out`` (the rest is read
+        too: the digest is of them all)."""
+        for at, chunk in self._checked():
+            if at < end:
+                out.write(chunk[: end - at])
+
+    def rows(self, header: Header, module, count: int) -> list:
+        """The first ``count`` records as ``Row``s, read again and checked as they were."""
+        import io
+
+        data = b"".join(chunk for _at, chunk in self._checked())
+        unpacker = msgpack.Unpacker(
+            io.BytesIO(data), raw=False, use_list=False, strict_map_key=True, **_STREAM_LIMITS
+        )
+        rows = RawFile(self.name, header, module, unpacker, len(data)).iter_records()
+        return list(itertools.islice(rows, count))
 
 
 @contextmanager

@@ -179,12 +179,12 @@ def referee_mailed(
         waiting, progress = [], False
         for i in pending:
             if saved is None:
-                saved = (game.header, list(game.records))
-            hashes = [r.hash for r in game.records]
+                saved = (game.header, game.records.copy())
+            head = _head(game)
             try:
                 records, partly = referee_moves(game, mailed[i].raw)
             except BoardstateError as exc:
-                if not isinstance(exc, MoveRefused) or [r.hash for r in game.records] != hashes:
+                if not isinstance(exc, MoveRefused) or _head(game) != head:
                     game = _as_before(game, *saved)
                     if prepare is not None:
                         prepare(game)
@@ -197,6 +197,13 @@ def referee_mailed(
         pending = waiting if progress else []
     outcomes = (MoveOutcome(m, *done[i], span=_span(m.raw)) for i, m in enumerate(mailed))
     return Delivery(game, tuple(outcomes))
+
+
+def _head(game: Game) -> tuple:
+    """How many records, and the last one's hash: equal, the same records (the hash chain),
+    without reading a long log's first records back from its file (``_filelog``)."""
+    records = game.records
+    return len(records), records[-1].hash if records else None
 
 
 def _as_before(game: Game, header, records: list) -> Game:

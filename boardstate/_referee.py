@@ -9,7 +9,15 @@ from __future__ import annotations
 import attrs
 
 from ._canonical import canonical_region, conflict_at, content_key, rebuild
-from ._checked import Saved, check_and_remember, keep_state, resume
+from ._checked import (
+    Saved,
+    check_and_remember,
+    is_by_identity,
+    keep_state,
+    resume,
+    resume_streamed,
+    saved_state,
+)
 from ._errors import (
     GameFileError,
     MoveRefused,
@@ -93,10 +101,15 @@ def load_checked(path_or_raw) -> Game:
     before checked again (``_checked``: the same bytes); a failure is the full check's."""
     if isinstance(path_or_raw, RawFile):  # (a file received, not a copy kept: checked in full)
         return _checked_in_full(path_or_raw)
-    raw = read_raw(path_or_raw)
+    raw = read_raw(path_or_raw, keep=True)
     header = raw.header
     if not header.signed or header.kind != "game":
         return _checked_in_full(raw)
+    if raw.stored is not None:  # (a binary file: from the saved game, the file read once)
+        game = _checked_from_saved(raw)
+        if game is not None:
+            return game
+        raw = read_raw(path_or_raw)
     try:
         rows = raw.records
     except GameFileError:  # (a damaged file: the full check says where, as ever)
@@ -106,7 +119,29 @@ def load_checked(path_or_raw) -> Game:
     if game is None:
         game, saved = _checked_in_full(raw), Saved(by_identity=saved.by_identity)
     remember()
-    keep_state(game, rows, saved)
+    keep_state(game, rows[saved.count :], saved)
+    return game
+
+
+def _checked_from_saved(raw: RawFile) -> Game | None:
+    """The copy started from the game the last command saved (``_checked.resume_streamed``:
+    the file read once, the records before those the game needs left in it), the records
+    after it re-derived, their signatures checked; None when nothing saved matches or
+    anything fails (the caller reads the file again and checks it as ever)."""
+    game = Game.of_file(raw)
+    found = saved_state(game)
+    if found is None or is_by_identity(game, found):
+        return None
+    try:
+        streamed = resume_streamed(game, raw, found)
+        if streamed is None:
+            return None
+        saved = streamed.saved
+        Referee(game, checked_through=max(streamed.through, saved.count - 1)).run(streamed.rows)
+    except (VerificationFailed, GameFileError):
+        return None
+    streamed.remember()
+    keep_state(game, streamed.rows, saved)
     return game
 
 

@@ -18,6 +18,7 @@ import io
 import pickle
 
 from ._fileformat import LIMITS
+from ._filelog import held_records
 from ._records import BodyDecoder, Record
 
 # Fields a command sets for itself (its player's signing function) or a cut keeps of its own.
@@ -26,36 +27,83 @@ _TRANSIENT = frozenset(("signer", "_last_cut"))
 SHARED_FIELDS = ("module", "decider", "rules", "codes", "header")
 
 
-def shared_of(game, records, *more) -> list:
+class Shared:
+    """The objects ``state_bytes`` names by place instead of writing: the game's shared fields,
+    then its records (by sequence number: a ``FileLog``'s records still in the file are never
+    in a state, they are not in memory), then more values."""
+
+    def __init__(self, head: list, records, more: list) -> None:
+        self._head, self._records, self._more = head, records, more
+
+    def __getitem__(self, place: int):
+        if place < 0:
+            raise IndexError(place)
+        if place < len(self._head):
+            return self._head[place]
+        place -= len(self._head)
+        if place < len(self._records):
+            return self._records[place]
+        return self._more[place - len(self._records)]
+
+    def places(self) -> dict:
+        """``id`` of each object held in memory: its place."""
+        out = {id(value): place for place, value in enumerate(self._head) if value is not None}
+        first, held = held_records(self._records)
+        start = len(self._head) + first
+        out.update((id(record), start + i) for i, record in enumerate(held))
+        start = len(self._head) + len(self._records)
+        out.update((id(v), start + i) for i, v in enumerate(self._more) if v is not None)
+        return out
+
+    def add(self, value) -> int:
+        """Put ``value`` at the next place; that place."""
+        self._more.append(value)
+        return len(self._head) + len(self._records) + len(self._more) - 1
+
+    def record_at(self, place: int) -> int | None:
+        """The sequence number of the record at ``place`` (None: not a record's place)."""
+        seq = place - len(self._head)
+        return seq if 0 <= seq < len(self._records) else None
+
+
+def shared_of(game, records, *more) -> Shared:
     """The objects ``state_bytes`` names instead of writing: the game's shared fields, then
     ``records`` (by sequence number), then ``more``."""
-    return [*(getattr(game, name) for name in SHARED_FIELDS), *records, *more]
+    return Shared([getattr(game, name) for name in SHARED_FIELDS], records, list(more))
 
 
-def state_bytes(game, shared: list, values: tuple = ()) -> bytes:
-    """The game's own fields pickled, each object of ``shared`` by its place in the list, and
-    each instance of ``values`` (types whose instances never change) added to ``shared`` as
-    it is met (a copy in memory: the same list goes to ``state_from``).  Raises what pickle
+def state_bytes(game, shared: Shared, values: tuple = ()) -> bytes:
+    """The game's own fields pickled, each object of ``shared`` by its place, and each
+    instance of ``values`` (types whose instances never change) added to ``shared`` as it is
+    met (a copy in memory: the same ``shared`` goes to ``state_from``).  Raises what pickle
     raises for a value it cannot write (a module's read-only mapping)."""
+    return state_and_records(game, shared, values)[0]
+
+
+def state_and_records(game, shared: Shared, values: tuple = ()) -> tuple[bytes, int | None]:
+    """``state_bytes``, and the first record the bytes name (None: none)."""
     skip = _TRANSIENT.union(SHARED_FIELDS, ("records",))
     fields = {name: value for name, value in game.__dict__.items() if name not in skip}
-    places = {id(value): place for place, value in enumerate(shared) if value is not None}
+    places = shared.places()
+    named = []
 
     def place(value):
         where = places.get(id(value))
         if where is None and type(value) in values:
-            where = places[id(value)] = len(shared)
-            shared.append(value)
+            where = places[id(value)] = shared.add(value)
+        if where is not None:
+            named.append(where)
         return where
 
     out = io.BytesIO()
     pickler = pickle.Pickler(out, protocol=pickle.HIGHEST_PROTOCOL)
     pickler.persistent_id = place
     pickler.dump(fields)
-    return out.getvalue()
+    seqs = [seq for seq in map(shared.record_at, set(named)) if seq is not None]
+    return out.getvalue(), min(seqs, default=None)
 
 
-def state_from(data: bytes, shared: list) -> dict:
+def state_from(data: bytes, shared: Shared) -> dict:
     """The fields ``state_bytes`` wrote, the reader's ``shared`` objects in their places.
     Raises on bytes it did not write (the caller falls back to running the rules)."""
     unpickler = pickle.Unpickler(io.BytesIO(data))
@@ -78,7 +126,12 @@ def records_of(game, rows) -> list[Record]:
     """The records of a copy's own file, as the game that wrote it held them: each body
     decoded with the openings the copy keeps beside it (what it had opened, letters too), no
     rule run.  Used only where the same rows were re-derived before (the bytes are the same)."""
-    decoder = BodyDecoder(game.codes.decoders, LIMITS, game.header)
+    return decoded(game.codes, game.header, rows)
+
+
+def decoded(codes, header, rows) -> list[Record]:
+    """``records_of`` for a game's event codes and header."""
+    decoder = BodyDecoder(codes.decoders, LIMITS, header)
     fields, events = decoder.fields, decoder.events
     out = []
     for body, hash_, openings, signature, letters, request in rows:

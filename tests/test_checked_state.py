@@ -235,13 +235,13 @@ def test_a_game_whose_states_are_not_values_is_pickled_once_then_marked(
     from test_epic_duels_copies import PeerTable
 
     pickled = [0]
-    real = _checked.state_bytes
+    real = _checked.state_and_records
 
     def counting(*args, **kwargs):
         pickled[0] += 1
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(_checked, "state_bytes", counting)
+    monkeypatch.setattr(_checked, "state_and_records", counting)
     table = PeerTable({}, 3)
     _play(table, 8)
     ann = table.copies[0]

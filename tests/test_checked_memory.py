@@ -1,0 +1,104 @@
+"""A copy read from the game its last command saved keeps in memory only the records its
+commands need (issue 29: ``apply``'s memory flat in the length of the game;
+``boardstate/_filelog.py``, ``_checked.resume_streamed``).  The others stay in the file: read
+back, checked against the digest of their bytes taken as they were first read, when a command
+asks for one; copied byte for byte when the copy is written back.  A file changed meanwhile is
+refused, never used or written over.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+import boardstate as bs
+from boardstate._fileformat import encode_game, encode_moves
+from boardstate._referee import load_checked, verify
+
+sys.path.insert(0, str(Path(__file__).parent.parent / "bench"))
+from longlog import make_long_peer_copies
+
+
+@pytest.fixture(autouse=True)
+def _cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("BOARDSTATE_CACHE", str(tmp_path / "cache"))
+
+
+def _copies_read(tmp_path, records: int = 150):
+    """Two players' copies of a long Duel of the Forces peer game (``bench/longlog.py``), the
+    first player to bid, each saved as the CLI saves it and read once (its game saved in the
+    cache): ``(copies, paths)``."""
+    copies = make_long_peer_copies(records, [Ed25519PrivateKey.generate() for _ in range(2)])
+    paths = []
+    for seat, copy in enumerate(copies):
+        path = tmp_path / f"copy-{seat}.msgpack"
+        bs.save_game(copy, path)
+        load_checked(path)
+        paths.append(path)
+    return copies, paths
+
+
+def _one_move(copies, tmp_path) -> Path:
+    """The first player bids on their copy: the move file to the other."""
+    first = copies[0]
+    base = first.last_seq
+    first.play(0, "play r2")
+    path = tmp_path / "move.msgpack"
+    path.write_bytes(encode_moves(first, first.mail_base(base)))
+    return path
+
+
+def test_apply_on_a_long_copy_leaves_its_old_records_in_the_file(tmp_path):
+    copies, paths = _copies_read(tmp_path)
+    to, move = 1, _one_move(copies, tmp_path)
+    game = load_checked(paths[to])
+    count = len(game.records)
+    in_file, _stored = game.records.on_file()
+    assert count > 100 and count - in_file <= 4  # (in memory: the last records only)
+    delivery = bs.referee_mailed(game, bs.read_mailed(str(move)))
+    assert delivery.applied and len(delivery.game.records) > count
+    bs.save_game(delivery.game, paths[to])
+    assert delivery.game.records.on_file()[0] == in_file  # (never read back: copied)
+    written = paths[to].read_bytes()
+    assert written == encode_game(delivery.game)  # (the old records read back: the same file)
+    assert delivery.game.records.on_file()[0] == 0
+    full = verify(paths[to]).game
+    assert delivery.game.records == full.records and delivery.game.state == full.state
+
+
+def test_a_command_that_asks_for_an_old_record_gets_it_read_back(tmp_path):
+    _copies, paths = _copies_read(tmp_path)
+    game = load_checked(paths[0])
+    assert game.records.on_file()[0] > 0
+    full = verify(paths[0]).game
+    assert game.records[1] == full.records[1]  # (every old record read back, once)
+    assert game.records.on_file()[0] == 0
+    assert game.records == full.records
+
+
+@pytest.mark.parametrize("asks", ["save", "an old record"])
+def test_a_file_changed_while_its_records_wait_in_it_is_refused(tmp_path, asks):
+    """A byte of an old record changed in place after the read: the copy is not written (the
+    file keeps the changed bytes, no temporary file stays) and no old record is read back."""
+    _copies, paths = _copies_read(tmp_path)
+    path = paths[1]
+    game = load_checked(path)
+    assert game.records.on_file()[0] > 10
+    data = bytearray(path.read_bytes())
+    where = len(data) // 3  # (inside an old record: the file's last records are in memory)
+    data[where] ^= 0x01
+    with open(path, "r+b") as f:  # (the same file, changed in place: not replaced)
+        f.seek(where)
+        f.write(data[where : where + 1])
+    with pytest.raises(bs.GameFileError) as refused:
+        if asks == "save":
+            bs.save_game(game, path)
+        else:
+            game.records[2]
+    assert "changed while it was read" in str(refused.value)
+    assert path.read_bytes() == bytes(data)
+    assert sorted(os.listdir(tmp_path)) == ["cache", "copy-0.msgpack", "copy-1.msgpack"]
