@@ -11,7 +11,8 @@ checked is remembered, and the game as it found it saved, ``boardstate/_checked.
 command then runs the rules on the records after it only); without it the cache folder is
 empty, so every record is re-derived and every signature checked, as before the memory existed
 (each player has a cache folder of their own, as on two machines).  Then ``apply``'s peak
-memory (tracemalloc, in process: ``load_checked`` + ``referee_mailed`` + ``save_game``).
+memory (tracemalloc, in process: ``load_checked`` + ``referee_mailed`` + ``save_game``), and
+the ``apply`` process's peak resident memory (``ru_maxrss``, the last round's).
 
 "Before" figures come from an older tree run with ``PYTHONPATH`` (``git archive REV boardstate
 bench tests | tar -x -C DIR``, then ``PYTHONPATH=DIR python DIR/bench/bench_copies.py``).
@@ -37,7 +38,6 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import resource
 import shutil
 import subprocess
 import sys
@@ -61,14 +61,28 @@ from boardstate._referee import verify  # noqa: E402
 
 def child_cpu(args, env, cwd) -> float:
     """CPU seconds (user + system) of one ``boardstate`` process."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    done = subprocess.run(
-        [sys.executable, "-m", "boardstate.cli", *args], env=env, cwd=cwd, capture_output=True
-    )
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if done.returncode:
-        raise SystemExit(f"boardstate {' '.join(args)} failed: {done.stderr.decode()}")
-    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return child_run(args, env, cwd)[0]
+
+
+def child_run(args, env, cwd) -> tuple[float, int]:
+    """``(CPU seconds, peak resident memory in bytes)`` of one ``boardstate`` process (the
+    memory as GNU time reports it: a child forked from this process would report this
+    process's own peak, which Linux keeps across ``exec``)."""
+    with tempfile.NamedTemporaryFile() as peak, tempfile.TemporaryFile() as err:
+        command = [sys.executable, "-m", "boardstate.cli", *args]
+        child = subprocess.Popen(
+            ["/usr/bin/time", "-f", "%M", "-o", peak.name, *command],
+            env=env,
+            cwd=cwd,
+            stdout=subprocess.DEVNULL,
+            stderr=err,
+        )
+        _pid, status, usage = os.wait4(child.pid, 0)
+        if os.waitstatus_to_exitcode(status):
+            err.seek(0)
+            raise SystemExit(f"boardstate {' '.join(args)} failed: {err.read().decode()}")
+        kib = int(Path(peak.name).read_text().split()[-1])
+    return usage.ru_utime + usage.ru_stime, kib * 1024
 
 
 def make_copies(size: int, folder: Path, keys) -> int:
@@ -251,10 +265,14 @@ def main() -> int:
     records = {size: make_copies(size, folder, keys) for size in sizes}
     help_cpu = min(child_cpu(["--help"], env, folder) for _ in range(args.rounds))
     print(f"`boardstate --help`: {help_cpu * 1000:.0f} ms CPU (best of {args.rounds})\n")
-    print("| records | move, ms CPU | ÷ --help | apply, ms CPU | ÷ --help | apply peak, MiB |")
-    print("|---:|---:|---:|---:|---:|---:|")
+    print(
+        "| records | move, ms CPU | ÷ --help | apply, ms CPU | ÷ --help | apply peak, MiB "
+        "| `apply` process, peak RSS MiB |"
+    )
+    print("|---:|---:|---:|---:|---:|---:|---:|")
     for size in sizes:
         best_move = best_apply = float("inf")
+        rss = 0
         for r in range(args.rounds):
             work = folder / f"run-{size}-{r}"
             work.mkdir()
@@ -268,13 +286,13 @@ def main() -> int:
             env["BOARDSTATE_CACHE"] = caches["alice"]
             best_move = min(best_move, child_cpu(move, env, work))
             env["BOARDSTATE_CACHE"] = caches["bob"]
-            best_apply = min(
-                best_apply, child_cpu(["apply", "bob.msgpack", "move.msgpack"], env, work)
-            )
+            cpu, rss = child_run(["apply", "bob.msgpack", "move.msgpack"], env, work)
+            best_apply = min(best_apply, cpu)
         peak = apply_peak(folder, size, work, args.memory)
         print(
             f"| {records[size]:,} | {best_move * 1000:.0f} | {best_move / help_cpu:.1f} | "
-            f"{best_apply * 1000:.0f} | {best_apply / help_cpu:.1f} | {peak / 2**20:.1f} |"
+            f"{best_apply * 1000:.0f} | {best_apply / help_cpu:.1f} | {peak / 2**20:.1f} "
+            f"| {rss / 2**20:.0f} |"
         )
     shutil.rmtree(folder)
     return 0

@@ -31,9 +31,10 @@ import attrs
 import msgpack
 
 from ._cache import cache_dir, code_fingerprint, put, read_own
+from ._cuts import start_cuts_at
 from ._filelog import FileLog
 from ._records import Row
-from ._snapshot import decoded, restored, shared_of, state_and_records, state_from
+from ._snapshot import SHARED_FIELDS, decoded, restored, shared_of, state_and_records, state_from
 
 MAX_REMEMBERED = 8  # (seq, digest) pairs per game: several copies of one game on one machine
 _MAX_BYTES = 4096
@@ -269,7 +270,25 @@ def _restore(game, key, body, hashed, rows: list, first: int, stored) -> Saved |
     except Exception:  # (a damaged or foreign file of the cache: the rules run, as ever)
         return None
     restored(game, fields, log)
+    start_cuts_at(game, _copy_maker(game, state, log.copy()))
     return Saved(count, openings, hashed)
+
+
+def _copy_maker(game, state: bytes, log):
+    """What makes another copy of ``game`` as ``_restore`` left it, from the same saved bytes
+    (``log``: a copy of its records then), or None if they do not unpickle again."""
+    cls, shared = type(game), {name: getattr(game, name) for name in SHARED_FIELDS}
+
+    def make():
+        copy = object.__new__(cls)
+        copy.__dict__.update(shared)
+        try:
+            restored(copy, state_from(state, shared_of(copy, log)), log)
+        except Exception:  # (pickle's complaints: the cut runs from the setup, as before)
+            return None
+        return copy
+
+    return make
 
 
 def _log(game, records: list, first: int, stored) -> FileLog:

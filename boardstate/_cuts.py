@@ -49,8 +49,18 @@ def _cut_before(game, count: int):
         at, head, kept = cut
         if (game.records[at - 1].hash if at else game.header.game_id) == head:
             cut[2] = None
-            return kept, at
+            kept = kept() if callable(kept) else kept  # (``start_cuts_at``'s, made now)
+            if kept is not None:
+                return kept, at
     return type(game)(game.module, game.header, codes=game.codes), 0
+
+
+def start_cuts_at(game, make) -> None:
+    """The next cut of ``game`` back to its last record or later may start from the game
+    ``make()`` gives (a copy of ``game`` as it is now, or None), made only if a cut asks: the
+    game a checked read started from its saved state (``_checked``), so that a merge does not
+    re-derive the log from the setup."""
+    game._last_cut = [game.seq, game.head_hash, make]
 
 
 def _copy(game):
@@ -69,6 +79,6 @@ def _copy(game):
         return None
     kept = object.__new__(type(game))
     kept.__dict__.update({name: getattr(game, name) for name in SHARED_FIELDS})
-    restored(kept, fields, list(game.records))
+    restored(kept, fields, game.records.copy())  # (a log left in its file stays there)
     kept.signer = game.signer
     return kept

@@ -102,3 +102,26 @@ def test_a_file_changed_while_its_records_wait_in_it_is_refused(tmp_path, asks):
     assert "changed while it was read" in str(refused.value)
     assert path.read_bytes() == bytes(data)
     assert sorted(os.listdir(tmp_path)) == ["cache", "copy-0.msgpack", "copy-1.msgpack"]
+
+
+def test_a_round_put_in_canonical_order_starts_from_the_saved_game(tmp_path):
+    """Both players bid, each on their copy: the second bid reaches the first bidder's copy,
+    and the round's records go in canonical order (the log cut back to where the round began
+    and made again).  The cut starts from the game the checked read started from, not from
+    the setup: the old records stay in the file, and the copy is the one the rules give."""
+    copies, paths = _copies_read(tmp_path)
+    move = _one_move(copies, tmp_path)  # (the first player's bid, their copy written)
+    bs.save_game(copies[0], paths[0])
+    second = bs.referee_mailed(load_checked(paths[1]), bs.read_mailed(str(move))).game
+    second.signer = copies[1].signer
+    base = second.last_seq
+    second.play(1, "play r2")
+    move.write_bytes(encode_moves(second, second.mail_base(base)))
+    game = load_checked(paths[0])
+    in_file = game.records.on_file()[0]
+    delivery = bs.referee_mailed(game, bs.read_mailed(str(move)))
+    assert delivery.applied and delivery.game.records.on_file()[0] == in_file > 100
+    bs.save_game(delivery.game, paths[0])
+    full = verify(paths[0]).game
+    assert delivery.game.records == full.records and delivery.game.state == full.state
+    assert [r.hash for r in full.records[-2:]] == [r.hash for r in second.records[-2:]]
