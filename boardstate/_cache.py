@@ -28,11 +28,11 @@ def put(path: Path, data: bytes) -> None:
     """A new file put in place (a crash leaves the old one, or none), readable by this user
     only; a folder that cannot be written leaves it as it was (the next command checks more,
     nothing else)."""
-    import tempfile  # (a command that remembers nothing does not import it)
+    from ._fileformat import new_temporary  # (not tempfile: shutil, the compressors, random)
 
     try:
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+        fd, tmp = new_temporary(path.parent, f".{path.name}.", "")
         try:
             with os.fdopen(fd, "wb") as f:
                 f.write(data)

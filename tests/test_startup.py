@@ -32,6 +32,8 @@ HEAVY = (
     "tarfile",
     "cairosvg",
     "pkgutil",
+    "tempfile",
+    "shutil",
 )
 """Never imported by a command on an open game of a shipped module that draws nothing (cattrs:
 once the game's built-in data files were parsed, as making the game here did: ``_datacache``)."""
