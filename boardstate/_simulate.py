@@ -96,18 +96,18 @@ class PlayoutRng(FastRng):
 
     def secret(self, value, owners: int = 0) -> Secret:
         if type(value) is not int:  # (cards are ints; 1 and True must not share one)
-            return Secret(b"", owners, value, b"")
+            return FastRng.secret(self, value, owners)
         key = (value, owners)
         made = _SECRETS.get(key)
         if made is None:
             if len(_SECRETS) >= _KEPT:
                 _SECRETS.clear()
-            made = _SECRETS[key] = Secret(b"", owners, value, b"")
+            made = _SECRETS[key] = FastRng.secret(self, value, owners)
         return made
 
 
 _SECRETS: dict = {}  # (value, owners) -> the fast path's Secret: shared by every playout
-_KEPT = 1 << 16  # entries of each table at most (then it starts again)
+_KEPT = 1 << 12  # entries of each table at most (then it starts again): a game's cards fit
 
 
 class _Unrecorded(Table):

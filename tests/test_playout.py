@@ -1,0 +1,55 @@
+"""The engine's random playout (boardstate/_simulate.py): seeded, and its shortcuts the same
+values as what they skip (shared secrets, kept reveals)."""
+
+from __future__ import annotations
+
+import pytest
+
+import boardstate as bs
+from boardstate._rng import FastRng
+from boardstate._secrets import Secret, reveal
+from boardstate._simulate import PlayoutRng, _Unrecorded
+from boardstate.rules import SecretUnavailable
+
+
+@pytest.mark.parametrize("module_id", ["jedi-duel", "epic-duels", "duel-of-the-forces"])
+def test_the_same_seeds_play_the_same_game_and_others_another(module_id):
+    module = bs.get_module(module_id)
+    played = [
+        bs.random_playout(module, ["ann", "ben"], {}, seed=seed, bot_seed=bot)
+        for seed, bot in ((b"a", 1), (b"a", 1), (b"b", 1), (b"a", 2))
+    ]
+    assert played[0] == played[1]
+    assert played[0] != played[2] and played[0] != played[3]
+
+
+def test_a_shared_secret_is_the_secret_fast_randomness_makes():
+    rng, fast = PlayoutRng(b"s", b"fast"), FastRng(b"s", b"fast")
+    for value, owners in ((7, 0), (7, 2), (0, 1)):
+        shared = rng.secret(value, owners)
+        assert shared == fast.secret(value, owners)
+        assert PlayoutRng(b"other", b"x").secret(value, owners) is shared
+    assert rng.secret(True, 0).value is True and rng.secret(1, 0).value == 1
+    assert rng.secret(True, 0) is not rng.secret(1, 0)
+    assert rng.secret("a card", 1) == fast.secret("a card", 1)
+
+
+def test_a_kept_reveal_is_the_reveal_and_a_sealed_secret_still_cannot_be_turned_over():
+    table = _Unrecorded(None, None, PlayoutRng(b"s", b"fast"))
+    held = table.rng.secret(12, 1)
+    assert table.reveal(held) == reveal(held)
+    assert table.reveal(held) is table.reveal(held)
+    sealed = Secret(b"c" * 32, 1)
+    for _ in range(2):
+        with pytest.raises(SecretUnavailable):
+            table.reveal(sealed)
+
+
+def test_the_numbers_are_uniform_enough_and_below_n():
+    rng = PlayoutRng(b"s", b"fast")
+    draws = [rng.randbelow(6) for _ in range(6000)]
+    assert set(draws) == set(range(6))
+    assert all(800 < draws.count(face) < 1200 for face in range(6))
+    assert sorted(rng.shuffled(range(20))) == list(range(20))
+    with pytest.raises(ValueError):
+        rng.randbelow(0)
