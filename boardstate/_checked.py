@@ -24,6 +24,7 @@ by the installed code; a file or a saved state that does not match is ignored, n
 from __future__ import annotations
 
 import hashlib
+import pickle
 import sys
 from pathlib import Path
 
@@ -35,6 +36,7 @@ from ._cuts import start_cuts_at
 from ._filelog import FileLog
 from ._records import Row
 from ._snapshot import SHARED_FIELDS, decoded, restored, shared_of, state_and_records, state_from
+from ._takeback import states_since
 
 MAX_REMEMBERED = 8  # (seq, digest) pairs per game: several copies of one game on one machine
 _MAX_BYTES = 4096
@@ -113,7 +115,7 @@ def _through(game_id: bytes, pairs, found: dict, last: bytes, count: int):
 
 
 # ---------------------------------------------------------------------- the state at a record
-_STATE_FORMAT = b"boardstate-state-2"
+_STATE_FORMAT = b"boardstate-state-3"
 
 
 def _state_path(header) -> Path:
@@ -240,7 +242,7 @@ def _first_needed(body, count: int) -> int | None:
     if count <= 0:
         return None
     try:
-        openings, _state, first = _unpacked(body, 3)
+        openings, _state, first, _folded = _unpacked(body, 4)
         if type(first) is not int or not all(type(seq) is int for seq in openings):
             return None
     except Exception:
@@ -256,14 +258,14 @@ def _restore(game, key, body, hashed, rows: list, first: int, stored) -> Saved |
     try:
         if key != _key(game, count, hashed.digest(), hashlib.sha256(body).digest()):
             return None
-        openings, state, _first = _unpacked(body, 3)
+        openings, state, _first, folded = _unpacked(body, 4)
         if not all(type(seq) is int and first <= seq < count for seq in openings):
             return None
         kept = rows[: count - first]
         for seq, known in openings.items():
             kept[seq - first] = kept[seq - first]._replace(openings=known)
         records = decoded(game.codes, game.header, kept)
-        log = _log(game, records, first, stored) if first else records
+        log = _log(game, records, first, stored, folded) if first else records
         fields = state_from(state, shared_of(game, log))
         if fields.get("_count") != count or fields.get("head_hash") != kept[-1][1]:
             return None
@@ -291,15 +293,38 @@ def _copy_maker(game, state: bytes, log):
     return make
 
 
-def _log(game, records: list, first: int, stored) -> FileLog:
+def _log(game, records: list, first: int, stored, folded: bytes) -> FileLog:
     """The log: ``records`` after the ``first`` that stay in the file (``stored``: its
-    bytes, and where the first of ``records`` begins), read back if a command asks."""
+    bytes, and where the first of ``records`` begins), read back if a command asks;
+    ``folded``: the state before ``records`` as words about them fold it (pickled)."""
     codes, header, module, (source, end) = game.codes, game.header, game.module, stored
 
     def load() -> list:
         return decoded(codes, header, source.rows(header, module, first))
 
-    return FileLog(first, records, (source, end), load)
+    at, state = pickle.loads(folded) if folded else (None, None)
+    folded = (at, state) if at == first - 1 else None
+    return FileLog(first, records, (source, end), load, folded)
+
+
+def _folded(game, first: int) -> bytes:
+    """The state after record ``first - 1`` as words about records fold it
+    (``_takeback.states_after``), pickled; empty if it cannot be had without reading
+    the records before it back, or written."""
+    records = game.records
+    at, state = getattr(records, "folded", None) or (-1, None)
+    if state is None:
+        header = game.header
+        state = game.decider.initial(header.options, header.players, header.revision)
+    elif at >= first or isinstance(records, FileLog) and records.held()[0] > at + 1:
+        return b""
+    states = states_since(game, at + 1, state, records[at + 1 : first])
+    if states is None:
+        return b""
+    try:
+        return pickle.dumps((first - 1, states[-1] if states else state), pickle.HIGHEST_PROTOCOL)
+    except Exception:  # (pickle's complaints about a value it cannot write)
+        return b""
 
 
 def keep_state(game, rows: list, saved: Saved) -> None:
@@ -329,8 +354,8 @@ def keep_state(game, rows: list, saved: Saved) -> None:
         return
     # (the first record the next command needs: the last one settled with the other copies,
     # a move file's base at the earliest, and those the state names)
-    first = min(count - 1, game.region_start - 1, *((named,) if named is not None else ()))
-    body = msgpack.packb((openings, state, first), use_bin_type=True)
+    first = max(0, min(count - 1, game.region_start - 1, *((named,) if named is not None else ())))
+    body = msgpack.packb((openings, state, first, _folded(game, first)), use_bin_type=True)
     hashed = rows_hashed(rows, saved.hashed if saved.count else None)
     key = _key(game, count, hashed.digest(), hashlib.sha256(body).digest())
     put(_state_path(game.header), msgpack.packb((key, body), use_bin_type=True))

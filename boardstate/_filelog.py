@@ -19,11 +19,16 @@ class FileLog(MutableSequence):
     """The log of a game: ``first`` records in the file (``stored``: their bytes, ``load``:
     them read back as records), then ``tail`` in memory."""
 
-    def __init__(self, first: int, tail: list, stored, load: Callable[[], list]) -> None:
+    def __init__(
+        self, first: int, tail: list, stored, load: Callable[[], list], folded=None
+    ) -> None:
         self._first = first
         self._tail = tail
         self._stored = stored
         self._load = load
+        # (the module's state after record ``first - 1``, its events folded as
+        # ``_takeback.states_after`` folds them: what words about a record start from)
+        self.folded = folded
 
     def on_file(self):
         """``(how many records are in the file only, their bytes)``; ``(0, None)`` once they
@@ -62,12 +67,15 @@ class FileLog(MutableSequence):
         return self._all()[index]
 
     def __setitem__(self, index, value) -> None:
+        self.folded = None  # (a record changed: the state folded before it may be another)
         self._all()[index] = value
 
     def __delitem__(self, index) -> None:
+        self.folded = None
         del self._all()[index]
 
     def insert(self, index: int, value) -> None:
+        self.folded = None
         self._all().insert(index, value)
 
     def append(self, value) -> None:
@@ -86,7 +94,7 @@ class FileLog(MutableSequence):
     def copy(self) -> FileLog:
         """Another log of the same records (the file's shared, the tail copied), as
         ``list.copy``."""
-        return FileLog(self._first, list(self._tail), self._stored, self._load)
+        return FileLog(self._first, list(self._tail), self._stored, self._load, self.folded)
 
     def __repr__(self) -> str:
         return f"FileLog({self._first} records in the file, {len(self._tail)} in memory)"

@@ -148,16 +148,25 @@ def _copied(phase: SealedRound | None) -> SealedRound | None:
 def states_after(game, last: int | None = None) -> list:
     """The state after each record up to ``last`` (default: every record the game keeps): the
     events folded, and after a takeback's acceptance the state before the turn it took back."""
-    header, decider = game.header, game.decider
-    evolve, done = decider.evolve, game.takebacks.done
-    state = decider.initial(header.options, header.players, header.revision)
+    header = game.header
+    start = game.decider.initial(header.options, header.players, header.revision)
+    records = game.records if last is None else game.records[: last + 1]
+    return states_since(game, 0, start, records)
+
+
+def states_since(game, first: int, state, records) -> list | None:
+    """``states_after`` of ``records`` (from record ``first`` on), ``state`` the one after the
+    record before ``first``; None if a takeback among them goes back before ``first``."""
+    evolve, done = game.decider.evolve, game.takebacks.done
     out: list = []
-    for record in game.records if last is None else game.records[: last + 1]:
+    for record in records:
         for event in record.events:
             state = evolve(state, event)
         taken = done.get(record.seq)
         if taken is not None and taken[0] > 0:
-            state = out[taken[0] - 1]
+            if taken[0] - 1 < first:
+                return None
+            state = out[taken[0] - 1 - first]
         out.append(state)
     return out
 

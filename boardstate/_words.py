@@ -6,7 +6,7 @@ player sees it: the records since their last mail, their turn, their table."""
 from __future__ import annotations
 
 from ._records import Kind
-from ._takeback import asked_line, takeback_words
+from ._takeback import asked_line, states_since, takeback_words
 
 
 def winners_words(players, outcome) -> str:
@@ -236,7 +236,8 @@ def told(game, record, viewer: int | None = None) -> tuple[str, ...]:
     return game.decider.tell(before, record.events, viewer)
 
 
-_KEPT: dict = {}  # "last": (the game, its length and last hash, the state after each record)
+_KEPT: dict = {}  # "last": (the game, its length and last hash, the states after each record
+# from the one given last, that record)
 
 
 def _state_before(game, record):
@@ -251,11 +252,24 @@ def _state_before(game, record):
         return game.decider.initial(header.options, header.players, header.revision)
     key = (len(records), records[-1].hash)
     kept = _KEPT.get("last")
-    if kept is None or kept[0]() is not game or kept[1] != key:
+    if kept is None or kept[0]() is not game or kept[1] != key or seq - 1 < kept[3]:
         import weakref
 
-        kept = _KEPT["last"] = (weakref.ref(game), key, game.states())
-    return kept[2][seq - 1]
+        kept = _KEPT["last"] = (weakref.ref(game), key, *_states(game, seq))
+    return kept[2][seq - 1 - kept[3]]
+
+
+def _states(game, seq: int) -> tuple[list, int]:
+    """``(the state after each record from one on, that record)``: from the state a
+    log left in its file keeps (``_filelog.FileLog.folded``) when ``seq`` is after it, so that
+    the records in the file are not read back; else from the setup."""
+    folded = getattr(game.records, "folded", None)
+    if folded is not None and folded[0] < seq:
+        at, state = folded
+        states = states_since(game, at + 1, state, game.records[at + 1 :])
+        if states is not None:
+            return [state, *states], at
+    return game.states(), 0
 
 
 def record_words(game, record, viewer: int | None = None) -> str:

@@ -18,6 +18,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 import boardstate as bs
 from boardstate._fileformat import encode_game, encode_moves
 from boardstate._referee import load_checked, verify
+from boardstate._words import _state_before
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "bench"))
 from longlog import make_long_peer_copies
@@ -121,7 +122,15 @@ def test_a_round_put_in_canonical_order_starts_from_the_saved_game(tmp_path):
     in_file = game.records.on_file()[0]
     delivery = bs.referee_mailed(game, bs.read_mailed(str(move)))
     assert delivery.applied and delivery.game.records.on_file()[0] == in_file > 100
-    bs.save_game(delivery.game, paths[0])
+    game = delivery.game
+    game.signer = copies[0].signer
+    assert game.add_owed()  # (the first player's reveal, due now: the round resolves)
+    bs.save_game(game, paths[0])
     full = verify(paths[0]).game
-    assert delivery.game.records == full.records and delivery.game.state == full.state
-    assert [r.hash for r in full.records[-2:]] == [r.hash for r in second.records[-2:]]
+    said = [bs.describe(game, r, 0) for r in game.records[in_file:]]  # (``apply`` prints them)
+    before = [_state_before(game, r) for r in game.records[in_file:]]  # (what they tell from)
+    assert game.records.on_file()[0] == in_file  # (the words fold from the saved game too)
+    assert said == [bs.describe(full, r, 0) for r in full.records[in_file:]]
+    assert before == [_state_before(full, r) for r in full.records[in_file:]]
+    assert game.records == full.records and game.state == full.state
+    assert full.records[second.seq - 1].hash == second.head_hash  # (both in one order)
