@@ -19,6 +19,9 @@ copy's last record (``_snapshot``), so that the rules run again only on the reco
 (what waits for whom is known only by running them: the state is what they left).
 It is keyed by a digest of every byte of the records it was made from and of the header, and
 by the installed code; a file or a saved state that does not match is ignored, never believed.
+A copy resumed so is read once as a stream (``resume_streamed``): only the records its commands
+need are decoded, the others stay in the file (``_filelog.FileLog``), so ``apply``'s memory
+does not grow with the game.
 """
 
 from __future__ import annotations
