@@ -28,8 +28,10 @@ STAND_IN = 0x5EEDC0DE5EEDC0DE
 METHODS = "<attrs generated methods "
 """How attrs names the source of a class's methods (``<attrs generated methods mod.Class>``);
 their hash's seed is the hash of ``<attrs generated hash mod.Class>``."""
-MOST = 4000
-"""Past this many kept, the file keeps only what this process used."""
+MOST = 600
+"""Past this many kept (the shipped engine and games make about 200 classes), the file keeps
+only what this process used: classes made and remade elsewhere (a notebook) do not grow it for
+every command to read."""
 
 
 def cache_file():
