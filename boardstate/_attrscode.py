@@ -12,6 +12,9 @@ per process; the key holds a fixed stand-in, put back as this process's number i
 
 attrs has no hook for this: its module function ``_compile_and_eval`` is replaced.  An attrs
 without that function (another version) is left alone, and every class compiles as before.
+Only boardstate's own classes (the engine's and the shipped games') go through the kept code:
+any other class of the process (a program's, a plugin's) is handed to attrs' own function, and
+nothing of it is kept.
 """
 
 from __future__ import annotations  # (as attrs' own module: the same compiler flags)
@@ -28,10 +31,12 @@ STAND_IN = 0x5EEDC0DE5EEDC0DE
 METHODS = "<attrs generated methods "
 """How attrs names the source of a class's methods (``<attrs generated methods mod.Class>``);
 their hash's seed is the hash of ``<attrs generated hash mod.Class>``."""
+OURS = "boardstate."
+"""Whose classes are kept: attrs' file name ends in the class's module and name."""
 MOST = 600
 """Past this many kept (the shipped engine and games make about 200 classes), the file keeps
-only what this process used: classes made and remade elsewhere (a notebook) do not grow it for
-every command to read."""
+only what this process used: the code of classes since changed (an edited checkout) does not
+grow it for every command to read."""
 
 
 def cache_file():
@@ -41,13 +46,16 @@ def cache_file():
 class _Codes:
     """The compiled code kept, what this process used, and whether it added any."""
 
-    def __init__(self) -> None:
+    def __init__(self, original, ours=None) -> None:
+        self.original, self.ours = original, ours or _ours
         self.kept = _read()
         self.used: dict[str, object] = {}
         self.added = False
 
     def compile_and_eval(self, script, globs, locs=None, filename="") -> None:
         """attrs' ``_compile_and_eval``, with the code compiled before if there is any."""
+        if not self.ours(filename):
+            return self.original(script, globs, locs, filename)
         script, salt = _without_salt(script, filename)
         key = f"{filename}\0{script}"
         code = self.kept.get(key)
@@ -72,6 +80,11 @@ def _read() -> dict:
     except Exception:  # (missing, not ours, or cut short)
         return {}
     return codes if type(codes) is dict else {}
+
+
+def _ours(filename: str) -> bool:
+    """Whether attrs' file name (``<attrs generated KIND module.Class>``) names a class of ours."""
+    return filename.startswith("<attrs generated ") and filename.split(" ", 3)[-1].startswith(OURS)
 
 
 def _without_salt(script: str, filename: str) -> tuple[str, int | None]:
@@ -109,7 +122,7 @@ def install() -> None:
         "filename",
     ):
         return  # (another attrs: its own way)
-    codes = _Codes()
+    codes = _Codes(original)
     _make._compile_and_eval = codes.compile_and_eval
     atexit.register(codes.save)
 

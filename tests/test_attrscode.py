@@ -1,6 +1,7 @@
 """attrs' generated methods kept compiled (``boardstate._attrscode``): a second process
-compiles none of them, and the classes it makes behave as attrs' own, the hash's per-process
-seed included; a cache file others may write is not believed."""
+compiles none of boardstate's, and the classes it makes behave as attrs' own, the hash's
+per-process seed included; a program's own classes are left to attrs; a cache file others may
+write is not believed."""
 
 from __future__ import annotations
 
@@ -35,7 +36,8 @@ except TypeError:
     validated = True
 print(json.dumps({
     "added": codes.added,
-    "kept Point": any("Point" in key for key in codes.used),
+    "kept Point": any("Point" in key for key in codes.kept),
+    "kept ours": any(" boardstate." in key for key in codes.used),
     "hash": hash(p) == hash((hash("<attrs generated hash __main__.Point>"), 1, 0)),
     "eq": p == Point(1, 0) and p != Point(2),
     "repr": repr(p),
@@ -56,9 +58,10 @@ def _run(cache):
 
 def test_a_second_process_compiles_nothing_and_its_classes_are_attrs_own(tmp_path):
     first, second = _run(tmp_path), _run(tmp_path)
-    assert first["added"] and not second["added"]  # (the engine's classes too)
+    assert first["added"] and not second["added"]  # (the engine's classes)
     for seen in (first, second):
-        assert seen["kept Point"] and seen["hash"] and seen["eq"] and seen["validated"]
+        assert seen["kept ours"] and not seen["kept Point"]  # (a program's class: attrs' own way)
+        assert seen["hash"] and seen["eq"] and seen["validated"]
         assert (seen["repr"], seen["box"]) == ("Point(x=1, y=0)", "Box(items=[])")
 
 
@@ -91,9 +94,13 @@ def test_the_kept_code_is_the_code_attrs_compiles(tmp_path, monkeypatch):
         b: str = "b"
 
     ((script, globs, filename),) = scripts
-    writer, reader = attrscode._Codes(), None
+
+    def every(filename):
+        return True
+
+    writer, reader = attrscode._Codes(record, every), None
     for codes in (writer, reader):
-        codes = codes or attrscode._Codes()
+        codes = codes or attrscode._Codes(record, every)
         got, want = dict(globs), dict(globs)
         codes.compile_and_eval(script, got, None, filename)
         codes.save()
