@@ -15,7 +15,11 @@ memory (tracemalloc, in process: ``load_checked`` + ``referee_mailed`` + ``save_
 the ``apply`` process's peak resident memory (``ru_maxrss``, the last round's).
 
 "Before" figures come from an older tree run with ``PYTHONPATH`` (``git archive REV boardstate
-bench tests | tar -x -C DIR``, then ``PYTHONPATH=DIR python DIR/bench/bench_copies.py``).
+bench tests modules cli | tar -x -C DIR``, then ``ln -s ../modules DIR/boardstate/modules`` and
+``ln -s ../cli DIR/boardstate/cli``, which the editable install would otherwise take from the
+checkout, then ``PYTHONPATH=DIR python DIR/bench/bench_copies.py``); "after" figures the same
+way from the new revision: in a checkout others edit, the code fingerprint changes under the run
+and voids the saved games.
 
 ``--verify GAMES``: instead, ``verify`` (the referee: every record re-derived, every signature
 checked, no memory) of whole 2-player Duel of the Forces games in the peer mode (player 0's
