@@ -89,6 +89,19 @@ def child_run(args, env, cwd) -> tuple[float, int]:
     return usage.ru_utime + usage.ru_stime, kib * 1024
 
 
+_CACHE = os.environ.get("BOARDSTATE_CACHE")
+
+
+def _remove(folder: Path) -> None:
+    """The run's folder removed, the cache folder the run set put back first (what writes to
+    the cache as the process ends must not write into the removed folder again)."""
+    if _CACHE is None:
+        os.environ.pop("BOARDSTATE_CACHE", None)
+    else:
+        os.environ["BOARDSTATE_CACHE"] = _CACHE
+    shutil.rmtree(folder)
+
+
 def make_copies(size: int, folder: Path, keys) -> int:
     """alice.msgpack and bob.msgpack, ``size`` records or a few more; their record count."""
     alice, bob = make_long_peer_copies(size, keys)
@@ -242,7 +255,7 @@ def epic_keep_state(rounds: int) -> None:
             f"| {game.seq} | {tried * 1e6:.0f} µs | {marked_best * 1e6:.1f} µs | "
             f"{(tried - marked_best) * 1e6:.0f} µs |"
         )
-    shutil.rmtree(folder)
+    _remove(folder)
 
 
 def main() -> int:
@@ -298,7 +311,7 @@ def main() -> int:
             f"{best_apply * 1000:.0f} | {best_apply / help_cpu:.1f} | {peak / 2**20:.1f} "
             f"| {rss / 2**20:.0f} |"
         )
-    shutil.rmtree(folder)
+    _remove(folder)
     return 0
 
 
