@@ -226,14 +226,38 @@ def test_a_changed_damaged_or_foreign_saved_state_is_never_believed(tmp_path, ru
     assert 0 < runs[0] < bob.seq
 
 
+def test_an_epic_duels_copy_goes_on_from_its_saved_game(tmp_path, runs):
+    """Epic Duels' roster is a value (equal by its fields, pickled as them), so its copies too
+    start from the saved game, equal to the game verify makes from the setup."""
+    from test_epic_duels_copies import PeerTable
+
+    table = PeerTable({}, 3)
+    _play(table, 8)
+    ann = table.copies[0]
+    path = _save(ann, tmp_path / "ann.msgpack")
+    load_checked(path)
+    _play(table, 3)
+    _save(ann, tmp_path / "ann.msgpack")
+    runs[0] = 0
+    again = load_checked(path)
+    assert 0 < runs[0] < ann.seq
+    _same(again, verify(path).game)
+
+
 def test_a_game_whose_states_are_not_values_is_pickled_once_then_marked(
     tmp_path, runs, monkeypatch
 ):
-    """Epic Duels' state is no value (pickle cannot write its roster, which compares by
-    identity): the first checked read tries to pickle the game and marks it; later reads do not
+    """A state pickle cannot write (here Epic Duels' roster made so: a module's read-only
+    mapping): the first checked read tries to pickle the game and marks it; later reads do not
     try again and run the rules from the setup, as before.  A mark of other code is ignored."""
     from test_epic_duels_copies import PeerTable
 
+    from boardstate.modules.epic_duels._roster import Roster
+
+    def cannot(self):
+        raise TypeError("cannot pickle 'mappingproxy' object")
+
+    monkeypatch.setattr(Roster, "__reduce__", cannot)
     pickled = [0]
     real = _checked.state_and_records
 

@@ -49,8 +49,11 @@ class CharSpec:
     short: str  # initials and pawn number ('sbd1'); the main's id for a main
 
 
-@attrs.frozen(eq=False, slots=False)
+@attrs.frozen(slots=False, cache_hash=True)
 class Roster:
+    """A value: equal by its fields, pickled as them (the board and the tables made from them
+    again), so a game's state read back from a saved copy equals the state the rules reach."""
+
     scene: str
     variant: str
     teams: tuple[str, ...]  # per group: the team (its main character's id)
@@ -103,6 +106,9 @@ class Roster:
             ),
         )
         setattr_(self, "_enemy_bits", tuple(sum(1 << j for j in e) for e in self._enemies))
+
+    def __reduce__(self):
+        return Roster, attrs.astuple(self, recurse=False)
 
     @property
     def board(self):
