@@ -370,9 +370,10 @@ def is_by_identity(game, found: tuple) -> bool:
 
 
 def _by_identity_key(game) -> tuple:
-    """The key of the mark that this game's states are not values (Epic Duels': pickle cannot
-    write its roster, which compares by identity), for this code: ``keep_state`` need not pickle it to find out again.
-    Believing a forged mark costs time only (the rules run from the setup)."""
+    """The key of the mark that this game's states are not values (a module's state pickle
+    cannot write, or one that compares by identity), for this code: ``keep_state`` need not
+    pickle it to find out again.  Believing a forged mark costs time only (the rules run from
+    the setup)."""
     return _key(game, 0, b"", hashlib.sha256(b"").digest())
 
 
