@@ -16,63 +16,65 @@ Three façades, by audience:
 from typing import TYPE_CHECKING
 
 # First: the attrs classes made from here on reuse kept code (_attrscode), and the cyclic
-# garbage collector is paused until the engine is imported (_gcpause, resumed at the end).
+# garbage collector is paused while the engine is imported (_gcpause: restored after, an error too).
 from . import _attrscode, _gcpause  # noqa: F401
-from ._armor import armor
-from ._deadline import BOT_LEVELS
-from ._deadline import POLICIES as DEADLINE_POLICIES
-from ._errors import (
-    AmbiguousCommand,
-    BoardError,
-    BoardstateError,
-    CorruptFile,
-    ForeignFile,
-    FutureVersion,
-    GameFileError,
-    IllegalCommand,
-    InvalidCommand,
-    MoveRefused,
-    OffBoard,
-    OptionError,
-    SecretUnavailable,
-    TruncatedFile,
-    VerificationFailed,
-)
-from ._fileformat import (
-    RawFile,
-    atomic_write,
-    encode_game,
-    encode_moves,
-    encode_public,
-    parse_raw,
-    read_raw,
-    save_game,
-    save_moves,
-)
-from ._game import Game
-from ._loading import load_game
-from ._module import GameSpec, Module, Option, Outcome
-from ._records import Kind, Record
-from ._referee import (
-    Referee,
-    Verdict,
-    apply_moves,
-    load_checked,
-    referee_moves,
-    verify,
-)
-from ._registry import broken_modules, get_module, installed_modules
-from ._secrets import UNKNOWN, Reveal, Secret
-from ._words import (
-    describe,
-    next_line,
-    outcome_line,
-    records_grouped,
-    records_said,
-    round_trip_note,
-    standing,
-    status_lines,
-)
+
+with _gcpause.paused():  # (importing makes only objects that are kept)
+    from ._armor import armor
+    from ._deadline import BOT_LEVELS
+    from ._deadline import POLICIES as DEADLINE_POLICIES
+    from ._errors import (
+        AmbiguousCommand,
+        BoardError,
+        BoardstateError,
+        CorruptFile,
+        ForeignFile,
+        FutureVersion,
+        GameFileError,
+        IllegalCommand,
+        InvalidCommand,
+        MoveRefused,
+        OffBoard,
+        OptionError,
+        SecretUnavailable,
+        TruncatedFile,
+        VerificationFailed,
+    )
+    from ._fileformat import (
+        RawFile,
+        atomic_write,
+        encode_game,
+        encode_moves,
+        encode_public,
+        parse_raw,
+        read_raw,
+        save_game,
+        save_moves,
+    )
+    from ._game import Game
+    from ._loading import load_game
+    from ._module import GameSpec, Module, Option, Outcome
+    from ._records import Kind, Record
+    from ._referee import (
+        Referee,
+        Verdict,
+        apply_moves,
+        load_checked,
+        referee_moves,
+        verify,
+    )
+    from ._registry import broken_modules, get_module, installed_modules
+    from ._secrets import UNKNOWN, Reveal, Secret
+    from ._words import (
+        describe,
+        next_line,
+        outcome_line,
+        records_grouped,
+        records_said,
+        round_trip_note,
+        standing,
+        status_lines,
+    )
 
 __version__ = "0.2.0"
 
@@ -203,6 +205,3 @@ def __getattr__(name: str):
 
 def __dir__() -> list[str]:
     return sorted({*globals(), *_LAZY, "batch"})
-
-
-_gcpause.imported()

@@ -3,7 +3,7 @@
 Importing the engine or a game makes classes, functions and tables that are all kept: the
 collector, run every 700 new objects, only walks them again and again (3-4 ms of a command's
 start).  Objects freed by their last reference go at once as ever; the collector runs again
-as soon as the import is done, and only if it ran before.
+as soon as the import is done (or fails), and only if it ran before.
 """
 
 from __future__ import annotations
@@ -22,13 +22,3 @@ def paused():
     finally:
         if was:
             gc.enable()
-
-
-_COLLECTING = gc.isenabled()
-gc.disable()  # (imported first by the package: the engine's own import, until ``imported``)
-
-
-def imported() -> None:
-    """The engine is imported: the collector runs again if it ran before."""
-    if _COLLECTING:
-        gc.enable()

@@ -240,6 +240,20 @@ def test_the_collector_is_as_it_was_once_the_engine_and_a_game_are_imported(coll
     assert done.stdout.split() == [str(collecting)] * 2, done.stderr
 
 
+def test_an_engine_that_fails_to_import_leaves_the_collector_on():
+    """A program that tries boardstate and goes on without it keeps its collector."""
+    script = (
+        "import gc, sys\n"
+        "sys.modules['boardstate._words'] = None  # (an import that fails midway)\n"
+        "try:\n"
+        "    import boardstate\n"
+        "except ImportError:\n"
+        "    print(gc.isenabled())\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert done.stdout.split() == ["True"], done.stderr
+
+
 def test_a_pause_of_the_collector_ends_on_an_error():
     import gc
 
