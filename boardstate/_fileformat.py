@@ -322,6 +322,13 @@ class RawFile:
         self.read_to = start  # where the last record yielded ends, in the file
         self.stored = stored  # (``read_raw(keep=True)``: the records' bytes, to read again)
 
+    def close(self) -> None:
+        """The file and its kept descriptor closed now (a reading given up)."""
+        if self._close is not None:
+            self._close()
+        if self.stored is not None:
+            self.stored.close()
+
     @property
     def records(self) -> list:
         if self._list is None:
@@ -548,7 +555,7 @@ class StoredRecords:
         self._start = start
         self._size = size
         self._sha = hashlib.sha256()
-        weakref.finalize(self, os.close, fd)
+        self.close = weakref.finalize(self, os.close, fd)  # (now, or once unused)
 
     def hashing(self, f):
         """``f`` read through the digest."""

@@ -109,6 +109,7 @@ def load_checked(path_or_raw) -> Game:
         game = _checked_from_saved(raw)
         if game is not None:
             return game
+        raw.close()  # (the first reading's file, not left to the cyclic collector)
         raw = read_raw(path_or_raw)
     try:
         rows = raw.records

@@ -134,3 +134,24 @@ def test_a_round_put_in_canonical_order_starts_from_the_saved_game(tmp_path):
     assert before == [_state_before(full, r) for r in full.records[in_file:]]
     assert game.records == full.records and game.state == full.state
     assert full.records[second.seq - 1].hash == second.head_hash  # (both in one order)
+
+
+def test_a_copy_read_with_nothing_saved_leaves_no_file_open(tmp_path):
+    """The first reading (kept readable for a saved game) is closed when there is none and
+    the file is read again: not left to the cyclic collector."""
+    import gc
+
+    copies = make_long_peer_copies(20, [Ed25519PrivateKey.generate() for _ in range(2)])
+    path = tmp_path / "copy.msgpack"
+    bs.save_game(copies[0], path)
+    was = gc.isenabled()
+    gc.collect()
+    gc.disable()
+    try:
+        before = len(os.listdir("/proc/self/fd"))
+        game = load_checked(path)  # (nothing saved yet: read again, checked in full)
+        del game
+        assert len(os.listdir("/proc/self/fd")) == before
+    finally:
+        if was:
+            gc.enable()
