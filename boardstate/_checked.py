@@ -129,11 +129,22 @@ def rows_hashed(rows, sha=None):
     """A SHA-256 of every byte of ``rows`` (``Row``s): body, hash, openings, signature,
     letters, request, so that equal digests mean the same records as stored; ``sha``: one
     over the rows before them, carried on."""
+    sha, add = _rows_digest(sha)
+    for row in rows:
+        add(row)
+    return sha
+
+
+def _rows_digest(sha=None):
+    """The running digest ``rows_hashed`` takes (``sha``: carried on from a copy of it), and
+    what adds a row to it."""
     sha = hashlib.sha256(_STATE_FORMAT) if sha is None else sha.copy()
     update, pack = sha.update, msgpack.Packer(use_bin_type=True).pack
-    for row in rows:
+
+    def add(row) -> None:
         update(pack(row))
-    return sha
+
+    return sha, add
 
 
 def _key(game, count: int, rows_hash: bytes, state_hash: bytes) -> tuple:
@@ -214,14 +225,14 @@ def resume_streamed(game, raw, found: tuple) -> Streamed | None:
     pairs = remembered(game.header.game_id)
     at = {seq for seq, _ in pairs}
     signatures, add = _signature_digest()
-    rows_sha, pack = hashlib.sha256(_STATE_FORMAT), msgpack.Packer(use_bin_type=True).pack
+    rows_sha, add_row = _rows_digest()
     found_digests, kept, hashed, end, total = {}, [], None, raw.read_to, 0
     for seq, row in enumerate(raw.iter_records()):
         add(row)
         if seq in at:
             found_digests[seq] = signatures.copy().digest()
         if seq < count:
-            rows_sha.update(pack(row))
+            add_row(row)
             if seq == count - 1:
                 hashed = rows_sha
         if seq >= first:
