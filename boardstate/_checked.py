@@ -261,7 +261,17 @@ def _first_needed(body, count: int) -> int | None:
             return None
     except Exception:
         return None
-    return max(0, min(first, count - 1, *openings))
+    return first_needed(count, openings, first)
+
+
+def first_needed(count: int, openings, *named: int) -> int:
+    """The first record of ``count`` that a copy's saved game keeps in memory, the records
+    before it left in the file: the last record, those whose ``openings`` the copy knows
+    beyond its file (put back into them when it is read), and ``named`` (the last record
+    settled with the other copies, the one the state names).  Said once, for ``keep_state``,
+    which writes it and folds the state before it, and ``resume_streamed``, which reads from
+    it: a reader starting earlier than the writer named would drop that folded state."""
+    return max(0, min(count - 1, *openings, *named))
 
 
 def _restore(game, key, body, hashed, rows: list, first: int, stored) -> Saved | None:
@@ -366,9 +376,9 @@ def keep_state(game, rows: list, saved: Saved) -> None:
             msgpack.packb((_by_identity_key(game), b""), use_bin_type=True),
         )
         return
-    # (the first record the next command needs: the last one settled with the other copies,
-    # a move file's base at the earliest, and those the state names)
-    first = max(0, min(count - 1, game.region_start - 1, *((named,) if named is not None else ())))
+    # (the last record settled with the other copies: a move file's base at the earliest)
+    settled = game.region_start - 1
+    first = first_needed(count, openings, settled, *(() if named is None else (named,)))
     body = msgpack.packb((openings, state, first, _folded(game, first)), use_bin_type=True)
     hashed = rows_hashed(rows, saved.hashed if saved.count else None)
     key = _key(game, count, hashed.digest(), hashlib.sha256(body).digest())

@@ -282,3 +282,27 @@ def test_a_game_whose_states_are_not_values_is_pickled_once_then_marked(
     monkeypatch.setattr(_checked, "code_fingerprint", lambda _file: b"other code")
     load_checked(path)
     assert pickled[0] == 1
+
+
+def test_the_first_record_a_saved_game_names_is_the_one_its_reader_starts_from(tmp_path):
+    """``keep_state`` names the first record the next command keeps in memory and folds the
+    state before it; ``resume_streamed`` starts from the first record the saved game needs.
+    Three players: records whose openings a copy knows beyond its file come early, so a reader
+    and a writer that said the rule apart would start apart, and the state folded before the
+    first record would be dropped (``FileLog.folded``: the words about a record start there)."""
+    table = Table(3, rng_seed=5)
+    kept_openings = 0
+    for step in range(3):
+        _play(table, 4)
+        for seat, copy in enumerate(table.copies):
+            path = _save(copy, tmp_path / f"copy-{seat}.msgpack")
+            load_checked(path)  # (the state saved: from the setup, then from the last one)
+            key, body = _checked.saved_state(copy)
+            openings, _state, written, _folded = _checked._unpacked(body, 4)
+            kept_openings += bool(openings)
+            assert _checked._first_needed(body, key[3]) == written, (step, seat)
+            if step:  # (read again from the state just saved: its folded state is kept)
+                resumed = load_checked(path)
+                assert resumed.records.held()[0] == written > 0
+                assert resumed.records.folded is not None, (step, seat)
+    assert kept_openings  # (the case in point: openings known beyond the file, early ones)
