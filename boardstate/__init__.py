@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 # First: the attrs classes made from here on reuse kept code (_attrscode), and the cyclic
 # garbage collector is paused while the engine is imported (_gcpause: restored after, an error too).
-from . import _attrscode, _gcpause  # noqa: F401
+from . import _attrscode, _gcpause, _lazy  # noqa: F401
 
 with _gcpause.paused():  # (importing makes only objects that are kept)
     from ._armor import armor
@@ -174,6 +174,7 @@ _LAZY = {
     "save_replay_html": "_html",
     "Seated": "_seating",
     "take_seat": "_seating",
+    "batch": "batch",  # (archives and self-play at scale: the package itself)
 }
 """Names whose module is imported when first asked for: a command imports only what it uses
 (the audits, the mail reader, the game list, the pictures, the replay page's XML parser, ...),
@@ -191,17 +192,4 @@ if TYPE_CHECKING:  # (what the lazy names are, for readers and type checkers)
     from ._simulate import random_playout
 
 
-def __getattr__(name: str):
-    import importlib
-
-    if name in _LAZY:
-        value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
-        globals()[name] = value  # (asked once)
-        return value
-    if name == "batch":  # (archives and self-play at scale: loaded when first used)
-        return importlib.import_module(".batch", __name__)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *_LAZY, "batch"})
+__getattr__, __dir__ = _lazy.on_first_use_names(globals(), _LAZY)

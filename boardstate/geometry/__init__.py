@@ -7,6 +7,7 @@ and its rules call the :class:`Board` queries they need.
 from typing import TYPE_CHECKING
 
 from .._errors import BoardError, OffBoard
+from .._lazy import on_first_use_names
 from ._board import Board, Cells, NamedSquare, Terrain
 from ._grid import Cell, Grid, SquareGrid
 from ._loader import BoardCatalog, load_board, parse_board
@@ -37,14 +38,4 @@ asked for, so a command that only asks the board's questions (lines, moves) does
 if TYPE_CHECKING:
     from ._render import Piece, free_marks, render_svg, render_text
 
-
-def __getattr__(name: str):
-    if name in DRAWING:
-        from . import _render
-
-        return getattr(_render, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *DRAWING})
+__getattr__, __dir__ = on_first_use_names(globals(), dict.fromkeys(DRAWING, "_render"))

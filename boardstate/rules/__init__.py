@@ -34,6 +34,7 @@ from .._errors import (
     SecretUnavailable,
 )
 from .._events import event
+from .._lazy import on_first_use_names
 from .._module import HIDDEN, Choice, GameSpec, Module, Option, Outcome, Rules, Setup
 from .._secrets import UNKNOWN, Reveal, Secret, seats_mask
 from .._table import Table
@@ -93,14 +94,4 @@ for, by a module's picture code, so that a command drawing nothing does not load
 if TYPE_CHECKING:
     from ._drawing import card_back, card_lines, element, empty_slot, label, picture
 
-
-def __getattr__(name: str):
-    if name in DRAWING:
-        from . import _drawing
-
-        return getattr(_drawing, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *DRAWING})
+__getattr__, __dir__ = on_first_use_names(globals(), dict.fromkeys(DRAWING, "_drawing"))

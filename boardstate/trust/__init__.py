@@ -27,6 +27,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from importlib import import_module
 
+from .._lazy import on_first_use_names
+
 
 class _Plugs(Mapping):
     """Mode name -> plug class, each imported when a game in that mode first asks for it: the
@@ -60,11 +62,10 @@ def plug_for(header):
     return PLUGS[header.trust]()
 
 
-def __getattr__(name: str):
-    for mode, (_module, plug) in _Plugs._WHERE.items():
-        if name == plug:  # (imported on first use, as in PLUGS)
-            return PLUGS[mode]
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+# (each plug's class, imported on first use as in PLUGS)
+__getattr__, __dir__ = on_first_use_names(
+    globals(), {plug: module[1:] for module, plug in _Plugs._WHERE.values()}
+)
 
 
 __all__ = ["PLUGS", "HostedTrust", "OpenTrust", "PeerTrust", "SharedDeckTrust", "plug_for"]
