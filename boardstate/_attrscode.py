@@ -12,14 +12,17 @@ per process; the key holds a fixed stand-in, put back as this process's number i
 
 attrs has no hook for this: its module function ``_compile_and_eval`` is replaced.  An attrs
 without that function (another version) is left alone, and every class compiles as before.
-Only boardstate's own classes (the engine's and the shipped games') go through the kept code:
-any other class of the process (a program's, a plugin's) is handed to attrs' own function, and
-nothing of it is kept.
+Only boardstate's own classes (the engine's and the shipped games') go through the kept code,
+and attrs' own (its validators, ``Attribute``, ``Factory``: about 30 scripts, 3 ms of every
+command), which it makes as it is imported, when boardstate imports it first: for that import
+only, ``compile`` of attrs' scripts is answered from the kept code.  Any other class of the
+process (a program's, a plugin's) is handed to attrs' own function, and nothing of it is kept.
 """
 
 from __future__ import annotations  # (as attrs' own module: the same compiler flags)
 
 import atexit
+import builtins
 import marshal
 import sys
 from types import CodeType
@@ -28,11 +31,15 @@ from ._cache import cache_dir, put, read_own
 
 STAND_IN = 0x5EEDC0DE5EEDC0DE
 """Put where the source holds its process's hash of the class's name."""
-METHODS = "<attrs generated methods "
-"""How attrs names the source of a class's methods (``<attrs generated methods mod.Class>``);
-their hash's seed is the hash of ``<attrs generated hash mod.Class>``."""
+SALTED = ("<attrs generated methods ", "<attrs generated __hash__ ")
+"""How attrs names the sources that hold a ``__hash__`` (``<attrs generated methods mod.Class>``,
+or the method alone); its seed is the hash of ``<attrs generated hash mod.Class>``."""
 OURS = "boardstate."
 """Whose classes are kept: attrs' file name ends in the class's module and name."""
+ATTRS_OWN = "attr."
+"""attrs' own classes, made as it is imported (kept when boardstate imports it)."""
+_COMPILE = builtins.compile
+"""Python's own, whatever ``compile`` is while attrs is imported (``_import_attrs``)."""
 MOST = 600
 """Past this many kept (the shipped engine and games make about 200 classes), the file keeps
 only what this process used: the code of classes since changed (an edited checkout) does not
@@ -56,15 +63,19 @@ class _Codes:
         """attrs' ``_compile_and_eval``, with the code compiled before if there is any."""
         if not self.ours(filename):
             return self.original(script, globs, locs, filename)
+        eval(self.code(script, filename), globs, locs)
+
+    def code(self, script: str, filename: str):
+        """The code of attrs' ``script``: kept, or compiled now (and kept)."""
         script, salt = _without_salt(script, filename)
         key = f"{filename}\0{script}"
         code = self.kept.get(key)
         if code is None:
-            code = compile(script, filename, "exec")
+            code = _COMPILE(script, filename, "exec")
             self.kept[key] = code
             self.added = True
         self.used[key] = code
-        eval(_with_salt(code, salt) if salt is not None else code, globs, locs)
+        return _with_salt(code, salt) if salt is not None else code
 
     def save(self) -> None:
         """What this process compiled, added to the file (as others left it meanwhile)."""
@@ -87,11 +98,19 @@ def _ours(filename: str) -> bool:
     return filename.startswith("<attrs generated ") and filename.split(" ", 3)[-1].startswith(OURS)
 
 
+def _attrs_own(filename: str) -> bool:
+    """Whether attrs' file name names one of attrs' own classes."""
+    return filename.startswith("<attrs generated ") and filename.split(" ", 3)[-1].startswith(
+        ATTRS_OWN
+    )
+
+
 def _without_salt(script: str, filename: str) -> tuple[str, int | None]:
     """The source with the stand-in for its hash seed, and the seed (None: none found)."""
-    if not filename.startswith(METHODS):
+    kind = next((prefix for prefix in SALTED if filename.startswith(prefix)), None)
+    if kind is None:
         return script, None
-    salt = hash(f"<attrs generated hash {filename.removeprefix(METHODS)}")
+    salt = hash(f"<attrs generated hash {filename.removeprefix(kind)}")
     line = f" {salt},\n"
     if script.count(line) != 1:
         return script, None
@@ -109,7 +128,12 @@ def _with_salt(code, salt: int):
 
 
 def install() -> None:
-    """attrs compiles through the kept code from now on (once a process)."""
+    """attrs compiles through the kept code from now on (once a process), its own classes
+    too if it is imported here."""
+    codes = None
+    if "attr" not in sys.modules:
+        codes = _Codes(None, _attrs_own)
+        _import_attrs(codes)
     from attr import _make
 
     original = getattr(_make, "_compile_and_eval", None)
@@ -122,9 +146,30 @@ def install() -> None:
         "filename",
     ):
         return  # (another attrs: its own way)
-    codes = _Codes(original)
+    if codes is None:
+        codes = _Codes(original)
+    else:
+        codes.original, codes.ours = original, _ours
     _make._compile_and_eval = codes.compile_and_eval
     atexit.register(codes.save)
+
+
+def _import_attrs(codes: _Codes) -> None:
+    """``import attr``, its own classes' scripts answered from ``codes`` (attrs compiles them
+    with ``compile(script, filename, "exec")``: for that import only, ``compile`` is a function
+    that answers those and hands anything else to Python's own, as it was called)."""
+
+    def kept_compile(source, filename, mode, *more, **options):
+        if mode == "exec" and not more and not options and type(source) is str:
+            if type(filename) is str and _attrs_own(filename):
+                return codes.code(source, filename)
+        return _COMPILE(source, filename, mode, *more, **options)
+
+    builtins.compile = kept_compile
+    try:
+        import attr  # noqa: F401
+    finally:
+        builtins.compile = _COMPILE
 
 
 install()  # (imported first by the package: before any attrs class of it is made)

@@ -65,6 +65,42 @@ def test_a_second_process_compiles_nothing_and_its_classes_are_attrs_own(tmp_pat
         assert (seen["repr"], seen["box"]) == ("Point(x=1, y=0)", "Box(items=[])")
 
 
+ATTRS_OWN = """
+import json, boardstate, attrs
+from attr import _make
+
+codes = _make._compile_and_eval.__self__
+five, again = attrs.validators.instance_of(int), attrs.validators.instance_of(int)
+made = attrs.Factory(list)
+print(json.dumps({
+    "added": codes.added,
+    "attrs' own": sorted(k.split("\\0")[0] for k in codes.used if " attr." in k.split("\\0")[0]),
+    "validator": [repr(five), five == again, hash(five) == hash(again)],
+    "factory hash": hash(made) == hash((hash("<attrs generated hash attr._make.Factory>"), list, False)),
+}))
+"""
+
+
+def test_attrs_own_classes_are_kept_when_boardstate_imports_attrs(tmp_path):
+    """attrs makes its own classes (validators, ``Attribute``, ``Factory``) as it is imported:
+    imported by boardstate first, their code is kept too, and behaves as attrs' own."""
+    env = {**os.environ, "BOARDSTATE_CACHE": str(tmp_path)}
+    seen = []
+    for _ in range(2):
+        done = subprocess.run(
+            [sys.executable, "-c", ATTRS_OWN], env=env, capture_output=True, text=True
+        )
+        assert done.returncode == 0, done.stderr
+        seen.append(json.loads(done.stdout))
+    first, second = seen
+    assert first["added"] and not second["added"]
+    for one in seen:
+        assert "<attrs generated methods attr.validators._InstanceOfValidator>" in one["attrs' own"]
+        assert "<attrs generated __hash__ attr._make.Factory>" in one["attrs' own"]
+        assert one["validator"] == ["<instance_of validator for type <class 'int'>>", True, True]
+        assert one["factory hash"]
+
+
 def test_a_file_others_may_write_is_not_believed(tmp_path):
     _run(tmp_path)
     (kept,) = (tmp_path / "attrs").iterdir()
