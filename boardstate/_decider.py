@@ -16,7 +16,7 @@ from ._errors import (
     OptionError,
     SecretUnavailable,
 )
-from ._module import Choice, Setup
+from ._module import OPEN, Choice, Setup
 from ._peer import NeedsInput
 from ._secrets import UNKNOWN, Secret
 from ._table import Table
@@ -163,7 +163,7 @@ class Decider:
 
     # ------------------------------------------------------------------ what may be done
     def choice(self, state) -> Choice:
-        return Choice.OPEN if self._choice is None else self._choice(state)
+        return OPEN if self._choice is None else self._choice(state)
 
     def validate(self, state, seat: int, command) -> None:
         """Raise ``IllegalCommand`` unless ``command`` is one of ``seat``'s legal commands.

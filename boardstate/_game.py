@@ -27,9 +27,10 @@ from ._errors import (
 from ._events import EventCodes
 from ._fileformat import _why
 from ._header import Header
+from ._kinds import COMMIT, DEAL, JOIN, MOVE, REVEAL, SETUP, Kind
 from ._modes import ModeQuestions
-from ._module import Choice
-from ._records import NO_ACTOR, Kind, Record, chain, make_record
+from ._module import FACE_DOWN, OPEN
+from ._records import NO_ACTOR, Record, chain, make_record
 from ._rederive import Referee
 from ._sealed import REVEAL_WORD, FaceDown, SealedChoices, SealedRound
 from ._secrets import make_secret
@@ -117,7 +118,7 @@ class Game(SealedChoices, ModeQuestions):
         )
         game = cls(module, plug.creators_copy(header, seat, peer_secret))
         events, state = game.start_events()
-        game.append(game.make(Kind.SETUP, NO_ACTOR, "", None, events), state)
+        game.append(game.make(SETUP, NO_ACTOR, "", None, events), state)
         return game
 
     @classmethod
@@ -185,12 +186,12 @@ class Game(SealedChoices, ModeQuestions):
         """``(outcome, module to_act, choice)`` of the current state, computed once."""
         state = self.state
         if self.talk.ended is not None:  # (a resignation or an agreed draw ends any game)
-            return (self.talk.ended, (), Choice.OPEN)
+            return (self.talk.ended, (), OPEN)
         if self._facts_of is not state:
             decider = self.decider
             outcome = decider.outcome(state)
             if outcome is not None:
-                self._facts_cache = (outcome, (), Choice.OPEN)
+                self._facts_cache = (outcome, (), OPEN)
             else:
                 self._facts_cache = (outcome, tuple(decider.to_act(state)), decider.choice(state))
             self._facts_of = state
@@ -279,7 +280,7 @@ class Game(SealedChoices, ModeQuestions):
         said = canonical(text)
         if said is not None:  # a note, a resignation, a draw: any time, in turn or not
             self.check_talk(seat, said)
-            self.append(self.make(Kind.MOVE, seat, said, None, ()))
+            self.append(self.make(MOVE, seat, said, None, ()))
             return self.records[start:]
         self.check_can_act(seat)
         if self.reveal_due():
@@ -299,12 +300,12 @@ class Game(SealedChoices, ModeQuestions):
         elif not self.open_move_due():
             secret = make_secret(self.canonical(seat, text), entropy(16), 1 << seat)
             events, state = self.commit_events(seat, secret)
-            self.append(self.make(Kind.COMMIT, seat, "", secret, events), state)
+            self.append(self.make(COMMIT, seat, "", secret, events), state)
         else:
             command = self.checked(seat, text)
             notation = self.rules.notation(self.state, seat, command)
             events, state = self.decide(((seat, command),))
-            self.append(self.make(Kind.MOVE, seat, notation, None, events), state)
+            self.append(self.make(MOVE, seat, notation, None, events), state)
         self.reveal_held()
         self.deal_held()
         return self.records[start:]
@@ -397,16 +398,16 @@ class Game(SealedChoices, ModeQuestions):
         seq, kind, actor, command, sealed, raw_events = fields
         if chain(self.head_hash, body) != hash_ or seq != self._count:
             raise CorruptFile(f"record {seq}: hash chain broken")
-        if not (kind == Kind.SETUP) == (seq == 0) or not -1 <= actor < len(self.players):
+        if not (kind == SETUP) == (seq == 0) or not -1 <= actor < len(self.players):
             raise CorruptFile(f"record {seq}: malformed")
         record = Record(seq, kind, actor, command, sealed, decoder.events(raw_events), body, hash_)
-        if kind != Kind.SETUP:
-            if kind == Kind.MOVE and canonical(command) == command:
+        if kind != SETUP:
+            if kind == MOVE and canonical(command) == command:
                 ok = self.outcome() is None
-            elif kind == Kind.MOVE:
+            elif kind == MOVE:
                 ok = self.open_move_due()
-            elif kind == Kind.COMMIT:
-                ok = self.round is not None or self.facts()[2] == Choice.FACE_DOWN
+            elif kind == COMMIT:
+                ok = self.round is not None or self.facts()[2] == FACE_DOWN
             else:
                 ok = self.reveal_due() and self.pending_commitment(actor) is not None
             if not ok:
@@ -459,11 +460,9 @@ class Game(SealedChoices, ModeQuestions):
         """Add ``record`` to the log.  ``state``: the state after its events, when the caller has
         it from ``decide`` (else the events are folded here)."""
         kind = record.kind
-        commuting = kind in (Kind.JOIN, Kind.DEAL) or (
-            kind in (Kind.COMMIT, Kind.REVEAL) and self.round is not None
-        )
+        commuting = kind in (JOIN, DEAL) or (kind in (COMMIT, REVEAL) and self.round is not None)
         self.trust.on_request(self, record)
-        if kind == Kind.MOVE and not record.events and canonical(record.command) == record.command:
+        if kind == MOVE and not record.events and canonical(record.command) == record.command:
             self.takebacks.said(self, record)  # (a takeback accepted: the turn is taken back)
             self._facts_of = None
             if self.keep_records:
@@ -472,8 +471,8 @@ class Game(SealedChoices, ModeQuestions):
             self.head_hash = record.hash
             self.region_start = self._count  # (the engine's words do not commute)
             return
-        if kind != Kind.SETUP and record.actor >= 0:
-            if kind in (Kind.MOVE, Kind.COMMIT):
+        if kind != SETUP and record.actor >= 0:
+            if kind in (MOVE, COMMIT):
                 self.takebacks.moving(self, record)
             self.talk.moved(record.actor)
         self.trust.on_append(self, record)

@@ -9,11 +9,11 @@ this copy holds travel beside the body and are not hashed.
 from __future__ import annotations
 
 import hashlib
-from enum import IntEnum
 from typing import NamedTuple
 
 import msgpack
 
+from ._kinds import Kind as Kind  # (re-exported: where the kinds were always read from)
 from ._secrets import Reveal, Secret, commit
 
 EXT_SECRET = 1
@@ -21,15 +21,6 @@ EXT_REVEAL = 2
 HASH_SIZE = 32
 SALT_SIZE = 16
 NO_ACTOR = -1
-
-
-class Kind(IntEnum):
-    SETUP = 0  # the engine starts the game (shuffles, deals)
-    MOVE = 1  # one seat's command and its consequences
-    COMMIT = 2  # a sealed choice: the commitment only
-    REVEAL = 3  # the opening of a sealed choice (the last one resolves the phase)
-    JOIN = 4  # the peer mode: a player joins (public key, the tip of their link chain)
-    DEAL = 5  # the peer mode: a player supplies a waiting decision (a link, an arranged pile)
 
 
 class Record(NamedTuple):

@@ -25,8 +25,9 @@ from ._errors import (
     VerificationFailed,
 )
 from ._fileformat import LIMITS, no_cyclic_gc
+from ._kinds import COMMIT, DEAL, JOIN, MOVE, REVEAL, SETUP
 from ._peer import same_but_unmade
-from ._records import NO_ACTOR, BodyDecoder, Kind, Record, chain, sealed_values
+from ._records import NO_ACTOR, BodyDecoder, Record, chain, sealed_values
 from ._secrets import Reveal, Secret, committed_form
 from ._talk import canonical
 
@@ -98,7 +99,7 @@ class Referee:
         if (
             self.signed
             and game.trust.signed
-            and fields[1] != Kind.SETUP
+            and fields[1] != SETUP
             and game.seq > self.checked_through
         ):
             try:
@@ -117,7 +118,7 @@ class Referee:
             )
         if seq != game.seq:
             raise self._failure(fields, f"out of sequence: expected record {game.seq}", "bad-seq")
-        if (kind == Kind.SETUP) != (seq == 0):
+        if (kind == SETUP) != (seq == 0):
             raise self._failure(
                 fields, "the first record, and only the first, is the setup", "bad-kind"
             )
@@ -212,21 +213,21 @@ class Referee:
         """``(command text, events, state after them)`` that the rules give for a record of
         ``kind`` by ``actor`` (raises IllegalCommand / SecretUnavailable)."""
         game = self.game
-        if kind == Kind.SETUP:
+        if kind == SETUP:
             if actor != NO_ACTOR or sealed is not None:
                 raise IllegalCommand("malformed setup record", code="bad-kind", rule=ENGINE_RULE)
             return ("",) + game.start_events()
-        if kind == Kind.JOIN:
+        if kind == JOIN:
             return ("",) + game.check_join(actor, sealed)
-        if kind == Kind.DEAL:
+        if kind == DEAL:
             return ("",) + game.check_deal(actor, sealed)
         if game.due():
             raise IllegalCommand(
                 f"the game is {game.waiting_text()}", code="waiting", rule=ENGINE_RULE
             )
-        if kind == Kind.REVEAL:  # (whose reveal is due is the reveal's own turn rule)
+        if kind == REVEAL:  # (whose reveal is due is the reveal's own turn rule)
             return ("",) + game.check_reveal(actor, sealed, rehash=not self.fast, openings=openings)
-        said = canonical(command) if kind == Kind.MOVE else None
+        said = canonical(command) if kind == MOVE else None
         if said is not None:  # a note, a resignation, a draw: the engine's, any time
             if sealed is not None:
                 raise IllegalCommand(
@@ -235,7 +236,7 @@ class Referee:
             game.check_talk(actor, said)
             return said, (), game.state
         game.check_turn(actor)
-        if kind == Kind.COMMIT:
+        if kind == COMMIT:
             return ("",) + game.commit_events(actor, sealed, openings)
         if not game.open_move_due():
             raise IllegalCommand(

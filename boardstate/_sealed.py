@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from ._decider import ENGINE_RULE
 from ._errors import IllegalCommand, SecretUnavailable
-from ._module import HIDDEN, Choice
-from ._records import Kind, Record
+from ._kinds import COMMIT, REVEAL
+from ._module import FACE_DOWN, HIDDEN, OPEN, SEALED, TURN_OVER
+from ._records import Record
 from ._secrets import Reveal, Secret, reveal
 
 REVEAL_WORD = "reveal"
@@ -86,14 +87,14 @@ class SealedChoices:
     def open_move_due(self) -> bool:
         """Is the next record an open move?  (A sealed choice with one seat left to choose is
         made in the open: there is nobody to hide it from until it is played.)"""
-        return self.round is None and self.facts()[2] in (Choice.OPEN, Choice.SEALED)
+        return self.round is None and self.facts()[2] in (OPEN, SEALED)
 
     def reveal_due(self) -> bool:
         """Is the next record a reveal (of a sealed round, or of a face-down choice)?"""
         phase = self.phase()
         if phase is not None:
             return phase.all_committed
-        return self.facts()[2] == Choice.TURN_OVER
+        return self.facts()[2] == TURN_OVER
 
     def settled(self) -> int:
         """How many records hold no unrevealed sealed choice of a round still collecting."""
@@ -128,7 +129,7 @@ class SealedChoices:
             events, state = self.check_reveal(seat, opening)
             if self.trust.reveal_request(self, opening.commitment) is None:
                 break  # (the judge makes only the reveal the player signed with the choice)
-            self.append(self.make(Kind.REVEAL, seat, "", opening, events), state)
+            self.append(self.make(REVEAL, seat, "", opening, events), state)
         return self.records[start:]
 
     def check_commit(self, seat: int, sealed) -> None:
@@ -154,7 +155,7 @@ class SealedChoices:
                     rule=ENGINE_RULE,
                 )
             return
-        if self.facts()[2] != Choice.FACE_DOWN:
+        if self.facts()[2] != FACE_DOWN:
             raise IllegalCommand(
                 "a commitment where no choice is made face down",
                 code="not-sealed",
@@ -182,7 +183,7 @@ class SealedChoices:
             if phase.all_committed and seat in phase.acting:
                 return phase.commits[seat]
             return None
-        if self.facts()[2] == Choice.TURN_OVER and seat in self.face_down:
+        if self.facts()[2] == TURN_OVER and seat in self.face_down:
             return self.face_down[seat].secret
         return None
 
@@ -248,14 +249,14 @@ class SealedChoices:
     def note_sealed(self, record) -> None:
         """What a commit or a reveal record does to the round or the face-down choices."""
         kind = record.kind
-        if kind == Kind.COMMIT:
+        if kind == COMMIT:
             self.committed.add(record.sealed.commitment)
             phase = self.round
             if phase is not None:
                 phase.commit(record.actor, record.sealed)
             else:
                 self.face_down[record.actor] = FaceDown(record.sealed, self.state)
-        elif kind == Kind.REVEAL:
+        elif kind == REVEAL:
             phase = self.round
             if phase is not None:
                 phase.reveal(record.actor, record.sealed.value)
@@ -267,5 +268,5 @@ class SealedChoices:
     def open_round(self) -> None:
         """A new sealed round opens when the rules ask for one."""
         outcome, acting, choice = self.facts()
-        if choice == Choice.SEALED and len(acting) >= 2:
+        if choice == SEALED and len(acting) >= 2:
             self.round = SealedRound(acting, self.seq)

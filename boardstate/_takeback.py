@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from ._decider import ENGINE_RULE
 from ._errors import CorruptFile, IllegalCommand
-from ._records import Kind
+from ._kinds import COMMIT
 from ._sealed import SealedRound
 
 
@@ -212,7 +212,7 @@ def _turn_words(game, first: int, viewer: int | None) -> str:
     if first >= len(game.records):
         return f"the moves from record {first}"
     record = game.records[first]
-    if record.kind == Kind.COMMIT:
+    if record.kind == COMMIT:
         mine = viewer is not None and viewer == record.actor and record.sealed.known
         held = f" ({record.sealed.value})" if mine else ""
         return f"the choice laid sealed at record {first}{held} and what followed"
