@@ -13,13 +13,15 @@ Three façades, by audience:
 ``boardstate.batch`` (loaded when first used) verifies archives and plays games at scale.
 """
 
-from typing import TYPE_CHECKING
-
-# First: the attrs classes made from here on reuse kept code (_attrscode), and the cyclic
-# garbage collector is paused while the engine is imported (_gcpause: restored after, an error too).
-from . import _attrscode, _gcpause, _lazy  # noqa: F401
+# First: the cyclic garbage collector is paused while the engine is imported, attrs and typing
+# with it (_gcpause: restored after, an error too), and the attrs classes made from here on
+# reuse kept code (_attrscode).
+from . import _gcpause
 
 with _gcpause.paused():  # (importing makes only objects that are kept)
+    from typing import TYPE_CHECKING
+
+    from . import _attrscode, _lazy  # noqa: F401
     from ._armor import armor
     from ._deadline import BOT_LEVELS
     from ._deadline import POLICIES as DEADLINE_POLICIES

@@ -4,7 +4,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 
 import click
@@ -115,6 +114,8 @@ def show(file, player, as_json, as_svg, out, force):
     if as_json:
         data = game.decider.to_json(state, seat)
         data["engine"] = _json_status(game, seat)
+        import json  # (for --json only: its import is 1 ms of every command)
+
         click.echo(json.dumps(data, indent=2))
     else:
         click.echo(game.decider.render(state, seat))
@@ -140,6 +141,8 @@ def legal(file, player, as_json):
     commands = game.legal(seat)
     trips = game.round_trips(seat)
     if as_json:
+        import json  # (for --json only: its import is 1 ms of every command)
+
         click.echo(json.dumps({"player": player, "commands": commands, "round_trips": trips}))
         return
     if not commands:  # (why: the game is over, it waits for someone, or it is not their turn)

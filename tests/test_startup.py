@@ -6,6 +6,7 @@ on every board, and a shipped game found directly is the one its entry point nam
 
 from __future__ import annotations
 
+import ast
 import json
 import random
 import subprocess
@@ -34,6 +35,7 @@ HEAVY = (
     "pkgutil",
     "tempfile",
     "shutil",
+    "json",
 )
 """Never imported by a command on an open game of a shipped module that draws nothing (cattrs:
 once the game's built-in data files were parsed, as making the game here did: ``_datacache``)."""
@@ -71,10 +73,10 @@ DRAWING = (
 ``log``, ``verify`` or ``move``; ``tomllib``: the data files and boards were kept parsed."""
 
 RUN_COMMANDS = """
-import json, sys
+import ast, sys
 from boardstate.cli import cli
 seen = []
-for phase in json.loads(sys.argv[1]):
+for phase in ast.literal_eval(sys.argv[1]):
     for argv in phase:
         try:
             cli.main(argv, prog_name="boardstate")
@@ -82,8 +84,9 @@ for phase in json.loads(sys.argv[1]):
             assert not stop.code, (argv, stop.code)
     seen.append(sorted(sys.modules))
 from boardstate.modules.epic_duels import _space
-print(json.dumps({"modules": seen, "sight tables": _space._tables.cache_info().currsize}))
+print(repr({"modules": seen, "sight tables": _space._tables.cache_info().currsize}))
 """
+"""Runs the commands in one process (which imports no ``json`` itself: nor may they)."""
 
 
 @pytest.mark.parametrize("scene", sorted(BOARDS))
@@ -163,7 +166,7 @@ def test_commands_import_only_what_they_use(tmp_path):
         cwd=tmp_path,
     )
     assert done.returncode == 0, done.stderr
-    found = json.loads(done.stdout.splitlines()[-1])
+    found = ast.literal_eval(done.stdout.splitlines()[-1])
     assert found["sight tables"] == 1  # (the commands did ask for lines of sight)
     after_quiet, after_shows = (set(m) for m in found["modules"])
     heavy = tuple(h + p for h in HEAVY for p in ("", "."))
@@ -238,6 +241,23 @@ def test_the_collector_is_as_it_was_once_the_engine_and_a_game_are_imported(coll
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
     assert done.stdout.split() == [str(collecting)] * 2, done.stderr
+
+
+def test_the_command_line_is_imported_without_collections():
+    """attrs and typing are imported inside the engine's pause, and what the command line
+    imports is frozen once made (the process keeps it to its end): importing it starts at most
+    the collections of the young objects left when the engine's pause ends (the old code ran
+    about 30, walking the imports again and again)."""
+    script = (
+        "import gc\n"
+        "starts = []\n"
+        "gc.callbacks.append(lambda phase, info: phase == 'start' and starts.append(phase))\n"
+        "import boardstate.cli\n"
+        "print(len(starts), gc.get_freeze_count() > 0, gc.isenabled())\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    starts, frozen, collecting = done.stdout.split()
+    assert int(starts) <= 2 and frozen == collecting == "True", done.stderr
 
 
 def test_an_engine_that_fails_to_import_leaves_the_collector_on():
