@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+import msgpack
+
 from ._errors import short
 
 MAX_TEXT_CHARS = 256  # module id, module version, data digest, created, an event type's name
@@ -61,7 +63,29 @@ def _hash(m: dict, key: str) -> bytes:
     return value
 
 
+_pack = msgpack.Packer(use_bin_type=True).pack
+_OPTIONS_READ: dict[bytes, tuple] = {}  # options as msgpack -> as checked (``_options``)
+_OPTIONS_KEPT = 64
+
+
 def _options(value) -> tuple:
+    """The header's options, checked; options read before (their msgpack bytes, which fix
+    every value's type as well as its content: games of one set-up share them) are not walked
+    again, the walk being most of the time of reading a header with a card list in it."""
+    try:
+        key = _pack(value)
+    except (TypeError, ValueError, OverflowError):  # (nested past the packer's limit: the
+        return _options_checked(value)  # walk says why it is refused)
+    known = _OPTIONS_READ.get(key)
+    if known is None:
+        known = _options_checked(value)
+        if len(_OPTIONS_READ) >= _OPTIONS_KEPT:
+            _OPTIONS_READ.clear()
+        _OPTIONS_READ[key] = known
+    return known
+
+
+def _options_checked(value) -> tuple:
     if type(value) not in (tuple, list):
         raise _Bad("options: not an array")
     out = []
