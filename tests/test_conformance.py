@@ -6,6 +6,8 @@ here it runs on every installed module, one test per check, so a failure names m
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 import boardstate as bs
@@ -60,3 +62,51 @@ def test_the_suite_finds_an_event_after_the_end():
     with pytest.raises(AssertionError, match="event.s. after the end of the game"):
         check_nothing_after_the_end(broken, range(3))
     assert check_nothing_after_the_end(MODULE, range(3)) > 0
+
+
+JEDI_RENDER = "boardstate.modules.jedi_duel._render"
+
+
+@pytest.mark.parametrize(
+    ("module_name", "function", "message"),
+    [
+        (JEDI_RENDER, "rendr", f"module '{JEDI_RENDER}' has no function 'rendr'"),
+        (f"{JEDI_RENDER}s", "render", f"no module '{JEDI_RENDER}s'"),
+        (
+            "boardstate.modules.jedi_dual._render",
+            "render",
+            "no module 'boardstate.modules.jedi_dual._render'",
+        ),
+    ],
+)
+def test_a_misspelt_part_on_first_use_fails_the_suite_naming_it(module_name, function, message):
+    """A part ``on_first_use`` names imports nothing when the module is imported (a command
+    that draws nothing does not pay for it), so a misspelt module or function is caught by
+    the suite's first check, and the first call says the same."""
+    from boardstate.rules import on_first_use
+    from boardstate.testing import CHECKS
+
+    jedi = bs.get_module("jedi-duel")
+
+    class Misspelt(type(jedi.rules)):
+        render = staticmethod(on_first_use(module_name, function))
+
+    broken = bs.Module(jedi.spec, Misspelt())
+    check = CHECKS[0]
+    assert check.__name__ == "check_every_part_is_found" and check(jedi, range(1)) > 0
+    said = f"Misspelt.render: on_first_use('{module_name}', '{function}'): {message}"
+    with pytest.raises(AssertionError, match=f"^{re.escape(said)}"):
+        check(broken, range(1))
+    with pytest.raises(ImportError, match=re.escape(message)):
+        broken.rules.render(None, 0)
+
+
+def test_a_part_whose_module_imports_what_is_missing_says_so_itself(tmp_path, monkeypatch):
+    """The named module is there but imports one that is not: its own error, not a
+    misspelling."""
+    from boardstate.rules._parts import on_first_use
+
+    (tmp_path / "needs_more.py").write_text("import no_such_library\n\ndef svg(): pass\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(ModuleNotFoundError, match="no_such_library"):
+        on_first_use("needs_more", "svg").resolve()

@@ -21,7 +21,9 @@ subclassed to vary one part (a test's broken module); its instances hold nothing
 A part only some commands call (the pictures: ``render``, ``to_json``, ``svg``) may be given as
 ``on_first_use("pkg.module._svg", "svg")``: its file, and what it imports (``xml.etree``, the
 board drawing), is imported when the part is first called, so a command that draws nothing
-does not pay for it (issue 29).
+does not pay for it (issue 29).  The conformance suite imports every such part
+(``resolve_parts``): a misspelt module or function fails there, not in a player's first
+``show``.
 """
 
 from __future__ import annotations
@@ -96,14 +98,53 @@ def _caller_module() -> str:
 
 
 def on_first_use(module: str, name: str) -> Callable:
-    """The function ``name`` of ``module``, the module imported when it is first called."""
+    """The function ``name`` of ``module``, the module imported when it is first called.
+    Nothing is imported now (that is the point), so a misspelt name is found by the
+    conformance suite (``resolve_parts``), or else by the first call: an ``ImportError``
+    naming both either way."""
     found: list[Callable] = []
 
-    def part(*args, **kwargs):
+    def resolve() -> Callable:
         if not found:
-            found.append(getattr(import_module(module), name))
-        return found[0](*args, **kwargs)
+            found.append(_named(module, name))
+        return found[0]
+
+    def part(*args, **kwargs):
+        return (found[0] if found else resolve())(*args, **kwargs)
 
     part.__module__, part.__name__, part.__qualname__ = module, name, name
     part.__doc__ = f"``{module}.{name}``, imported when first called."
+    part.resolve = resolve  # type: ignore[attr-defined]
     return part
+
+
+def _named(module: str, name: str) -> Callable:
+    """``module``'s function ``name``, imported; an ``ImportError`` that names both if there
+    is no such module or function."""
+    where = f"on_first_use({module!r}, {name!r})"
+    try:
+        found = import_module(module)
+    except ModuleNotFoundError as missing:
+        if missing.name is None or not f"{module}.".startswith(f"{missing.name}."):
+            raise  # (the module is there, and imports one that is not: its own error)
+        raise ImportError(f"{where}: no module {module!r}") from None
+    fn = getattr(found, name, None)
+    if not callable(fn):
+        raise ImportError(f"{where}: module {module!r} has no function {name!r}")
+    return fn
+
+
+def resolve_parts(rules) -> dict[str, Callable]:
+    """Every part ``rules`` gives, by name, each ``on_first_use`` names imported and found now
+    (a test's question, never a command's: a misspelt name is refused with an ``ImportError``
+    that names the part, the module and the function)."""
+    parts = {}
+    for part in REQUIRED + OPTIONAL:
+        fn = getattr(rules, part, None)
+        if fn is None:
+            continue
+        try:
+            parts[part] = fn.resolve() if hasattr(fn, "resolve") else fn
+        except ImportError as wrong:
+            raise ImportError(f"{type(rules).__name__}.{part}: {wrong}") from wrong
+    return parts

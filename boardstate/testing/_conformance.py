@@ -23,6 +23,7 @@ from .._records import chain, make_record, pack, sealed_values
 from .._referee import apply_moves, verify
 from .._registry import registered
 from .._secrets import Reveal, Secret
+from ..rules._parts import resolve_parts
 from ._contract import check_hidden_information
 from ._play import CREATED, player_names, players_for, random_game
 
@@ -34,6 +35,16 @@ def _require(condition, message: str) -> None:
 
 def _verdict(data: bytes, fast: bool = True):
     return verify(parse_raw(data, "<test>"), fast=fast)
+
+
+def check_every_part_is_found(module, seeds) -> int:
+    """Every part of the rules is there to call: those ``on_first_use`` names are imported
+    and found now (``rules._parts.resolve_parts``), so a misspelt module or function fails
+    here, naming the part, and not in the first command that draws a table."""
+    try:
+        return len(resolve_parts(module.rules))
+    except ImportError as wrong:
+        raise AssertionError(str(wrong)) from wrong
 
 
 def check_random_games_end_and_verify(module, seeds) -> int:
@@ -535,6 +546,7 @@ def _any(state, seat, commands, rng):
 
 
 CHECKS = (
+    check_every_part_is_found,
     check_random_games_end_and_verify,
     check_every_option_choice,
     check_legal_and_rules_agree,
