@@ -28,7 +28,7 @@ from ._errors import (
 from ._events import EventCodes
 from ._filelog import FileLog
 from ._header import HEADER_LIMITS, MAX_HEADER_BYTES, Header, check_records, read_header
-from ._records import HASH_SIZE, NO_ACTOR, BodyDecoder, Kind, Record, Row
+from ._records import HASH_SIZE, NO_ACTOR, ROW_TAILS, BodyDecoder, Kind, Record, Row
 from ._secrets import Reveal, Secret
 
 # Limits (docs/file-format.md, "Limits"): every length that sizes an allocation is bounded
@@ -47,6 +47,7 @@ _READ_SIZE = 1 << 16
 # A record in a file: [body, hash, openings], then in the peer mode [signature, letters], and
 # in the hosted mode [request] as well (docs/file-format.md).
 _ITEM_LENGTH = {"open": 3, "peer": 5, "hosted": 6, "shared-deck": 5}
+_new = tuple.__new__
 
 
 # ---------------------------------------------------------------------------------- writing
@@ -346,6 +347,7 @@ class RawFile:
         count = 0
         start = self._start
         end = start + unpacker.tell()
+        length = _ITEM_LENGTH[self.header.trust]
         try:
             while True:
                 try:
@@ -372,7 +374,7 @@ class RawFile:
                     raise CorruptFile(f"{name}: corrupt at record {count} ({why})") from None
                 if (
                     type(item) is not tuple
-                    or len(item) != _ITEM_LENGTH[self.header.trust]
+                    or len(item) != length
                     or (
                         len(item) >= 5
                         and (type(item[3]) is not bytes or type(item[4]) is not tuple)
@@ -385,7 +387,7 @@ class RawFile:
                 ):
                     raise CorruptFile(f"{name}: corrupt at record {count} (malformed record)")
                 end = self.read_to = start + unpacker.tell()
-                yield Row(*item)
+                yield _new(Row, item + ROW_TAILS[length])
                 count += 1
         finally:
             if self._close is not None:

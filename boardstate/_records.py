@@ -52,6 +52,10 @@ class Record(NamedTuple):
         return out
 
 
+_new = tuple.__new__
+UNSIGNED = tuple(Record._field_defaults.values())  # signature, letters, request: none yet
+
+
 class Row(NamedTuple):
     """A record as it is stored (docs/file-format.md): what the one reader of files yields
     (``RawFile.iter_records``, framing checked once) and every consumer takes — loading, the
@@ -76,6 +80,18 @@ class Row(NamedTuple):
             tuple(tuple(letter) for letter in record.letters),
             tuple(record.request),
         )
+
+
+def _row_tails() -> dict[int, tuple]:
+    """For a stored item of n fields, the defaults of the fields after them (a mode that
+    stores less leaves them): ``tuple.__new__(Row, item + ROW_TAILS[len(item)])`` is
+    ``Row(*item)`` without the constructor's Python call."""
+    defaults = tuple(Row._field_defaults.values())
+    given = len(Row._fields) - len(defaults)
+    return {given + i: defaults[i:] for i in range(len(defaults) + 1)}
+
+
+ROW_TAILS = _row_tails()
 
 
 def as_stored(value):
@@ -139,16 +155,13 @@ def make_record(
 ) -> Record:
     """Encode a record.  ``hash_``: the referee's already-checked hash for this very body."""
     encode = table.encode
-    body = pack([seq, int(kind), actor, command, sealed, [encode(e) for e in events]])
-    return Record(
-        seq,
-        int(kind),
-        actor,
-        command,
-        sealed,
-        tuple(events),
-        body,
-        hash_ if hash_ is not None else chain(prev_hash, body),
+    body = _packer.pack([seq, int(kind), actor, command, sealed, [encode(e) for e in events]])
+    if hash_ is None:
+        hash_ = chain(prev_hash, body)
+    # (the tuple made directly: a NamedTuple's constructor is a Python function, a record of
+    # the referee's loop twice the time; the fields a mode adds at their defaults)
+    return _new(
+        Record, (seq, int(kind), actor, command, sealed, tuple(events), body, hash_) + UNSIGNED
     )
 
 

@@ -27,9 +27,11 @@ from ._errors import (
 from ._fileformat import LIMITS, no_cyclic_gc
 from ._kinds import COMMIT, DEAL, JOIN, MOVE, REVEAL, SETUP
 from ._peer import same_but_unmade
-from ._records import NO_ACTOR, BodyDecoder, Record, chain, sealed_values
+from ._records import NO_ACTOR, UNSIGNED, BodyDecoder, Record, chain, sealed_values
 from ._secrets import Reveal, Secret, committed_form
 from ._talk import canonical
+
+_new = tuple.__new__  # (a record made directly: ``make_record`` says why)
 
 
 class Referee:
@@ -146,7 +148,7 @@ class Referee:
             # Nothing to encode: every field is either checked above or must be empty.
             if fields[3] != command or raw_events:
                 raise self._failure(fields, self._difference(command, events, body), "not-derived")
-            record = Record(seq, kind, actor, command, sealed, (), body, hash_)
+            record = _new(Record, (seq, kind, actor, command, sealed, (), body, hash_) + UNSIGNED)
         else:
             try:
                 record = game.make(kind, actor, command, sealed, events, hash_)
