@@ -14,7 +14,7 @@ from typing import NamedTuple
 import msgpack
 
 from ._kinds import Kind as Kind  # (re-exported: where the kinds were always read from)
-from ._secrets import Reveal, Secret, commit
+from ._secrets import Reveal, Secret, commit, secret_of
 
 EXT_SECRET = 1
 EXT_REVEAL = 2
@@ -236,7 +236,7 @@ class BodyDecoder:
             openings = self.openings
             opening = openings[index] if index < len(openings) else None
             if opening is None:
-                return Secret(commitment, data[0])
+                return secret_of(commitment, data[0])
             if self._sees is not None and not data[0] & self._sees and self._unseen < 0:
                 self._unseen = data[0]  # (refused once the body is read: ``fields``)
             if (
@@ -246,7 +246,7 @@ class BodyDecoder:
                 or commit(opening[1], opening[0]) != commitment
             ):
                 raise ValueError("an opening does not match its commitment")
-            return Secret(commitment, data[0], opening[1], opening[0])
+            return secret_of(commitment, data[0], opening[1], opening[0])
         if code == EXT_REVEAL:
             if len(data) < HASH_SIZE + SALT_SIZE + 1:
                 raise ValueError("bad reveal")
