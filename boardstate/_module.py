@@ -129,6 +129,9 @@ class Rules(Protocol):
       ``legal`` is refused (the rule it breaks); default: a generic reason.
     - ``is_legal(state, seat, command) -> bool``: a fast single-command check that must equal
       ``command in legal(state, seat)`` (the conformance suite holds them equal).
+    - ``legal_pick(state, seat, below) -> command``: ``legal(state, seat)[below(n)]``, ``n`` the
+      list's length, made without the whole list (random self-play, ``random_playout``, asks it
+      with the uniform pick's ``randrange``; tests/test_legal_pick.py holds it equal to the list).
     - ``render(state, seat) -> str`` and ``to_json(state, seat) -> dict``: the table as text or
       data, as ``seat`` sees it (None: a spectator); ``svg(state, seat) -> str``: a picture of
       it (``show --svg``).

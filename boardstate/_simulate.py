@@ -33,8 +33,10 @@ def random_playout(
     options = decider.options(dict(raw_options or {}), players)
     rng = PlayoutRng(seed, b"fast")
     state = decider.start(decider.initial(options, players, module.spec.revision), rng)[1]
-    pick = random.Random(bot_seed).choice
+    bot = random.Random(bot_seed)
+    pick, below = bot.choice, bot.randrange  # (choice(seq) is seq[randrange(len(seq))])
     legal, to_act, outcome = decider.legal, decider.to_act, decider.outcome
+    legal_pick = getattr(module.rules, "legal_pick", None)  # the same pick, the list not made
     choice = getattr(module.rules, "choice", None)
     decide_into = module.rules.decide
     table = _Unrecorded(state, decider.evolve, rng)  # one table for the game: no log is kept
@@ -47,7 +49,10 @@ def random_playout(
         if how < face_down_:  # in the open, or sealed (the fast path sees all at once)
             if len(seats) == 1:
                 seat = seats[0]
-                moves = ((seat, pick(legal(state, seat))),)
+                if legal_pick is None:
+                    moves = ((seat, pick(legal(state, seat))),)
+                else:
+                    moves = ((seat, legal_pick(state, seat, below)),)
             else:
                 moves = tuple([(seat, pick(legal(state, seat))) for seat in seats])
         elif how == face_down_:

@@ -12,9 +12,11 @@ Neighbours = tuple[tuple[int, ...], ...]
 
 
 def shortest_steps(
-    neighbours: Neighbours, passable: int, start: int, budget: int
+    neighbours: Neighbours, passable: int, start: int, budget: int, until: int = -1
 ) -> tuple[dict[int, int], dict[int, int]]:
-    """Breadth-first search: steps to every cell within budget, and the parent of each."""
+    """Breadth-first search: steps to every cell within budget, and the parent of each; with
+    ``until``, only those found by the time that cell is (its parents are all found by then,
+    the same as the whole search's: a path asks no more)."""
     steps = {start: 0}
     parents: dict[int, int] = {}
     frontier = [start]
@@ -25,6 +27,8 @@ def shortest_steps(
                 if nxt not in steps and passable >> nxt & 1:
                     steps[nxt] = taken
                     parents[nxt] = cell
+                    if nxt == until:
+                        return steps, parents
                     reached.append(nxt)
         if not reached:
             break
@@ -59,7 +63,7 @@ def shortest_path(
     enemies &= own
     if goal != start and (friends | enemies) >> goal & 1:
         return None
-    steps, parents = shortest_steps(neighbours, walkable & ~enemies, start, budget)
+    steps, parents = shortest_steps(neighbours, walkable & ~enemies, start, budget, goal)
     if goal not in steps:
         return None
     path = [goal]

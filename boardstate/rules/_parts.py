@@ -50,6 +50,7 @@ OPTIONAL = (
     "prepare",
     "choice",
     "is_legal",
+    "legal_pick",
     "explain",
     "render",
     "to_json",

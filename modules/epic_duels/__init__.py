@@ -27,6 +27,7 @@ EpicRules = rules_class(
     choice=_rules.choice,
     legal=_legal.legal,
     is_legal=_legal.is_legal,
+    legal_pick=_legal.legal_pick,
     explain=on_first_use(f"{__name__}._why", "refuse"),
     parse=_notation.parse,
     notation=_notation.notation,

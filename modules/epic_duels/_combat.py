@@ -20,6 +20,13 @@ def defence_cards(s: EpicState, char: int) -> tuple[int, ...]:
     return _fitting(s.roster, s.roster.chars[char].group, s.roster.chars[char].kind, "defense")
 
 
+@lru_cache(maxsize=16)
+def attack_card_sets(roster) -> tuple[frozenset[int], ...]:
+    """Per character: its ``attack_cards`` as a set, made once a roster (the legal list asks
+    whether a hand holds one, for every character, at every command)."""
+    return tuple(frozenset(_fitting(roster, c.group, c.kind, "attack")) for c in roster.chars)
+
+
 @lru_cache(maxsize=1024)
 def _fitting(roster, group: int, kind: str, value: str) -> tuple[int, ...]:
     """(Cached by the roster's identity: one per game, shared by all its states.)"""

@@ -8,9 +8,19 @@ of a record's cost (tests/test_is_legal.py holds the two equal)."""
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from . import _effects
-from ._combat import attack_cards, defence_cards
-from ._space import attackable, empty_around, empty_squares, reachable_squares, reaches
+from ._combat import attack_card_sets, attack_cards, defence_cards
+from ._space import (
+    attackable,
+    empty_around,
+    empty_squares,
+    nth_square,
+    reachable_bits,
+    reachable_squares,
+    reaches,
+)
 from ._state import (
     ACT,
     DEFEND,
@@ -43,6 +53,26 @@ def legal(s: EpicState, seat: int) -> list:
     if phase in (EFFECT, RESPOND, TRIM):
         return _effects.options(s)
     return []
+
+
+def legal_pick(s: EpicState, seat: int, below) -> tuple:
+    """``legal(s, seat)[below(len(legal(s, seat)))]``, for random self-play: on the move phase
+    each mover's moves are counted from its reachable squares' bitmask and only the move
+    picked is made (tests/test_legal_pick.py holds it equal to the list, position by position).
+    """
+    if s.phase != MOVE:
+        options = legal(s, seat)
+        return options[below(len(options))]
+    budget = DIE[s.die][0]
+    ends = [(c, reachable_bits(s, c, budget)) for c in movers(s, seat)]
+    rest = [("done",), *actions(s, seat)]
+    i = below(sum(bits.bit_count() for _, bits in ends) + len(rest))
+    for char, bits in ends:
+        n = bits.bit_count()
+        if i < n:
+            return ("move", char, nth_square(bits, i))
+        i -= n
+    return rest[i]
 
 
 # ---------------------------------------------------------------------------------- setup
@@ -168,10 +198,13 @@ def attacks_by(s: EpicState, a: int, hand: list[int]) -> list:
     """The attacks of one of the seat's characters (``hand``: the seat's ``hand_cards``)."""
     if s.square[a] == -1 or s.held[a]:
         return []
-    cards = s.roster.cards
-    has_action = s.actions > 0
-    if not any(k in hand and (has_action or cards[k].free) for k in attack_cards(s, a)):
+    fitting = attack_card_sets(s.roster)[a]
+    if fitting.isdisjoint(hand):
         return []
+    if s.actions <= 0:  # (with no action left, only a card that is not one)
+        cards = s.roster.cards
+        if not any(cards[k].free for k in fitting.intersection(hand)):
+            return []
     return [("attack", a, d) for d in attackable(s, a)]
 
 
@@ -251,7 +284,14 @@ def draw_groups(s: EpicState, seat: int) -> tuple[int, ...]:
 
 def players_of(s: EpicState, card: int) -> tuple[int, ...]:
     """The characters on the board that may play a special card: the ones it shows."""
-    return tuple(c for c in s.roster.pictured(card) if s.square[c] != -1)
+    square = s.square
+    return tuple([c for c in _pictured(s.roster)[card] if square[c] != -1])
+
+
+@lru_cache(maxsize=16)
+def _pictured(rs) -> tuple[tuple[int, ...], ...]:
+    """Per card: the characters it shows (``Roster.pictured``), made once a roster."""
+    return tuple(rs.pictured(card) for card in range(len(rs.cards)))
 
 
 def heals(s: EpicState, seat: int, hand: list[int]) -> list[tuple[int, int]]:

@@ -53,9 +53,15 @@ def square_name(board, square: int) -> str:
 
 def masks(s: EpicState, char: int) -> tuple[int, int]:
     """(friends, enemies) of ``char`` as square bitmasks (``Roster.friends``)."""
-    enemy = s.roster.enemy_bits(char)
+    return _masks(s.square, s.roster.enemy_bits(char), char)
+
+
+@lru_cache(maxsize=1024)
+def _masks(square: tuple[int, ...], enemy: int, char: int) -> tuple[int, int]:
+    """(Cached by the position: the moves, the path and the attacks of one position ask it
+    again, and so do the commands that leave the characters where they are.)"""
     friends = enemies = 0
-    for i, sq in enumerate(s.square):
+    for i, sq in enumerate(square):
         if sq != NOWHERE and i != char:
             if enemy >> i & 1:
                 enemies |= 1 << sq
@@ -65,9 +71,21 @@ def masks(s: EpicState, char: int) -> tuple[int, int]:
 
 
 def occupied(s: EpicState, *but: int) -> int:
+    if not but:
+        return _occupied(s.square)
     bits = 0
     for i, sq in enumerate(s.square):
         if sq != NOWHERE and i not in but:
+            bits |= 1 << sq
+    return bits
+
+
+@lru_cache(maxsize=256)
+def _occupied(square: tuple[int, ...]) -> int:
+    """Every character's square as a bitmask (cached by the position, as ``_masks``)."""
+    bits = 0
+    for sq in square:
+        if sq != NOWHERE:
             bits |= 1 << sq
     return bits
 
@@ -86,7 +104,19 @@ def reachable_squares(s: EpicState, char: int, budget: int) -> tuple[int, ...]:
     """The end squares of ``reachable`` (ascending), by a bit-parallel breadth-first search: the
     same rule as the board's (orthogonal steps, through friends, not enemies or blocked terrain,
     never ending on a character); ``tests/test_epic_duels_space.py`` holds the two equal."""
-    return squares_of(_ends(s, char, budget))
+    return squares_of(reachable_bits(s, char, budget))
+
+
+def reachable_bits(s: EpicState, char: int, budget: int) -> int:
+    """The squares of ``reachable_squares`` as a bitmask."""
+    return _ends(s, char, budget)
+
+
+def nth_square(bits: int, i: int) -> int:
+    """``squares_of(bits)[i]``, the tuple not made: the ``i``-th lowest set bit."""
+    for _ in range(i):
+        bits &= bits - 1
+    return (bits & -bits).bit_length() - 1
 
 
 def squares_of(bits: int) -> tuple[int, ...]:
@@ -197,28 +227,38 @@ def line_blocker(s: EpicState, a: int, b: int) -> str | None:
 def can_attack(s: EpicState, a: int, b: int) -> bool:
     """Attack position: adjacent, or (a ranged character) a clear straight line: the board's
     ``straight_line_of_sight`` read from ``tables`` (a test holds the two equal)."""
-    return _in_position(s, a, b, *tables(s))
+    return bool(_in_position(s, a, (b,)))
 
 
-def _in_position(s: EpicState, a: int, b: int, near, shots) -> bool:
-    """``can_attack``, with the board's ``tables`` read once by the caller."""
-    sa, sb = s.square[a], s.square[b]
-    if sa == NOWHERE or sb == NOWHERE:
-        return False
-    if near[sa] >> sb & 1:
-        return True
-    if not s.roster.chars[a].ranged:
-        return False
-    crossed = shots[sa][sb]
-    return crossed >= 0 and not crossed & (s.roster.board.sight_blocking_mask | occupied(s, a, b))
+def _in_position(s: EpicState, a: int, others) -> list[int]:
+    """The characters of ``others`` that ``a`` is in attack position against (``can_attack``),
+    the board's ``tables`` and what blocks a shot read once for all of them."""
+    square = s.square
+    sa = square[a]
+    if sa == NOWHERE:
+        return []
+    near, shots = tables(s)
+    near_a, shots_a = near[sa], shots[sa]
+    ranged = s.roster.chars[a].ranged
+    # terrain and every character block a shot ('a' and its target aside)
+    blocking = s.roster.board.sight_blocking_mask | occupied(s)
+    out = []
+    for b in others:
+        sb = square[b]
+        if sb == NOWHERE:
+            continue
+        if near_a >> sb & 1:
+            out.append(b)
+        elif ranged:
+            crossed = shots_a[sb]
+            if crossed >= 0 and not crossed & blocking & ~(1 << sa | 1 << sb):
+                out.append(b)
+    return out
 
 
 def attackable(s: EpicState, a: int) -> tuple[int, ...]:
     """Enemy characters ``a`` could attack now."""
-    if s.square[a] == NOWHERE:
-        return ()
-    near, shots = tables(s)
-    return tuple([b for b in s.roster.enemies(a) if _in_position(s, a, b, near, shots)])
+    return tuple(_in_position(s, a, s.roster.enemies(a)))
 
 
 def empty_squares(s: EpicState) -> tuple[int, ...]:

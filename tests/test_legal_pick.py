@@ -1,0 +1,64 @@
+"""A module's ``legal_pick`` is the list's pick, differentially.
+
+``random_playout`` asks ``legal_pick(state, seat, below)`` where a module has one (Epic Duels:
+the moves of the move phase counted from their bitmasks, only the one picked made) instead of
+choosing from the whole ``legal`` list.  It must ask ``below`` for the list's length and give
+the command at that position, so the uniform choice and every seeded playout stay the same.
+Here that is held at every position of random games (variants varied), for every position of
+the list, and on whole playouts against the same module choosing from its list.
+"""
+
+from __future__ import annotations
+
+import pytest
+from test_is_legal import GAMES  # (the same games: players and variants varied)
+
+import boardstate
+from boardstate import Module
+from boardstate.testing import random_game
+from conftest import all_modules
+
+PICKING = [m for m in all_modules() if getattr(m.rules, "legal_pick", None) is not None]
+
+
+@pytest.mark.parametrize("module", PICKING, ids=lambda m: m.spec.id)
+def test_legal_pick_is_the_command_at_the_picked_position(module):
+    games = GAMES.get(module.spec.id)
+    assert games, f"{module.spec.id} has a legal_pick: give it games here"
+    rules = module.rules
+    checked = {"positions": 0, "commands": 0}
+
+    def check(game):
+        if game.reveal_due():
+            return
+        state = game.state
+        for seat in game.to_act():
+            listed = list(rules.legal(state, seat))
+            for i, expected in enumerate(listed):
+                asked = []
+
+                def below(n, i=i, asked=asked):
+                    asked.append(n)
+                    return i
+
+                assert rules.legal_pick(state, seat, below) == expected, (i, listed)
+                assert asked == [len(listed)]
+                checked["commands"] += 1
+            checked["positions"] += 1
+
+    for seed, players, options in games:
+        random_game(module, seed, players, options=options, check_each=check)
+    assert checked["positions"] > 500 and checked["commands"] > 5000
+
+
+@pytest.mark.parametrize("module", PICKING, ids=lambda m: m.spec.id)
+def test_a_playout_plays_the_game_it_plays_choosing_from_the_list(module):
+    listing = type(module.rules)
+    without = Module(module.spec, type("Listing", (listing,), {"legal_pick": None})())
+    players = ["ann", "ben"]
+    for game in range(6):
+        seed = b"pick-%d" % game
+        picked = boardstate.random_playout(module, players, seed=seed, bot_seed=game)
+        chosen = boardstate.random_playout(without, players, seed=seed, bot_seed=game)
+        assert picked[1:] == chosen[1:]
+        assert picked[0] == chosen[0]
