@@ -142,8 +142,10 @@ def actions(s: EpicState, seat: int) -> list:
     out = draws(s, seat, hand) + heal_actions(s, seat, hand)
     for a in chars:
         out.extend(attacks_by(s, a, hand))
+    specials = _special_cards(s.roster)
     for k in hand:
-        out.extend(plays_of(s, k))
+        if k in specials:
+            out.extend(plays_of(s, k))
     acting = bool(out)  # (a draw, heal, attack or play: 'end' waits for those)
     for c in chars:
         out.extend(releases_of(s, seat, c))
@@ -153,16 +155,25 @@ def actions(s: EpicState, seat: int) -> list:
 
 
 def draws(s: EpicState, seat: int, hand: list[int]) -> list:
+    return one_draws(s, seat, hand) + both_draws(s, seat)
+
+
+def one_draws(s: EpicState, seat: int, hand: list[int]) -> list:
+    """The draws of one action (a full hand names the card it discards first)."""
     if s.actions <= 0 or s.draw_barred:
         return []
     groups = draw_groups(s, seat)
     if len(s.hands[seat]) < HAND_LIMIT:
-        out = [("draw", NO_CARD, g) for g in groups]
-    else:
-        out = [("draw", k, g) for k in hand for g in groups]
-    if s.actions >= 2 and s.revision >= DRAW_TWO_REVISION:  # both actions at once
-        out += [("draw-two", g, d) for g in groups for d in two_draws_discarding(s, seat, g)]
-    return out
+        return [("draw", NO_CARD, g) for g in groups]
+    return [("draw", k, g) for k in hand for g in groups]
+
+
+def both_draws(s: EpicState, seat: int) -> list:
+    """'draw 2': both actions drawing at once (the discards a full hand makes named first)."""
+    if s.actions < 2 or s.draw_barred or s.revision < DRAW_TWO_REVISION:
+        return []
+    groups = draw_groups(s, seat)
+    return [("draw-two", g, d) for g in groups for d in two_draws_discarding(s, seat, g)]
 
 
 DRAW_TWO_REVISION = 4  # 'draw 2', both actions drawing, is a command from this revision on
@@ -211,9 +222,19 @@ def attacks_by(s: EpicState, a: int, hand: list[int]) -> list:
 def plays_of(s: EpicState, k: int) -> list:
     """The plays of one special card of the hand."""
     card = s.roster.cards[k]
-    if card.kind != "special" or not (s.actions > 0 or card.free):
+    if not _is_special(card) or not (s.actions > 0 or card.free):
         return []
     return [("play", k, me) for me in players_of(s, k)]
+
+
+def _is_special(card) -> bool:
+    return card.kind == "special"
+
+
+@lru_cache(maxsize=16)
+def _special_cards(rs) -> frozenset[int]:
+    """The cards ``plays_of`` may list (the others it never does), made once a roster."""
+    return frozenset(k for k, card in enumerate(rs.cards) if _is_special(card))
 
 
 def releases_of(s: EpicState, seat: int, c: int) -> list:
@@ -245,8 +266,10 @@ def is_legal(s: EpicState, seat: int, command) -> bool:
     if phase == MOVE and command == ("done",):
         return True
     hand = hand_cards(s, seat)
-    if verb in ("draw", "draw-two"):
-        return command in draws(s, seat, hand)
+    if verb == "draw":
+        return command in one_draws(s, seat, hand)
+    if verb == "draw-two":
+        return command in both_draws(s, seat)
     if verb == "heal":
         return command in heal_actions(s, seat, hand)
     if verb == "attack" and len(command) == 3:
