@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ._errors import OptionError
+from ._errors import AmbiguousCommand, InvalidCommand, OptionError
 
 if TYPE_CHECKING:  # (cattrs is imported by the module that structures a file)
     import cattrs
@@ -168,8 +168,6 @@ def _norm(name: str) -> str:
 
 def resolve_player(players, word: str, text: str) -> int:
     """The seat a player's name (or a unique prefix of it) names in a typed command."""
-    from ._errors import AmbiguousCommand, InvalidCommand
-
     w = word.lower()
     hits = [i for i, p in enumerate(players) if p.lower() == w]
     if not hits:
