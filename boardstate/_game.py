@@ -13,6 +13,7 @@ import os
 import attrs
 
 from ._canonical import canonical_region
+from ._commitments import Commitments
 from ._cuts import cut_to
 from ._decider import ENGINE_RULE, Decider
 from ._errors import (
@@ -64,7 +65,7 @@ class Game(SealedChoices, ModeQuestions):
         # What the trust mode adds (joins, keys, waiting decisions, requests): its plug,
         # chosen once from the header (``boardstate.trust``).
         self.trust = plug_for(header)
-        self.committed: set[bytes] = set()  # every commitment a commit or deal has made
+        self.committed = Commitments()  # every commitment a commit or deal has made
         self.signer = None  # this copy's player's signing function (bytes -> signature)
         # The records from ``region_start`` on commute (joins, deals, a sealed round's commits
         # and reveals) and are not settled yet: a peer copy keeps them in canonical order
@@ -487,12 +488,13 @@ class Game(SealedChoices, ModeQuestions):
             self.records.append(record)
         self._count += 1
         self.head_hash = record.hash
-        joined = self.trust.joined(self)
-        if self.round is None and self.pending is None and joined:
+        trust = self.trust  # (its ``pending`` read directly: ``Game.pending`` is a property)
+        joined = trust.joined(self)
+        if self.round is None and trust.pending is None and joined:
             self.open_round()
         if not commuting:
             self.region_start = self._count
-        elif self.pending is None and joined and (self.round is None or not self.round.commits):
+        elif trust.pending is None and joined and (self.round is None or not self.round.commits):
             # A step is complete (every join, every share of the randomness asked for, every
             # choice of a round): its records go in canonical order before anything is built
             # on them, so every copy that holds them holds the same log from here on.

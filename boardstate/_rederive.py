@@ -142,7 +142,7 @@ class Referee:
         except BoardstateError as exc:
             raise self._failure(fields, exc.reason, exc.code, exc.rule) from None
         command, events, state = expected
-        if game.unmade and events:  # (secrets the actor's copy made: their commitments are
+        if game.trust.unmade and events:  # (secrets the actor's copy made: their commitments are
             return self._take_unmade(fields, body, hash_, command, events, signature, letters)
         if self.fast and not events:
             # Nothing to encode: every field is either checked above or must be empty.
@@ -223,7 +223,7 @@ class Referee:
             return ("",) + game.check_join(actor, sealed)
         if kind == DEAL:
             return ("",) + game.check_deal(actor, sealed)
-        if game.due():
+        if game.trust.due(game):
             raise IllegalCommand(
                 f"the game is {game.waiting_text()}", code="waiting", rule=ENGINE_RULE
             )
