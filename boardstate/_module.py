@@ -97,8 +97,8 @@ class Choice(IntEnum):
     TURN_OVER = 3  # the acting seat's face-down command is turned over now; ``decide`` runs on it
 
 
-# The choices as module names, for the referee's loop (as ``_records``' kinds: an enum class's
-# attribute is a slow lookup in Python 3.11).
+# The choices as module names, for the referee's loop (as the record kinds in ``_kinds``: an
+# enum class's attribute is a slow lookup in Python 3.11).
 OPEN, SEALED, FACE_DOWN, TURN_OVER = Choice
 
 
