@@ -97,13 +97,14 @@ def load_peer(raw: RawFile, *, signed: bool = True) -> Game:
 def load_checked(path_or_raw) -> Game:
     """Read a game file to add to it: every record re-derived, as ``verify`` does (a game file
     received by mail with a forged deal is refused before anything is added to it).  A copy
-    read from its path does not have the signatures of records this user's boardstate checked
-    before checked again (``_checked``: the same bytes); a failure is the full check's."""
+    read from its path does not have the records this user's boardstate checked before
+    checked again (``_checked``: the same bytes; an open game's too, which has no signatures:
+    the rules run from the game saved after them); a failure is the full check's."""
     if isinstance(path_or_raw, RawFile):  # (a file received, not a copy kept: checked in full)
         return _checked_in_full(path_or_raw)
     raw = read_raw(path_or_raw, keep=True)
     header = raw.header
-    if not header.signed or header.kind != "game":
+    if header.kind != "game":
         return _checked_in_full(raw)
     if raw.stored is not None:  # (a binary file: from the saved game, the file read once)
         game = _checked_from_saved(raw)
@@ -115,11 +116,12 @@ def load_checked(path_or_raw) -> Game:
         rows = raw.records
     except GameFileError:  # (a damaged file: the full check says where, as ever)
         return _checked_in_full(read_raw(path_or_raw))
-    through, remember = check_and_remember(header.game_id, rows)
+    through, remember = check_and_remember(header.game_id, rows) if header.signed else (-1, None)
     game, saved = _checked_beyond_memory(raw, rows, through)
     if game is None:
         game, saved = _checked_in_full(raw), Saved(by_identity=saved.by_identity)
-    remember()
+    if remember is not None:  # (the signatures checked: none in an open game)
+        remember()
     keep_state(game, rows[saved.count :], saved)
     return game
 
@@ -141,7 +143,8 @@ def _checked_from_saved(raw: RawFile) -> Game | None:
         Referee(game, checked_through=max(streamed.through, saved.count - 1)).run(streamed.rows)
     except (VerificationFailed, GameFileError):
         return None
-    streamed.remember()
+    if raw.header.signed:  # (the signatures checked: none in an open game)
+        streamed.remember()
     keep_state(game, streamed.rows, saved)
     return game
 
