@@ -21,7 +21,9 @@ It is keyed by a digest of every byte of the records it was made from and of the
 by the installed code; a file or a saved state that does not match is ignored, never believed.
 A copy resumed so is read once as a stream (``resume_streamed``): only the records its commands
 need are decoded, the others stay in the file (``_filelog.FileLog``), so ``apply``'s memory
-does not grow with the game.
+does not grow with the game.  What does grow with it, the commitments made (each may be made
+once: ``_commitments``), is saved beside the pickled state as one ``bytes``, which the game
+read back and every copy a cut makes of it share (32 bytes a commitment, held once).
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ import attrs
 import msgpack
 
 from ._cache import cache_dir, code_fingerprint, put, read_own
+from ._commitments import Commitments
 from ._cuts import start_cuts_at
 from ._filelog import FileLog
 from ._records import Row
@@ -118,7 +121,7 @@ def _through(game_id: bytes, pairs, found: dict, last: bytes, count: int):
 
 
 # ---------------------------------------------------------------------- the state at a record
-_STATE_FORMAT = b"boardstate-state-3"
+_STATE_FORMAT = b"boardstate-state-4"
 
 
 def _state_path(header) -> Path:
@@ -256,7 +259,7 @@ def _first_needed(body, count: int) -> int | None:
     if count <= 0:
         return None
     try:
-        openings, _state, first, _folded = _unpacked(body, 4)
+        openings, _state, first, _folded, _committed = _unpacked(body, 5)
         if type(first) is not int or not all(type(seq) is int for seq in openings):
             return None
     except Exception:
@@ -282,34 +285,36 @@ def _restore(game, key, body, hashed, rows: list, first: int, stored) -> Saved |
     try:
         if key != _key(game, count, hashed.digest(), hashlib.sha256(body).digest()):
             return None
-        openings, state, _first, folded = _unpacked(body, 4)
+        openings, state, _first, folded, packed = _unpacked(body, 5)
         if not all(type(seq) is int and first <= seq < count for seq in openings):
             return None
+        committed = Commitments(packed)
         kept = rows[: count - first]
         for seq, known in openings.items():
             kept[seq - first] = kept[seq - first]._replace(openings=known)
         records = decoded(game.codes, game.header, kept)
         log = _log(game, records, first, stored, folded) if first else records
-        fields = state_from(state, shared_of(game, log))
+        fields = state_from(state, shared_of(game, log, committed))
         if fields.get("_count") != count or fields.get("head_hash") != kept[-1][1]:
             return None
     except Exception:  # (a damaged or foreign file of the cache: the rules run, as ever)
         return None
     restored(game, fields, log)
-    start_cuts_at(game, _copy_maker(game, state, log.copy()))
+    start_cuts_at(game, _copy_maker(game, state, log.copy(), packed))
     return Saved(count, openings, hashed)
 
 
-def _copy_maker(game, state: bytes, log):
+def _copy_maker(game, state: bytes, log, packed: bytes):
     """What makes another copy of ``game`` as ``_restore`` left it, from the same saved bytes
-    (``log``: a copy of its records then), or None if they do not unpickle again."""
+    (``log``: a copy of its records then; ``packed``: its commitments, shared, never changed),
+    or None if they do not unpickle again."""
     cls, shared = type(game), {name: getattr(game, name) for name in SHARED_FIELDS}
 
     def make():
         copy = object.__new__(cls)
         copy.__dict__.update(shared)
         try:
-            restored(copy, state_from(state, shared_of(copy, log)), log)
+            restored(copy, state_from(state, shared_of(copy, log, Commitments(packed))), log)
         except Exception:  # (pickle's complaints: the cut runs from the setup, as before)
             return None
         return copy
@@ -365,9 +370,10 @@ def keep_state(game, rows: list, saved: Saved) -> None:
         known = Row.of(record).openings
         if known != rows[record.seq - saved.count][2]:
             openings[record.seq] = known
-    try:
-        state, named = state_and_records(game, shared_of(game, game.records))
-        a_value = state_from(state, shared_of(game, game.records))["state"] == game.state
+    try:  # (the commitments named in the pickle, saved beside it: one bytes, shared when read)
+        shared = shared_of(game, game.records, game.committed)
+        state, named = state_and_records(game, shared)
+        a_value = state_from(state, shared)["state"] == game.state
     except Exception:  # (pickle's complaints about a value it cannot write)
         a_value = False
     if not a_value:  # (a module's read-only mapping, or states that compare by identity)
@@ -379,7 +385,8 @@ def keep_state(game, rows: list, saved: Saved) -> None:
     # (the last record settled with the other copies: a move file's base at the earliest)
     settled = game.region_start - 1
     first = first_needed(count, openings, settled, *(() if named is None else (named,)))
-    body = msgpack.packb((openings, state, first, _folded(game, first)), use_bin_type=True)
+    packed = game.committed.packed()
+    body = msgpack.packb((openings, state, first, _folded(game, first), packed), use_bin_type=True)
     hashed = rows_hashed(rows, saved.hashed if saved.count else None)
     key = _key(game, count, hashed.digest(), hashlib.sha256(body).digest())
     put(_state_path(game.header), msgpack.packb((key, body), use_bin_type=True))
@@ -399,8 +406,8 @@ def _by_identity_key(game) -> tuple:
 
 
 def _unpacked(data: bytes, length: int = 2) -> tuple:
-    """The parts a saved state is made of: its key and body; the body's openings, state and
-    first record needed (``length`` 3)."""
+    """The parts a saved state is made of: its key and body; the body's openings, state, first
+    record needed, folded state and commitments (``length`` 5)."""
     parts = msgpack.unpackb(data, use_list=False, strict_map_key=False)
     if type(parts) is not tuple or len(parts) != length:
         raise ValueError("not a saved state")

@@ -155,3 +155,33 @@ def test_a_copy_read_with_nothing_saved_leaves_no_file_open(tmp_path):
     finally:
         if was:
             gc.enable()
+
+
+def test_the_commitments_a_long_copy_holds_cost_32_bytes_each(tmp_path):
+    """What still grows with the game in a copy read from its saved game is the commitments
+    made (each may be made once, so all are kept: ``boardstate/_commitments.py``): held once,
+    as 32-byte digests in one bytes, not as a set's objects and again in the pickle a cut
+    unpickles (about 128 bytes a commitment before).  Memory the read leaves held, traced,
+    at two lengths: the difference per commitment."""
+    import gc
+    import tracemalloc
+
+    keys = [Ed25519PrivateKey.generate() for _ in range(2)]
+    held = []
+    for records in (200, 2000):
+        path = tmp_path / f"copy-{records}.msgpack"
+        bs.save_game(make_long_peer_copies(records, keys)[1], path)
+        load_checked(path)  # (its game saved)
+        gc.collect()
+        tracemalloc.start()
+        try:
+            game = load_checked(path)
+            gc.collect()
+            held.append((tracemalloc.get_traced_memory()[0], len(game.committed)))
+        finally:
+            tracemalloc.stop()
+        assert game.records.on_file()[0] >= records - 4  # (the old records left in the file)
+        del game
+    (short, made_short), (long, made_long) = held
+    assert made_long - made_short > 800
+    assert (long - short) / (made_long - made_short) < 48
