@@ -306,3 +306,38 @@ def test_the_first_record_a_saved_game_names_is_the_one_its_reader_starts_from(t
                 assert resumed.records.held()[0] == written > 0
                 assert resumed.records.folded is not None, (step, seat)
     assert kept_openings  # (the case in point: openings known beyond the file, early ones)
+
+
+@pytest.mark.parametrize("module_id", ["epic-duels", "duel-of-the-forces", "jedi-duel"])
+def test_an_open_game_goes_on_from_its_saved_game(tmp_path, runs, module_id):
+    """An open game has no signatures, but its copy read to be added to (``move``, ``apply``)
+    starts from the game its last read saved too: the rules run on the new records only, and
+    the copy is the one verify makes from the setup, making the same records next."""
+    game = bs.Game.new(bs.get_module(module_id), ["ann", "ben"], {}, seed=b"open")
+    pick = random.Random(7)
+
+    def play(game, moves):
+        for _ in range(moves):
+            if game.outcome() is None:
+                seat, salt = game.to_act()[0], pick.randbytes(16)  # (a sealed choice's salt)
+                game.play(
+                    seat, pick.choice(game.legal(seat)), entropy=lambda n, salt=salt: salt[:n]
+                )
+
+    path = tmp_path / "open.msgpack"
+    play(game, 20)
+    bs.save_game(game, path)
+    load_checked(path)  # (the rules from the setup: the game saved after them)
+    saved = game.seq
+    play(game, 4)
+    bs.save_game(game, path)
+    runs[0] = 0
+    again = load_checked(path)
+    assert runs[0] == game.seq - saved > 0  # (the records after the saved game)
+    scratch = verify(path).game
+    _same(again, scratch)
+    state = pick.getstate()
+    play(again, 6)
+    pick.setstate(state)
+    play(scratch, 6)
+    assert [r.hash for r in again.records] == [r.hash for r in scratch.records]
