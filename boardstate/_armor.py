@@ -19,7 +19,6 @@ bid), each read on its own.
 
 from __future__ import annotations
 
-import base64
 import binascii
 import hashlib
 import re
@@ -33,6 +32,8 @@ _QUOTED = re.compile(r"^[\s>]*")  # a mail program's quoting, at any depth (neve
 
 
 def armor(data: bytes, summary: str) -> str:
+    import base64  # (here and in dearmor: not every command's, issue 29)
+
     encoded = base64.b64encode(data).decode("ascii")
     lines = [encoded[i : i + WIDTH] for i in range(0, len(encoded), WIDTH)]
     check = hashlib.sha256(data).hexdigest()[:8]
@@ -93,6 +94,8 @@ def dearmor(text: bytes | str, name: str) -> bytes:
             check = line[len("Check:") :].strip().lower()
             continue
         body.append(line)
+    import base64
+
     try:
         data = base64.b64decode("".join(body), validate=True)
     except (binascii.Error, ValueError):

@@ -12,7 +12,6 @@ import itertools
 import os
 import stat
 from contextlib import contextmanager
-from glob import escape as glob_escape
 from pathlib import Path
 
 import attrs
@@ -167,8 +166,10 @@ def new_temporary(directory, prefix: str, suffix: str) -> tuple[int, str]:
 def _remove_orphans(directory: Path, name: str) -> None:
     """Remove the temporary files that a killed writer of ``name`` left behind: those whose
     writing process no longer exists (a live writer's file is never touched)."""
+    from glob import escape  # (a file written: not every command's)
+
     try:
-        leftovers = list(directory.glob(f".{glob_escape(name)}.*.tmp"))
+        leftovers = list(directory.glob(f".{escape(name)}.*.tmp"))
     except OSError:
         return
     for tmp in leftovers:

@@ -36,6 +36,7 @@ HEAVY = (
     "tempfile",
     "shutil",
     "json",
+    "base64",
 )
 """Never imported by a command on an open game of a shipped module that draws nothing (cattrs:
 once the game's built-in data files were parsed, as making the game here did: ``_datacache``)."""
