@@ -67,7 +67,9 @@ def _bad(text: str, why: str, code: str = "syntax") -> InvalidCommand:
     return InvalidCommand(f"cannot read {text.strip()!r}: {why}", code=code)
 
 
+@functools.lru_cache(maxsize=4096)
 def _clean(text: str) -> str:
+    """(Cached: a game's commands and names repeat a few texts, and verify reads every one.)"""
     return " ".join(text.replace('"', " ").replace("'", "'").split()).lower()
 
 
