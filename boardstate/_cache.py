@@ -47,15 +47,18 @@ def put(path: Path, data: bytes) -> None:
 @functools.lru_cache(maxsize=8)
 def code_fingerprint(rules_file: str) -> bytes:
     """The installed engine and the game module's package, as their source files' sizes and
-    times, and Python's version: a state written by other code is not read back."""
-    sha = hashlib.sha256(f"{sys.version}\0{pickle.HIGHEST_PROTOCOL}".encode())
-    for root in sorted({os.path.dirname(__file__), os.path.dirname(rules_file)}):
+    times, and Python's version: a state written by other code is not read back.  (A game's
+    package inside the engine's folder, as installed, is walked once; every file is read
+    with the engine's.)"""
+    parts = [f"{sys.version}\0{pickle.HIGHEST_PROTOCOL}"]
+    roots = sorted({os.path.dirname(__file__), os.path.dirname(rules_file)})
+    for root in (r for r in roots if not any(r.startswith(o + os.sep) for o in roots)):
         for folder, subfolders, files in os.walk(root):
             subfolders[:] = sorted(d for d in subfolders if d != "__pycache__")
             for name in sorted(f for f in files if f.endswith(".py")):
-                st = os.stat(os.path.join(folder, name))
-                sha.update(f"{folder}/{name}\0{st.st_mtime_ns}\0{st.st_size}\0".encode())
-    return sha.digest()
+                st = os.stat(f"{folder}/{name}")
+                parts.append(f"{folder}/{name}\0{st.st_mtime_ns}\0{st.st_size}")
+    return hashlib.sha256("\0".join(parts).encode()).digest()
 
 
 def _own(st: os.stat_result) -> bool:

@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import os
 import pickle
+import stat
 from importlib import import_module
 from pathlib import Path
 
@@ -54,9 +56,11 @@ def _key(parse, text: str, name: str, package: str) -> str:
 def _data_files(package_folder: str) -> bytes:
     """The package's other files (a data file's parse may read another: a deck its cast),
     by name, size and time; ``code_fingerprint`` names the code."""
-    sha = hashlib.sha256()
-    for path in sorted(Path(package_folder).rglob("*")):
-        if path.suffix != ".py" and "__pycache__" not in path.parts and path.is_file():
-            st = path.stat()
-            sha.update(f"{path}\0{st.st_mtime_ns}\0{st.st_size}\0".encode())
-    return sha.digest()
+    parts = []
+    for folder, subfolders, files in os.walk(package_folder):
+        subfolders[:] = sorted(d for d in subfolders if d != "__pycache__")
+        for name in sorted(f for f in files if not f.endswith(".py")):
+            st = os.stat(f"{folder}/{name}")
+            if stat.S_ISREG(st.st_mode):  # (a file, or a link to one)
+                parts.append(f"{folder}/{name}\0{st.st_mtime_ns}\0{st.st_size}")
+    return hashlib.sha256("\0".join(parts).encode()).digest()

@@ -69,3 +69,40 @@ def test_a_closure_is_never_kept(cache):
         assert _datacache.parsed(parse, "x", "words.toml", PACKAGE) == "x"
     assert CALLS == ["x", "x"]
     assert not cache.exists()
+
+
+def test_the_keys_name_every_file_they_stand_for(tmp_path, monkeypatch):
+    """A data file's key changes with any other data file of its package (not with code or
+    bytecode, which the code's fingerprint names), and the code's fingerprint with any source
+    file of the engine or of the game, a game's folder inside the engine's (as installed)
+    walked once, a game's folder beside it (an editable install) walked too."""
+    from boardstate import _cache
+
+    engine, beside = tmp_path / "boardstate", tmp_path / "modules" / "game"
+    inside = engine / "modules" / "game"
+    for folder in (inside, beside, inside / "__pycache__", inside / "decks"):
+        folder.mkdir(parents=True)
+    for path in (engine / "_cache.py", inside / "__init__.py", beside / "__init__.py"):
+        path.write_text("x = 1\n")
+    (inside / "decks" / "deck.toml").write_text("a = 1\n")
+    monkeypatch.setattr(_cache, "__file__", str(engine / "_cache.py"))
+
+    def keys():
+        _datacache._data_files.cache_clear()
+        _cache.code_fingerprint.cache_clear()
+        return (
+            _datacache._data_files(str(inside)),
+            _cache.code_fingerprint(str(inside / "__init__.py")),
+            _cache.code_fingerprint(str(beside / "__init__.py")),
+        )
+
+    first = keys()
+    (inside / "__pycache__" / "x.pyc").write_bytes(b"\0")
+    (inside / "notes.py").write_text("")
+    data, code_inside, code_beside = keys()
+    assert data == first[0] and code_inside != first[1] and code_beside != first[2]
+    (inside / "decks" / "deck.toml").write_text("a = 22\n")
+    assert keys()[0] != data
+    (beside / "__init__.py").write_text("x = 22\n")
+    after = keys()
+    assert after[1] == code_inside and after[2] != code_beside
