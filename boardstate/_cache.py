@@ -12,6 +12,7 @@ import os
 import pickle
 import stat
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 
 MAX_BYTES = 1 << 28  # (the largest file of the cache read back)
@@ -24,10 +25,10 @@ def cache_dir() -> Path:
     return user_folder("BOARDSTATE_CACHE", "XDG_CACHE_HOME", ".cache")
 
 
-def put(path: Path, data: bytes) -> None:
+def put(path: Path, data: bytes | Iterable[bytes]) -> None:
     """A new file put in place (a crash leaves the old one, or none), readable by this user
     only; a folder that cannot be written leaves it as it was (the next command checks more,
-    nothing else)."""
+    nothing else).  ``data``: its bytes, or its parts in order (streamed)."""
     from ._fileformat import new_temporary  # (not tempfile: shutil, the compressors, random)
 
     try:
@@ -35,7 +36,7 @@ def put(path: Path, data: bytes) -> None:
         fd, tmp = new_temporary(path.parent, f".{path.name}.", "")
         try:
             with os.fdopen(fd, "wb") as f:
-                f.write(data)
+                f.write(data) if type(data) is bytes else f.writelines(data)
             os.replace(tmp, path)
         except BaseException:
             os.unlink(tmp)
@@ -70,11 +71,23 @@ def _own(st: os.stat_result) -> bool:
 def read_own(path: Path) -> bytes | None:
     """The bytes of ``path`` if it and its folder are this user's alone (never through a
     link: the file is checked as opened), else None."""
+    fd = open_own(path)
+    if fd is None:
+        return None
+    with os.fdopen(fd, "rb") as f:
+        size = os.fstat(f.fileno()).st_size
+        if size > MAX_BYTES:
+            return None
+        return f.read(size)  # (not the limit: read() reserves what it is asked for)
+
+
+def open_own(path: Path) -> int | None:
+    """A descriptor of ``path`` opened to read, if it and its folder are this user's alone
+    (never through a link: the file is checked as opened), else None."""
     if not _own(os.lstat(path.parent)):
         return None
     fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0))
-    with os.fdopen(fd, "rb") as f:
-        st = os.fstat(f.fileno())
-        if not _own(st) or st.st_size > MAX_BYTES:
-            return None
-        return f.read(st.st_size)  # (not the limit: read() reserves what it is asked for)
+    if not _own(os.fstat(fd)):
+        os.close(fd)
+        return None
+    return fd

@@ -21,23 +21,26 @@ It is keyed by a digest of every byte of the records it was made from and of the
 by the installed code; a file or a saved state that does not match is ignored, never believed.
 A copy resumed so is read once as a stream (``resume_streamed``): only the records its commands
 need are decoded, the others stay in the file (``_filelog.FileLog``), so ``apply``'s memory
-does not grow with the game.  What does grow with it, the commitments made (each may be made
-once: ``_commitments``), is saved beside the pickled state as one ``bytes``, which the game
-read back and every copy a cut makes of it share (32 bytes a commitment, held once).
+does not grow with the game.  Nor do the commitments made, which grow with it (each may be made
+once, so all are kept: ``_commitments``): they are saved in the state's file before its key and
+body (sorted 32-byte digests; the body holds their count and SHA-256), and a game read back
+finds them there (``OnFile``), checked against that digest as the file is opened.
 """
 
 from __future__ import annotations
 
 import hashlib
+import os
 import pickle
+import struct
 import sys
 from pathlib import Path
 
 import attrs
 import msgpack
 
-from ._cache import cache_dir, code_fingerprint, put, read_own
-from ._commitments import Commitments
+from ._cache import MAX_BYTES, cache_dir, code_fingerprint, open_own, put
+from ._commitments import SIZE, Commitments, OnFile
 from ._cuts import start_cuts_at
 from ._filelog import FileLog
 from ._records import Row
@@ -121,7 +124,8 @@ def _through(game_id: bytes, pairs, found: dict, last: bytes, count: int):
 
 
 # ---------------------------------------------------------------------- the state at a record
-_STATE_FORMAT = b"boardstate-state-4"
+_STATE_FORMAT = b"boardstate-state-5"
+_TRAILER = struct.Struct(">QQ")  # (the bytes of the commitments, of the key and body)
 
 
 def _state_path(header) -> Path:
@@ -176,13 +180,68 @@ def saved_state(game) -> tuple | None:
     """``(key, body)`` of the state saved for ``game``'s file (fresh, for its header), or None
     (nothing saved, or unreadable).  Nothing of it is believed yet."""
     try:
-        data = read_own(_state_path(game.header))
-        if data is None:
+        fd = open_own(_state_path(game.header))
+        if fd is None:
+            return None
+        try:
+            size, commitments, head = _framing(fd)
+            data = os.pread(fd, head, commitments)
+        finally:
+            os.close(fd)
+        if head > MAX_BYTES or len(data) != head:
             return None
         key, body = _unpacked(data)
         return (key, body) if type(key) is tuple and len(key) == 6 else None
     except Exception:  # (a damaged or foreign file of the cache: the rules run, as ever)
         return None
+
+
+def _framing(fd: int) -> tuple[int, int, int]:
+    """A saved state's file: its size, the bytes of its commitments (first) and of its key
+    and body (then, before the trailer that says both)."""
+    size = os.fstat(fd).st_size
+    commitments, head = _TRAILER.unpack(os.pread(fd, _TRAILER.size, size - _TRAILER.size))
+    if commitments % SIZE or commitments + head + _TRAILER.size != size:
+        raise ValueError("not a saved state")
+    return size, commitments, head
+
+
+def _saved_commitments(game, saved) -> Commitments:
+    """The commitments saved with ``game``'s state, left in its file (``OnFile``, its own
+    descriptor), when the file holds ``saved`` = ``(count, SHA-256)`` of them; else raises."""
+    count, digest = saved
+    fd = open_own(_state_path(game.header))
+    if fd is None:
+        raise ValueError("the saved state's file is not this user's alone")
+    try:
+        on_file = OnFile(fd, 0, _framing(fd)[1] // SIZE)
+    except BaseException:
+        os.close(fd)
+        raise
+    sha = hashlib.sha256()
+    for chunk in on_file.chunks():
+        sha.update(chunk)
+    if (on_file.count, sha.digest()) != (count, digest):
+        raise ValueError("the saved commitments are not the ones the saved state names")
+    return Commitments(b"", on_file)
+
+
+def _put_state(game, make_body, commitments: Commitments) -> None:
+    """Write the state saved for ``game``'s file: its commitments streamed, then the key and
+    body ``make_body((count, SHA-256) of the commitments)`` gives, then their sizes."""
+    sha, size = hashlib.sha256(), 0
+
+    def parts():
+        nonlocal size
+        for chunk in commitments.chunks():
+            sha.update(chunk)
+            size += len(chunk)
+            yield chunk
+        head = msgpack.packb(make_body((size // SIZE, sha.digest())), use_bin_type=True)
+        yield head
+        yield _TRAILER.pack(size, len(head))
+
+    put(_state_path(game.header), parts())
 
 
 def resume(game, rows: list) -> Saved:
@@ -285,10 +344,10 @@ def _restore(game, key, body, hashed, rows: list, first: int, stored) -> Saved |
     try:
         if key != _key(game, count, hashed.digest(), hashlib.sha256(body).digest()):
             return None
-        openings, state, _first, folded, packed = _unpacked(body, 5)
+        openings, state, _first, folded, commitments = _unpacked(body, 5)
         if not all(type(seq) is int and first <= seq < count for seq in openings):
             return None
-        committed = Commitments(packed)
+        committed = _saved_commitments(game, commitments)
         kept = rows[: count - first]
         for seq, known in openings.items():
             kept[seq - first] = kept[seq - first]._replace(openings=known)
@@ -300,21 +359,22 @@ def _restore(game, key, body, hashed, rows: list, first: int, stored) -> Saved |
     except Exception:  # (a damaged or foreign file of the cache: the rules run, as ever)
         return None
     restored(game, fields, log)
-    start_cuts_at(game, _copy_maker(game, state, log.copy(), packed))
+    start_cuts_at(game, _copy_maker(game, state, log.copy(), committed))
     return Saved(count, openings, hashed)
 
 
-def _copy_maker(game, state: bytes, log, packed: bytes):
+def _copy_maker(game, state: bytes, log, committed: Commitments):
     """What makes another copy of ``game`` as ``_restore`` left it, from the same saved bytes
-    (``log``: a copy of its records then; ``packed``: its commitments, shared, never changed),
-    or None if they do not unpickle again."""
+    (``log``: a copy of its records then; ``committed``: its commitments then, copied), or
+    None if they do not unpickle again."""
+    committed = committed.__copy__()
     cls, shared = type(game), {name: getattr(game, name) for name in SHARED_FIELDS}
 
     def make():
         copy = object.__new__(cls)
         copy.__dict__.update(shared)
         try:
-            restored(copy, state_from(state, shared_of(copy, log, Commitments(packed))), log)
+            restored(copy, state_from(state, shared_of(copy, log, committed.__copy__())), log)
         except Exception:  # (pickle's complaints: the cut runs from the setup, as before)
             return None
         return copy
@@ -370,26 +430,26 @@ def keep_state(game, rows: list, saved: Saved) -> None:
         known = Row.of(record).openings
         if known != rows[record.seq - saved.count][2]:
             openings[record.seq] = known
-    try:  # (the commitments named in the pickle, saved beside it: one bytes, shared when read)
+    try:  # (the commitments named in the pickle, saved beside it: ``_put_state``)
         shared = shared_of(game, game.records, game.committed)
         state, named = state_and_records(game, shared)
         a_value = state_from(state, shared)["state"] == game.state
     except Exception:  # (pickle's complaints about a value it cannot write)
         a_value = False
     if not a_value:  # (a module's read-only mapping, or states that compare by identity)
-        put(
-            _state_path(game.header),
-            msgpack.packb((_by_identity_key(game), b""), use_bin_type=True),
-        )
+        _put_state(game, lambda _none: (_by_identity_key(game), b""), Commitments())
         return
     # (the last record settled with the other copies: a move file's base at the earliest)
     settled = game.region_start - 1
     first = first_needed(count, openings, settled, *(() if named is None else (named,)))
-    packed = game.committed.packed()
-    body = msgpack.packb((openings, state, first, _folded(game, first), packed), use_bin_type=True)
+    folded = _folded(game, first)
     hashed = rows_hashed(rows, saved.hashed if saved.count else None)
-    key = _key(game, count, hashed.digest(), hashlib.sha256(body).digest())
-    put(_state_path(game.header), msgpack.packb((key, body), use_bin_type=True))
+
+    def key_and_body(commitments: tuple) -> tuple:
+        body = msgpack.packb((openings, state, first, folded, commitments), use_bin_type=True)
+        return _key(game, count, hashed.digest(), hashlib.sha256(body).digest()), body
+
+    _put_state(game, key_and_body, game.committed)
 
 
 def is_by_identity(game, found: tuple) -> bool:
@@ -407,7 +467,7 @@ def _by_identity_key(game) -> tuple:
 
 def _unpacked(data: bytes, length: int = 2) -> tuple:
     """The parts a saved state is made of: its key and body; the body's openings, state, first
-    record needed, folded state and commitments (``length`` 5)."""
+    record needed, folded state and its commitments' count and SHA-256 (``length`` 5)."""
     parts = msgpack.unpackb(data, use_list=False, strict_map_key=False)
     if type(parts) is not tuple or len(parts) != length:
         raise ValueError("not a saved state")

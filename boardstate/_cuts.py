@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import attrs
 
+from ._commitments import OnFile
 from ._header import Header
 from ._records import Record, Row
 from ._rederive import Referee
@@ -65,16 +66,17 @@ def start_cuts_at(game, make) -> None:
 
 def _copy(game):
     """An independent copy: what appends change is copied (``_snapshot``, pickled: quicker
-    than ``copy.deepcopy``); the records, headers, takebacks' checkpoints and the module's
-    states, values that appends replace and never change, are shared.  None if a value cannot
-    be copied (a module's read-only mapping: the cut re-derives from the setup)."""
+    than ``copy.deepcopy``); the records, headers, takebacks' checkpoints, the commitments
+    left on file and the module's states, values that appends replace and never change, are
+    shared.  None if a value cannot be copied (a module's read-only mapping: the cut
+    re-derives from the setup)."""
     states = [game.state, game._facts_of, game._facts_cache]  # (states are values: a module's
     pending = getattr(game.trust, "pending", None)  # state is never changed in place)
     if pending is not None:
         states.append(pending.base)
     shared = shared_of(game, (), game.signer, *states)
     try:
-        fields = state_from(state_bytes(game, shared, (Header, Record, Checkpoint)), shared)
+        fields = state_from(state_bytes(game, shared, (Header, Record, Checkpoint, OnFile)), shared)
     except Exception:  # (pickle's complaints about a value it cannot copy)
         return None
     kept = object.__new__(type(game))

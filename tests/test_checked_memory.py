@@ -157,12 +157,12 @@ def test_a_copy_read_with_nothing_saved_leaves_no_file_open(tmp_path):
             gc.enable()
 
 
-def test_the_commitments_a_long_copy_holds_cost_32_bytes_each(tmp_path):
-    """What still grows with the game in a copy read from its saved game is the commitments
-    made (each may be made once, so all are kept: ``boardstate/_commitments.py``): held once,
-    as 32-byte digests in one bytes, not as a set's objects and again in the pickle a cut
-    unpickles (about 128 bytes a commitment before).  Memory the read leaves held, traced,
-    at two lengths: the difference per commitment."""
+def test_the_commitments_a_long_copy_made_stay_in_its_saved_game_file(tmp_path):
+    """The commitments made grow with the game (each may be made once, so all are kept:
+    ``boardstate/_commitments.py``); a copy read from its saved game leaves them in the saved
+    game's file and finds them there, instead of holding them (about 128 bytes a commitment
+    as a set of bytes and the pickle a cut unpickles; 32 as one sorted bytes).  Memory the
+    read leaves held, traced, at two lengths: the difference per commitment."""
     import gc
     import tracemalloc
 
@@ -184,4 +184,42 @@ def test_the_commitments_a_long_copy_holds_cost_32_bytes_each(tmp_path):
         del game
     (short, made_short), (long, made_long) = held
     assert made_long - made_short > 800
-    assert (long - short) / (made_long - made_short) < 48
+    assert (long - short) / (made_long - made_short) < 4
+
+
+def test_a_commitment_made_again_is_refused_on_a_copy_read_from_its_saved_game(tmp_path):
+    """The check that a commitment was never made before is made exactly on the commitments
+    left in the saved game's file: the first one made, the last, and one made again by a
+    move file (the other player's bid, its commit's commitment an old one) are refused."""
+    from boardstate._kinds import COMMIT
+    from boardstate._secrets import Secret
+
+    _copies, paths = _copies_read(tmp_path)
+    game = load_checked(paths[1])
+    assert game.records.on_file()[0] > 100 and game.committed._file is not None
+    made = [r.sealed.commitment for r in verify(paths[1]).game.records if r.kind == COMMIT]
+    assert len(made) > 50 and all(c in game.committed for c in made)
+    for old in (made[0], made[len(made) // 2], made[-1]):
+        with pytest.raises(bs.IllegalCommand) as refused:
+            game.check_commit(0, Secret(old, 1))
+        assert refused.value.code == "replayed"
+    game.check_commit(0, Secret(bytes(32), 1))  # (one never made: due, and new)
+
+
+def test_saved_commitments_changed_in_place_are_not_believed(tmp_path):
+    """A byte of the commitments in the saved game's file changed: their SHA-256, which the
+    saved state names, differs, so the saved game is not used (the rules run from the
+    setup, every record in memory) and the copy is the one verify gives."""
+    from boardstate import _checked
+
+    _copies, paths = _copies_read(tmp_path)
+    game = load_checked(paths[1])
+    state = _checked._state_path(game.header)
+    data = bytearray(state.read_bytes())
+    data[5] ^= 0x01  # (inside the first commitment: the file begins with them)
+    with open(state, "r+b") as f:
+        f.write(data)
+    again = load_checked(paths[1])
+    assert type(again.records) is list
+    full = verify(paths[1]).game
+    assert again.records == full.records and again.committed == full.committed
