@@ -65,7 +65,8 @@ def _hash(m: dict, key: str) -> bytes:
 
 _pack = msgpack.Packer(use_bin_type=True).pack
 _OPTIONS_READ: dict[bytes, tuple] = {}  # options as msgpack -> as checked (``_options``)
-_OPTIONS_KEPT = 64
+_OPTIONS_KEPT = 32  # at most this many, each of at most _OPTIONS_KEPT_BYTES as msgpack (a
+_OPTIONS_KEPT_BYTES = 16 << 10  # header may hold a megabyte of options: not kept 32 times)
 
 
 def _options(value) -> tuple:
@@ -79,9 +80,10 @@ def _options(value) -> tuple:
     known = _OPTIONS_READ.get(key)
     if known is None:
         known = _options_checked(value)
-        if len(_OPTIONS_READ) >= _OPTIONS_KEPT:
-            _OPTIONS_READ.clear()
-        _OPTIONS_READ[key] = known
+        if len(key) <= _OPTIONS_KEPT_BYTES:
+            if len(_OPTIONS_READ) >= _OPTIONS_KEPT:
+                _OPTIONS_READ.clear()
+            _OPTIONS_READ[key] = known
     return known
 
 

@@ -64,3 +64,16 @@ def test_options_read_again_give_what_the_walk_gives(value):
     for other in SHAPES:  # every other shape read after it still gets its own verdict
         other = _as_read(other)
         assert _verdict(_options, other) == _verdict(_options_checked, other)
+
+
+def test_large_options_are_walked_every_time_not_kept():
+    """A header may hold a megabyte of options: such options are not kept (the walk again)."""
+    from boardstate import _header_fields
+
+    large = (("deck", tuple(range(20_000))),)
+    _header_fields._OPTIONS_READ.clear()
+    assert _options(large) == _options_checked(large)
+    assert _header_fields._OPTIONS_READ == {}
+    small = (("seats", 2),)
+    assert _options(small) == _options_checked(small)
+    assert len(_header_fields._OPTIONS_READ) == 1
