@@ -37,8 +37,8 @@ from boardstate.modules.epic_duels._hand_svg import (
     value_words,
 )
 from boardstate.modules.epic_duels._notation import card_label
-from boardstate.modules.epic_duels._render import svg
 from boardstate.modules.epic_duels._state import MOVE, put
+from boardstate.modules.epic_duels._svg import svg
 from boardstate.testing import random_game
 
 SVG = "{http://www.w3.org/2000/svg}"

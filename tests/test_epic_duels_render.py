@@ -16,17 +16,10 @@ from boardstate.cli import cli
 from boardstate.geometry import Piece, render_svg, render_text
 from boardstate.modules.epic_duels import MODULE
 from boardstate.modules.epic_duels._notation import card_label
-from boardstate.modules.epic_duels._render import (
-    MINOR_SCALE,
-    PIECE_COLOURS,
-    piece_marks,
-    render,
-    svg,
-    to_json,
-    token_labels,
-)
+from boardstate.modules.epic_duels._render import piece_marks, render, to_json
 from boardstate.modules.epic_duels._space import square_name
 from boardstate.modules.epic_duels._state import DEFEND, DIE_NAMES, MOVE, NOWHERE, OVER, put
+from boardstate.modules.epic_duels._svg import MINOR_SCALE, PIECE_COLOURS, svg, token_labels
 from boardstate.modules.epic_duels.boards import BOARDS
 from boardstate.testing import random_game
 

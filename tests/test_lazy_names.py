@@ -20,7 +20,7 @@ from boardstate import geometry, rules, trust
 FACADES = {
     "boardstate": bs._LAZY,
     "boardstate.rules": dict.fromkeys(rules.DRAWING, "_drawing"),
-    "boardstate.geometry": dict.fromkeys(geometry.DRAWING, "_render"),
+    "boardstate.geometry": geometry.DRAWING,
     "boardstate.trust": {plug: where[1:] for where, plug in trust._Plugs._WHERE.values()},
 }
 

@@ -67,11 +67,21 @@ DRAWING = (
     "boardstate.rules._drawing",
     "boardstate.geometry._render",
     "boardstate.geometry._style",
+    "boardstate.geometry._text",
     *(f"boardstate.modules.{game}.{part}" for game in GAMES for part in ("_render", "_svg")),
     "boardstate.modules.epic_duels._hand_svg",
 )
 """The pictures' code, loaded when a command shows a table (``show``), never by ``legal``,
 ``log``, ``verify`` or ``move``; ``tomllib``: the data files and boards were kept parsed."""
+
+SVG = (
+    "xml",
+    "boardstate.geometry._render",
+    "boardstate.geometry._style",
+    *(f"boardstate.modules.{game}._svg" for game in GAMES),
+    "boardstate.modules.epic_duels._hand_svg",
+)
+"""The SVG pictures' code (``xml.etree``, the styles), never loaded by a text ``show``."""
 
 RUN_COMMANDS = """
 import ast, sys
@@ -148,20 +158,22 @@ def test_commands_import_only_what_they_use(tmp_path):
     """``legal``, ``log``, ``verify`` and ``move`` on a game of each shipped module, then
     ``show`` and ``show --svg`` (an Epic Duels game where a character may attack: listing its
     commands asks which enemies each character sees, so the line table is built): no geometry
-    library, no signed-mode plug, no parser of a kept data file; no picture code before ``show``."""
+    library, no signed-mode plug, no parser of a kept data file; no picture code before ``show``,
+    no SVG code before ``show --svg``."""
     player, attack = _epic_game_at_an_attack(tmp_path)
     epic = str(tmp_path / "epic.msgpack")
     quiet = _quiet_commands(epic, player, attack, str(tmp_path / "to-other.msgpack"))
-    shows = [["show", epic], ["show", epic, "--svg", "-o", str(tmp_path / "epic.svg")]]
+    texts, pictures = [["show", epic]], [["show", epic, "--svg", "-o", str(tmp_path / "epic.svg")]]
     for module_id in ("duel-of-the-forces", "jedi-duel"):
         path = str(tmp_path / f"{module_id}.msgpack")
         player, command = _card_game(tmp_path, module_id)
         quiet += _quiet_commands(path, player, command, str(tmp_path / f"{module_id}-move.msgpack"))
-        shows += [["show", path], ["show", path, "--svg", "-o", str(tmp_path / f"{module_id}.svg")]]
+        texts.append(["show", path])
+        pictures.append(["show", path, "--svg", "-o", str(tmp_path / f"{module_id}.svg")])
     warm = [sys.executable, "-m", "boardstate.cli", "legal", epic, "--as", player]
     subprocess.run(warm, check=True, capture_output=True)  # (its data files parsed and kept)
     done = subprocess.run(
-        [sys.executable, "-c", RUN_COMMANDS, json.dumps([quiet, shows])],
+        [sys.executable, "-c", RUN_COMMANDS, json.dumps([quiet, texts, pictures])],
         capture_output=True,
         text=True,
         cwd=tmp_path,
@@ -169,12 +181,15 @@ def test_commands_import_only_what_they_use(tmp_path):
     assert done.returncode == 0, done.stderr
     found = ast.literal_eval(done.stdout.splitlines()[-1])
     assert found["sight tables"] == 1  # (the commands did ask for lines of sight)
-    after_quiet, after_shows = (set(m) for m in found["modules"])
+    after_quiet, after_texts, after_shows = (set(m) for m in found["modules"])
     heavy = tuple(h + p for h in HEAVY for p in ("", "."))
     assert sorted(m for m in after_shows if m.startswith(heavy)) == []
     assert sorted(after_shows & set(UNUSED)) == []
     drawing = tuple(h + p for h in DRAWING for p in ("", "."))
     assert sorted(m for m in after_quiet if m.startswith(drawing)) == []
+    svg = tuple(h + p for h in SVG for p in ("", "."))
+    assert sorted(m for m in after_texts if m.startswith(svg)) == []  # (a text show)
+    assert "boardstate.geometry._text" in after_texts
     assert {"boardstate.rules._drawing", "boardstate.geometry._render"} <= after_shows
 
 

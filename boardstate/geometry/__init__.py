@@ -31,11 +31,13 @@ __all__ = [
     "render_text",
 ]
 
-DRAWING = ("Piece", "free_marks", "render_svg", "render_text")
-"""The drawing's names (``_render``, with ``xml.etree`` and the styles): imported when first
-asked for, so a command that only asks the board's questions (lines, moves) does not load them."""
+DRAWING = {"Piece": "_text", "free_marks": "_text", "render_text": "_text", "render_svg": "_render"}
+"""The drawing's names (the text drawing, ``_text``; the SVG, ``_render``, with ``xml.etree`` and
+the styles): imported when first asked for, so a command that only asks the board's questions
+(lines, moves) does not load them, and one that draws text loads no SVG."""
 
 if TYPE_CHECKING:
-    from ._render import Piece, free_marks, render_svg, render_text
+    from ._render import render_svg
+    from ._text import Piece, free_marks, render_text
 
-__getattr__, __dir__ = on_first_use_names(globals(), dict.fromkeys(DRAWING, "_render"))
+__getattr__, __dir__ = on_first_use_names(globals(), DRAWING)

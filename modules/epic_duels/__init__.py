@@ -39,7 +39,7 @@ EpicRules = rules_class(
     view=_rules.view,
     render=on_first_use(f"{__name__}._render", "render"),
     to_json=on_first_use(f"{__name__}._render", "to_json"),
-    svg=on_first_use(f"{__name__}._render", "svg"),
+    svg=on_first_use(f"{__name__}._svg", "svg"),
     determinize=on_first_use(f"{__name__}._hidden", "determinize"),
 )
 
