@@ -52,22 +52,17 @@ def square_name(board, square: int) -> str:
 
 
 def masks(s: EpicState, char: int) -> tuple[int, int]:
-    """(friends, enemies) of ``char`` as square bitmasks (``Roster.friends``)."""
-    return _masks(s.square, s.roster.enemy_bits(char), char)
-
-
-@lru_cache(maxsize=1024)
-def _masks(square: tuple[int, ...], enemy: int, char: int) -> tuple[int, int]:
-    """(Cached by the position: the moves, the path and the attacks of one position ask it
-    again, and so do the commands that leave the characters where they are.)"""
-    friends = enemies = 0
-    for i, sq in enumerate(square):
-        if sq != NOWHERE and i != char:
-            if enemy >> i & 1:
-                enemies |= 1 << sq
-            else:
-                friends |= 1 << sq
-    return friends, enemies
+    """(friends, enemies) of ``char`` as square bitmasks (``Roster.friends``): its enemies'
+    squares, and every other character's (one character a square)."""
+    square = s.square
+    enemies = 0
+    for i in s.roster.enemies(char):
+        sq = square[i]
+        if sq != NOWHERE:
+            enemies |= 1 << sq
+    own = square[char]
+    others = _occupied(square) & ~(1 << own) if own != NOWHERE else _occupied(square)
+    return others & ~enemies, enemies
 
 
 def occupied(s: EpicState, *but: int) -> int:
