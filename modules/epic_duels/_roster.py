@@ -105,7 +105,6 @@ class Roster:
                 for i in range(len(self.chars))
             ),
         )
-        setattr_(self, "_enemy_bits", tuple(sum(1 << j for j in e) for e in self._enemies))
 
     def __reduce__(self):
         return Roster, attrs.astuple(self, recurse=False)
@@ -162,10 +161,6 @@ class Roster:
     def enemies(self, char: int) -> tuple[int, ...]:
         """The characters that are not ``char``'s friends (``friends``)."""
         return self._enemies[char]
-
-    def enemy_bits(self, char: int) -> int:
-        """``enemies`` as a bitmask of character indexes (for the hot loops)."""
-        return self._enemy_bits[char]
 
     def group_of_card(self, card: int) -> int:
         return self.card_group[card]
