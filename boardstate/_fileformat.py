@@ -579,7 +579,7 @@ class StoredRecords:
 
         sha, at = hashlib.sha256(), self._start
         while at < self._size:
-            chunk = os.pread(self._fd, min(1 << 20, self._size - at), at)
+            chunk = os.pread(self._fd, min(_READ_SIZE, self._size - at), at)
             if not chunk:
                 break
             sha.update(chunk)
@@ -593,7 +593,7 @@ class StoredRecords:
         too: the digest is of them all)."""
         for at, chunk in self._checked():
             if at < end:
-                out.write(chunk[: end - at])
+                out.write(chunk if at + len(chunk) <= end else chunk[: end - at])
 
     def rows(self, header: Header, module, count: int) -> list:
         """The first ``count`` records as ``Row``s, read again and checked as they were."""

@@ -223,3 +223,29 @@ def test_saved_commitments_changed_in_place_are_not_believed(tmp_path):
     assert type(again.records) is list
     full = verify(paths[1]).game
     assert again.records == full.records and again.committed == full.committed
+
+
+def test_writing_a_long_copy_back_streams_its_old_records_a_little_at_a_time(tmp_path):
+    """``save_game`` copies the records left in the file a chunk at a time (64 KiB), so what
+    it holds does not grow with the file (it read up to a MiB at a time, and copied it again:
+    about twice the file's bytes, up to 2 MiB).  Its traced peak at two lengths."""
+    import tracemalloc
+
+    keys, peaks = [Ed25519PrivateKey.generate() for _ in range(2)], []
+    for records in (500, 2500):
+        path = tmp_path / f"copy-{records}.msgpack"
+        bs.save_game(make_long_peer_copies(records, keys)[1], path)
+        load_checked(path)  # (its game saved)
+        game = load_checked(path)
+        assert game.records.on_file()[0] >= records - 4
+        tracemalloc.start()
+        try:
+            before = tracemalloc.get_traced_memory()[0]
+            bs.save_game(game, path)
+            peaks.append((tracemalloc.get_traced_memory()[1] - before, path.stat().st_size))
+        finally:
+            tracemalloc.stop()
+        assert verify(path).ok
+    (short, short_size), (long, long_size) = peaks
+    assert long_size - short_size > 300_000
+    assert long - short < 64 * 1024
