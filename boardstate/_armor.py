@@ -28,7 +28,7 @@ from ._errors import CorruptFile, GameFileError
 BEGIN = "-----BEGIN BOARDSTATE MOVE-----"
 END = "-----END BOARDSTATE MOVE-----"
 WIDTH = 76
-_QUOTED = re.compile(r"^[\s>]*")  # a mail program's quoting, at any depth (never base64)
+_QUOTED = r"^[\s>]*"  # a mail program's quoting, at any depth (never base64)
 
 
 def armor(data: bytes, summary: str) -> str:
@@ -87,7 +87,7 @@ def dearmor(text: bytes | str, name: str) -> bytes:
         )
     body, check = [], None
     for raw in text[start + len(BEGIN) : end].splitlines():
-        line = _QUOTED.sub("", raw).strip()
+        line = re.sub(_QUOTED, "", raw).strip()
         if not line or line.startswith("Game:"):
             continue
         if line.startswith("Check:"):

@@ -27,12 +27,12 @@ BOT_LEVELS = ("random", "easy", "normal", "strong")  # (boardstate.bots.LEVELS, 
 MAX_SECONDS = 366 * 86400  # a year: longer is a typo
 _LAST_TIME = 1 << 40  # (Unix seconds: about the year 36812)
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
-_DURATION = re.compile(r"\s*([0-9]{1,7})\s*([smhdw])\s*")
+_DURATION = r"\s*([0-9]{1,7})\s*([smhdw])\s*"  # (compiled when first read, by re: issue 29)
 
 
 def parse_duration(text: str, what: str = "--deadline") -> int:
     """Seconds of ``3d``, ``12h``, ``90m``, ``45s``, ``2w`` (``OptionError`` otherwise)."""
-    found = _DURATION.fullmatch(str(text).lower())
+    found = re.fullmatch(_DURATION, str(text).lower())
     if found is None:
         raise OptionError(
             f"{what} {text!r}: expected a number and a unit (s, m, h, d, w), e.g. 3d or 12h",

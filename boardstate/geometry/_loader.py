@@ -20,10 +20,12 @@ from ._grid import SquareGrid
 BLOCKABLE = ("movement", "sight")
 _TOP_KEYS = {"title", "grid", "map", "named_square_terrain", "sources", "terrain", "named_squares"}
 _TERRAIN_KEYS = {"symbol", "blocks", "fill", "about"}
-_TOML_POSITION = re.compile(r"\s*\(at (?:line (\d+), column (\d+)|end of document)\)$")
-_HEADER = re.compile(r"^[ \t]*\[", re.MULTILINE)
+# The patterns are compiled when a board file is first read (re keeps them): a command on a
+# board kept parsed reads none (issue 29).
+_TOML_POSITION = r"\s*\(at (?:line (\d+), column (\d+)|end of document)\)$"
+_HEADER = r"^[ \t]*\["  # (re.MULTILINE)
 _STRING_OPENERS = "|".join(re.escape(quote) for quote in ("'''", '"""', "'", '"'))
-_MAP_START = re.compile(rf"^[ \t]*map[ \t]*=[ \t]*({_STRING_OPENERS})", re.MULTILINE)
+_MAP_START = rf"^[ \t]*map[ \t]*=[ \t]*({_STRING_OPENERS})"  # (re.MULTILINE)
 
 
 class _Text:
@@ -71,7 +73,7 @@ class _Text:
             if header is None:
                 return (0, 0)
             start = header.end()
-        following = _HEADER.search(self.text, start)
+        following = re.compile(_HEADER, re.MULTILINE).search(self.text, start)
         return start, (len(self.text) if following is None else following.start())
 
     def position(self, offset: int) -> tuple[int, int]:
@@ -80,7 +82,7 @@ class _Text:
 
     def map_origin(self) -> tuple[int, int]:
         """Line and column where the map's first row begins in the file."""
-        found = _MAP_START.search(self.text)
+        found = re.search(_MAP_START, self.text, re.MULTILINE)
         if found is None:
             return (1, 1)
         offset = found.end()
@@ -110,12 +112,14 @@ def parse_board(text: str, board_id: str, source: str = "<board>") -> Board:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         reason = str(error)
-        where = _TOML_POSITION.search(reason)
+        where = re.search(_TOML_POSITION, reason)
         if where and where.group(1):
             line, column = int(where.group(1)), int(where.group(2))
         else:
             line, column = raw.position(len(text))
-        raise raw.error(f"invalid TOML: {_TOML_POSITION.sub('', reason)}", line, column) from None
+        raise raw.error(
+            f"invalid TOML: {re.sub(_TOML_POSITION, '', reason)}", line, column
+        ) from None
     for key in data:
         if key not in _TOP_KEYS:
             raise raw.key_error(f"unknown key {key!r} (known: {', '.join(sorted(_TOP_KEYS))})", key)
