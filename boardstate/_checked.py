@@ -184,11 +184,11 @@ def saved_state(game) -> tuple | None:
         if fd is None:
             return None
         try:
-            size, commitments, head = _framing(fd)
-            data = os.pread(fd, head, commitments)
+            commitments, head = _framing(fd)
+            data = os.pread(fd, head, commitments) if head <= MAX_BYTES else b""
         finally:
             os.close(fd)
-        if head > MAX_BYTES or len(data) != head:
+        if len(data) != head:
             return None
         key, body = _unpacked(data)
         return (key, body) if type(key) is tuple and len(key) == 6 else None
@@ -196,14 +196,14 @@ def saved_state(game) -> tuple | None:
         return None
 
 
-def _framing(fd: int) -> tuple[int, int, int]:
-    """A saved state's file: its size, the bytes of its commitments (first) and of its key
-    and body (then, before the trailer that says both)."""
+def _framing(fd: int) -> tuple[int, int]:
+    """A saved state's file: the bytes of its commitments (first) and of its key and body
+    (then, before the trailer that says both)."""
     size = os.fstat(fd).st_size
     commitments, head = _TRAILER.unpack(os.pread(fd, _TRAILER.size, size - _TRAILER.size))
     if commitments % SIZE or commitments + head + _TRAILER.size != size:
         raise ValueError("not a saved state")
-    return size, commitments, head
+    return commitments, head
 
 
 def _saved_commitments(game, saved) -> Commitments:
@@ -214,7 +214,7 @@ def _saved_commitments(game, saved) -> Commitments:
     if fd is None:
         raise ValueError("the saved state's file is not this user's alone")
     try:
-        on_file = OnFile(fd, 0, _framing(fd)[1] // SIZE)
+        on_file = OnFile(fd, 0, _framing(fd)[0] // SIZE)
     except BaseException:
         os.close(fd)
         raise
