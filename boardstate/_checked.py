@@ -223,6 +223,8 @@ def _saved_commitments(game, saved) -> Commitments:
         sha.update(chunk)
     if (on_file.count, sha.digest()) != (count, digest):
         raise ValueError("the saved commitments are not the ones the saved state names")
+    if not count:  # (none, as in an open game: no descriptor kept, ``on_file`` closes it)
+        return Commitments()
     return Commitments(b"", on_file)
 
 

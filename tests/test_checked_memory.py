@@ -249,3 +249,28 @@ def test_writing_a_long_copy_back_streams_its_old_records_a_little_at_a_time(tmp
     (short, short_size), (long, long_size) = peaks
     assert long_size - short_size > 300_000
     assert long - short < 64 * 1024
+
+
+def test_a_copy_with_no_commitments_keeps_no_descriptor_of_its_saved_game(tmp_path):
+    """A game that made no commitment (an open game: Epic Duels, every move in the open) has
+    nothing to find in its saved game's file, so its copy read from it holds no descriptor of
+    that file: a program holding many games open holds one descriptor each (its file's)."""
+    from boardstate import _checked
+
+    game = bs.Game.new(bs.get_module("epic-duels"), ["ann", "ben"], {}, seed=b"fd")
+    for _ in range(8):
+        seat = game.to_act()[0]
+        game.play(seat, game.legal(seat)[0])
+    path = tmp_path / "open.msgpack"
+    bs.save_game(game, path)
+    load_checked(path)  # (its game saved)
+    state = os.path.realpath(_checked._state_path(game.header))
+    copy = load_checked(path)
+    assert copy.records.on_file()[0] > 0 and len(copy.committed) == 0  # (read from it)
+    held = []
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            held.append(os.readlink(f"/proc/self/fd/{fd}"))
+        except OSError:
+            pass
+    assert state not in held
