@@ -70,3 +70,32 @@ def test_a_commitment_made_again_after_a_merge_is_refused():
     with pytest.raises(bs.IllegalCommand) as refused:
         game.check_commit(0, Secret(old, 1))
     assert refused.value.code == "replayed"
+
+
+@pytest.mark.parametrize(
+    ("on_file", "new"), [(0, 0), (0, 5), (1, 0), (5, 5), (3000, 10), (40, 2 * _MERGE_AT + 3)]
+)
+def test_commitments_left_on_file_with_new_ones_answer_as_a_set(tmp_path, on_file, new):
+    """A copy read from its saved game finds the old commitments in the file (``OnFile``) and
+    streams them into the next one with the new ones put in their places (``chunks``): the
+    same sorted digests as a set of all of them, none twice (some added again), copies apart."""
+    import os
+
+    from boardstate._commitments import OnFile
+
+    pick = random.Random(on_file * 7 + new)
+    saved = sorted({pick.randbytes(32) for _ in range(on_file)})
+    path = tmp_path / "commitments"
+    path.write_bytes(b"".join(saved))
+    held, same = Commitments(b"", OnFile(os.open(path, os.O_RDONLY), 0, len(saved))), set(saved)
+    for commitment in [pick.randbytes(32) for _ in range(new)] + saved[::7]:
+        held.add(commitment)
+        same.add(commitment)
+    assert b"".join(held.chunks()) == held.packed() == b"".join(sorted(same))
+    assert len(held) == len(same) and all(c in held for c in same)
+    assert not any(pick.randbytes(32) in held for _ in range(50))
+    other = copy.copy(held)
+    one_more = pick.randbytes(32)
+    other.add(one_more)
+    assert one_more in other and one_more not in held
+    assert pickle.loads(pickle.dumps(held)) == held
