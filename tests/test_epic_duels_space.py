@@ -11,6 +11,7 @@ from boardstate.modules.epic_duels import MODULE
 from boardstate.modules.epic_duels._space import (
     can_attack,
     cell,
+    masks,
     occupied,
     reachable,
     reachable_squares,
@@ -40,6 +41,25 @@ def test_the_bit_parallel_moves_equal_the_boards_reachable(scene):
                 assert reachable_squares(s, char, budget) == tuple(
                     sorted(reachable(s, char, budget))
                 )
+
+
+@pytest.mark.parametrize("scene", SCENES)
+def test_the_friend_and_enemy_squares_are_the_rosters_friends(scene):
+    """``masks`` (what a move passes through and what blocks it, read by both searches above)
+    from the occupied squares, against ``Roster.friends`` asked of each character on the
+    board, some taken off it."""
+    for i, s in enumerate(positions(scene, 6)):
+        gone = random.Random(i).sample(range(len(s.square)), i % 3)
+        s = s._replace(square=tuple(-1 if c in gone else sq for c, sq in enumerate(s.square)))
+        for char in range(len(s.square)):
+            friends = enemies = 0
+            for other, sq in enumerate(s.square):
+                if other != char and sq != -1:
+                    if s.roster.friends(char, other):
+                        friends |= 1 << sq
+                    else:
+                        enemies |= 1 << sq
+            assert masks(s, char) == (friends, enemies), (i, char, gone)
 
 
 @pytest.mark.parametrize("scene", SCENES)
