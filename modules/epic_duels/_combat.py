@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from ._roster import kept_on_roster
 from ._space import adjacent
 from ._state import NO_CARD, EpicState, Frame
 from ._vocabulary import Condition, Value
@@ -20,7 +21,7 @@ def defence_cards(s: EpicState, char: int) -> tuple[int, ...]:
     return _fitting(s.roster, s.roster.chars[char].group, s.roster.chars[char].kind, "defense")
 
 
-@lru_cache(maxsize=16)
+@kept_on_roster
 def attack_card_sets(roster) -> tuple[frozenset[int], ...]:
     """Per character: its ``attack_cards`` as a set, made once a roster (the legal list asks
     whether a hand holds one, for every character, at every command)."""

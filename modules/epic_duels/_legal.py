@@ -8,10 +8,9 @@ of a record's cost (tests/test_is_legal.py holds the two equal)."""
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from . import _effects
 from ._combat import attack_card_sets, attack_cards, defence_cards
+from ._roster import kept_on_roster
 from ._space import (
     attackable,
     empty_around,
@@ -231,7 +230,7 @@ def _is_special(card) -> bool:
     return card.kind == "special"
 
 
-@lru_cache(maxsize=16)
+@kept_on_roster
 def _special_cards(rs) -> frozenset[int]:
     """The cards ``plays_of`` may list (the others it never does), made once a roster."""
     return frozenset(k for k, card in enumerate(rs.cards) if _is_special(card))
@@ -311,7 +310,7 @@ def players_of(s: EpicState, card: int) -> tuple[int, ...]:
     return tuple([c for c in _pictured(s.roster)[card] if square[c] != -1])
 
 
-@lru_cache(maxsize=16)
+@kept_on_roster
 def _pictured(rs) -> tuple[tuple[int, ...], ...]:
     """Per card: the characters it shows (``Roster.pictured``), made once a roster."""
     return tuple(rs.pictured(card) for card in range(len(rs.cards)))

@@ -171,6 +171,24 @@ class Roster:
         return tuple(i for i in self._of_group[self.card_group[card]] if self.chars[i].kind == kind)
 
 
+def kept_on_roster(make):
+    """``make(roster)`` made the first time a roster asks and kept on it: a table of the roster
+    alone, read in the hot loops by a dictionary lookup (an ``lru_cache`` keyed by the roster
+    calls its hash and costs more than some of the tables).  Not pickled, not compared: a
+    roster read back makes its tables again."""
+    key = f"_kept {make.__module__}.{make.__qualname__}"
+
+    def kept(rs: Roster):
+        tables = rs.__dict__
+        found = tables.get(key)
+        if found is None:
+            found = tables[key] = make(rs)
+        return found
+
+    kept.__doc__ = make.__doc__
+    return kept
+
+
 def initials(kind: str) -> str:
     """``super-battle-droid`` -> ``sbd``: a character kind's short name."""
     return "".join(part[0] for part in kind.split("-"))

@@ -75,9 +75,9 @@ def occupied(s: EpicState, *but: int) -> int:
     return bits
 
 
-@lru_cache(maxsize=256)
 def _occupied(square: tuple[int, ...]) -> int:
-    """Every character's square as a bitmask (cached by the position, as ``_masks``)."""
+    """Every character's square as a bitmask.  (Not cached by the position: a playout's
+    positions rarely come again, and a cache that misses costs more than the loop.)"""
     bits = 0
     for sq in square:
         if sq != NOWHERE:
