@@ -100,6 +100,19 @@ print(repr({"modules": seen, "sight tables": _space._tables.cache_info().currsiz
 """Runs the commands in one process (which imports no ``json`` itself: nor may they)."""
 
 
+@pytest.fixture(scope="module", autouse=True)
+def _bytecode_written():
+    """The programs below count a start's collections as installed, its bytecode written: a
+    source edited since its bytecode was (a checkout being worked in) or never written
+    (``PYTHONDONTWRITEBYTECODE``) is compiled by each of them, which collects of its own."""
+    import compileall
+    import importlib
+
+    for package in ("boardstate", "boardstate.cli", "boardstate.modules"):
+        folder = Path(importlib.import_module(package).__file__).parent
+        compileall.compile_dir(folder, quiet=1)
+
+
 @pytest.mark.parametrize("scene", sorted(BOARDS))
 def test_the_walked_line_table_is_shapelys(scene):
     board = BOARDS[scene]
