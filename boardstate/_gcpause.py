@@ -9,27 +9,32 @@ Its first run would then walk everything the import made (2-3 ms after the engin
 about 2 ms after Epic Duels'): what is made inside is put with the old objects instead
 (``gc.freeze`` then ``gc.unfreeze``: the oldest generation, walked only by a full collection,
 which frees any cycle of it as ever), or, in a program that has frozen what it imported
-before (the command line keeps its imports to its end), frozen with them.
+before (the command line keeps its imports to its end), frozen with them.  Only when the
+import added a module: ``gc.freeze`` takes every object alive, so a lookup that imports
+nothing (a module already imported, or one that is not there: a file naming an unknown game,
+which a judge may be sent again and again) must not freeze that program's garbage for good.
 """
 
 from __future__ import annotations
 
 import contextlib
 import gc
+import sys
 
 
 @contextlib.contextmanager
 def paused():
     """The collector paused inside (restored to what it was after, even on an error); what
     was made inside put with the old objects, or frozen if the program froze its own."""
-    was = gc.isenabled()
+    was, modules = gc.isenabled(), len(sys.modules)
     gc.disable()
     try:
         yield
     finally:
-        frozen = gc.get_freeze_count()
-        gc.freeze()
-        if not frozen:
-            gc.unfreeze()
+        if len(sys.modules) != modules:  # (an import made what it keeps: put away)
+            frozen = gc.get_freeze_count()
+            gc.freeze()
+            if not frozen:
+                gc.unfreeze()
         if was:
             gc.enable()

@@ -329,6 +329,30 @@ def test_importing_the_engine_and_a_game_walks_nothing_and_keeps_nothing():
     assert done.stdout.split() == ["0", "0", "True", "True", "None"], done.stderr
 
 
+def test_a_lookup_that_imports_nothing_freezes_nothing():
+    """In a program that froze its objects (the command line, a judge), a pause that imports
+    no module puts nothing away: a file naming an unknown game, looked up again and again,
+    never freezes the garbage alive then (the old code froze it for good each time)."""
+    script = (
+        "import gc, weakref\n"
+        "import boardstate.cli\n"
+        "import boardstate as bs\n"
+        "def look():\n"
+        "    try:\n"
+        "        bs.get_module('no-such-game')\n"
+        "    except bs.OptionError:\n"
+        "        pass\n"
+        "look()\n"  # (the first lookup reads the installed games: those imports are kept)
+        "class Cycle: pass\n"
+        "cycle = Cycle(); cycle.me = cycle; gone = weakref.ref(cycle); del cycle\n"
+        "frozen = gc.get_freeze_count()\n"
+        "look(); look()\n"
+        "print(gc.get_freeze_count() == frozen, gc.collect() > 0, gone() is None)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert done.stdout.split() == ["True", "True", "True"], done.stderr
+
+
 def test_an_engine_that_fails_to_import_leaves_the_collector_on():
     """A program that tries boardstate and goes on without it keeps its collector."""
     script = (
