@@ -62,3 +62,27 @@ def test_a_playout_plays_the_game_it_plays_choosing_from_the_list(module):
         chosen = boardstate.random_playout(without, players, seed=seed, bot_seed=game)
         assert picked[1:] == chosen[1:]
         assert picked[0] == chosen[0]
+
+
+@pytest.mark.parametrize("module", PICKING, ids=lambda m: m.spec.id)
+def test_the_conformance_suite_refuses_a_pick_off_the_list(module):
+    """A plugin's ``legal_pick`` is held to its list by the suite every module passes
+    (``check_fast_pick_equals_legal``), not only by this file: one that gives the next
+    command, or asks ``below`` of another length, is refused."""
+    from boardstate.testing._conformance import check_fast_pick_equals_legal
+
+    listing = type(module.rules)
+
+    def next_one(self, state, seat, below):
+        options = self.legal(state, seat)
+        return options[(below(len(options)) + 1) % len(options)]
+
+    def longer(self, state, seat, below):
+        options = self.legal(state, seat)
+        return options[below(len(options) + 1) % len(options)]
+
+    assert check_fast_pick_equals_legal(module, range(1)) > 100
+    for wrong in (next_one, longer):
+        broken = Module(module.spec, type("Broken", (listing,), {"legal_pick": wrong})())
+        with pytest.raises(AssertionError, match="legal_pick"):
+            check_fast_pick_equals_legal(broken, range(1))

@@ -154,6 +154,34 @@ def check_fast_check_equals_legal(module, seeds) -> int:
     return checked
 
 
+def check_fast_pick_equals_legal(module, seeds) -> int:
+    """A module's own ``legal_pick`` (if it has one: random self-play asks it instead of the
+    whole list) asks ``below`` once, the list's length, and gives the listed command there."""
+    fast = getattr(module.rules, "legal_pick", None)
+    if fast is None:
+        return 1  # nothing to hold equal: self-play picks from ``legal`` itself
+    checked = 0
+
+    def check(game: Game):
+        nonlocal checked
+        if game.reveal_due():
+            return
+        for seat in game.to_act():
+            listed = list(game.rules.legal(game.state, seat))
+            for i in sorted({0, len(listed) // 2, len(listed) - 1}) if listed else ():
+                asked: list[int] = []
+                got = fast(game.state, seat, lambda n, i=i, asked=asked: asked.append(n) or i)
+                _require(asked == [len(listed)], f"legal_pick asked below{asked}, not the length")
+                _require(
+                    got == listed[i], f"legal_pick gave {got!r} where legal lists {listed[i]!r}"
+                )
+                checked += 1
+
+    for seed in seeds:
+        random_game(module, seed, check_each=check)
+    return checked
+
+
 def _each_decision(module, seeds, look) -> int:
     """Play random games and hand every decision to ``look(game, folds, state)``: ``folds`` the
     state after each of its events in turn (``evolve`` applied by hand), ``state`` what the
@@ -551,6 +579,7 @@ CHECKS = (
     check_every_option_choice,
     check_legal_and_rules_agree,
     check_fast_check_equals_legal,
+    check_fast_pick_equals_legal,
     check_decide_state_is_the_fold,
     check_nothing_after_the_end,
     check_save_load_fold,
