@@ -57,7 +57,10 @@ def code_fingerprint(rules_file: str) -> bytes:
         for folder, subfolders, files in os.walk(root):
             subfolders[:] = sorted(d for d in subfolders if d != "__pycache__")
             for name in sorted(f for f in files if f.endswith(".py")):
-                st = os.stat(f"{folder}/{name}")
+                try:
+                    st = os.stat(f"{folder}/{name}")
+                except OSError:  # (gone since listed, or a link to nothing: no code)
+                    continue
                 parts.append(f"{folder}/{name}\0{st.st_mtime_ns}\0{st.st_size}")
     return hashlib.sha256("\0".join(parts).encode()).digest()
 

@@ -60,7 +60,10 @@ def _data_files(package_folder: str) -> bytes:
     for folder, subfolders, files in os.walk(package_folder):
         subfolders[:] = sorted(d for d in subfolders if d != "__pycache__")
         for name in sorted(f for f in files if not f.endswith(".py")):
-            st = os.stat(f"{folder}/{name}")
+            try:
+                st = os.stat(f"{folder}/{name}")
+            except OSError:  # (gone since listed, or a link to nothing: no data)
+                continue
             if stat.S_ISREG(st.st_mode):  # (a file, or a link to one)
                 parts.append(f"{folder}/{name}\0{st.st_mtime_ns}\0{st.st_size}")
     return hashlib.sha256("\0".join(parts).encode()).digest()

@@ -106,3 +106,28 @@ def test_the_keys_name_every_file_they_stand_for(tmp_path, monkeypatch):
     (beside / "__init__.py").write_text("x = 22\n")
     after = keys()
     assert after[1] == code_inside and after[2] != code_beside
+
+
+def test_a_link_to_nothing_is_no_file_of_either_key(tmp_path, monkeypatch):
+    """A link to nothing in a game's folder (or a file gone between the folder's listing and
+    its own look-up, an edited checkout) is not a file the keys stand for: the game imports,
+    its keys those of the folder without it (``rglob`` and ``is_file`` skipped it; a
+    FileNotFoundError at the game's import, as found, is a traceback)."""
+    from boardstate import _cache
+
+    engine, game = tmp_path / "boardstate", tmp_path / "modules" / "game"
+    for folder in (engine, game):
+        folder.mkdir(parents=True)
+    for path in (engine / "_cache.py", game / "__init__.py", game / "deck.toml"):
+        path.write_text("x = 1\n")
+    monkeypatch.setattr(_cache, "__file__", str(engine / "_cache.py"))
+
+    def keys():
+        _datacache._data_files.cache_clear()
+        _cache.code_fingerprint.cache_clear()
+        return _datacache._data_files(str(game)), _cache.code_fingerprint(str(game / "__init__.py"))
+
+    first = keys()
+    (game / "gone.toml").symlink_to(tmp_path / "nowhere.toml")
+    (game / "gone.py").symlink_to(tmp_path / "nowhere.py")
+    assert keys() == first
