@@ -18,7 +18,8 @@ Beside it, the game as the last command found it (``resume``, ``keep_state``): t
 copy's last record (``_snapshot``), so that the rules run again only on the records after it
 (what waits for whom is known only by running them: the state is what they left).
 It is keyed by a digest of every byte of the records it was made from and of the header, and
-by the installed code; a file or a saved state that does not match is ignored, never believed.
+by the installed code and the game's data files; a file or a saved state that does not match
+is ignored, never believed.
 A copy resumed so is read once as a stream (``resume_streamed``): only the records its commands
 need are decoded, the others stay in the file (``_filelog.FileLog``), so ``apply``'s memory
 does not grow with the game.  Nor do the commitments made, which grow with it (each may be made
@@ -42,6 +43,7 @@ import msgpack
 from ._cache import MAX_BYTES, cache_dir, code_fingerprint, open_own, put
 from ._commitments import SIZE, Commitments, OnFile
 from ._cuts import start_cuts_at
+from ._datacache import data_key
 from ._filelog import FileLog
 from ._records import Row
 from ._snapshot import SHARED_FIELDS, decoded, restored, shared_of, state_and_records, state_from
@@ -155,11 +157,12 @@ def _rows_digest(sha=None):
 
 
 def _key(game, count: int, rows_hash: bytes, state_hash: bytes) -> tuple:
-    """What a saved state must match: its format and the installed code that wrote it, the
-    header (but the count of records mailed, which every command may change), the records
-    it was made from, and its own bytes."""
+    """What a saved state must match: its format, the installed code and the game's data
+    files that wrote it, the header (but the count of records mailed, which every command may
+    change), the records it was made from, and its own bytes."""
     header = msgpack.packb(attrs.evolve(game.header, shared=None).to_map(), use_bin_type=True)
-    code = code_fingerprint(sys.modules[type(game.rules).__module__].__file__)
+    rules_file = sys.modules[type(game.rules).__module__].__file__
+    code = code_fingerprint(rules_file) + data_key(rules_file)
     return (_STATE_FORMAT, code, hashlib.sha256(header).digest(), count, rows_hash, state_hash)
 
 

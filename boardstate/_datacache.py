@@ -21,7 +21,6 @@ import os
 import pickle
 import stat
 from importlib import import_module
-from pathlib import Path
 
 from ._cache import cache_dir, code_fingerprint, put, read_own
 
@@ -46,10 +45,16 @@ def parsed(parse, text: str, name: str, package: str):
 
 def _key(parse, text: str, name: str, package: str) -> str:
     init = import_module(package).__file__
-    sha = hashlib.sha256(code_fingerprint(init) + _data_files(str(Path(init).parent)))
+    sha = hashlib.sha256(code_fingerprint(init) + data_key(init))
     for part in (parse.__module__, parse.__qualname__, name, text):
         sha.update(part.encode() + b"\0")
     return sha.hexdigest()
+
+
+def data_key(package_file: str) -> bytes:
+    """The data files of ``package_file``'s folder (``_data_files``): what is made from them is
+    keyed by it as well as by the code (a parse kept here, a game saved by ``_checked``)."""
+    return _data_files(os.path.dirname(package_file))
 
 
 @functools.lru_cache(maxsize=8)

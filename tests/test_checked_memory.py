@@ -251,19 +251,26 @@ def test_writing_a_long_copy_back_streams_its_old_records_a_little_at_a_time(tmp
     assert long - short < 64 * 1024
 
 
-def test_a_copy_with_no_commitments_keeps_no_descriptor_of_its_saved_game(tmp_path):
-    """A game that made no commitment (an open game: Epic Duels, every move in the open) has
-    nothing to find in its saved game's file, so its copy read from it holds no descriptor of
-    that file: a program holding many games open holds one descriptor each (its file's)."""
-    from boardstate import _checked
-
-    game = bs.Game.new(bs.get_module("epic-duels"), ["ann", "ben"], {}, seed=b"fd")
+def open_game_saved(tmp_path, seed: bytes):
+    """``(game, path)``: an open Epic Duels game of eight moves (no commitment made), saved at
+    ``path`` and read once, so its game is saved in the cache."""
+    game = bs.Game.new(bs.get_module("epic-duels"), ["ann", "ben"], {}, seed=seed)
     for _ in range(8):
         seat = game.to_act()[0]
         game.play(seat, game.legal(seat)[0])
     path = tmp_path / "open.msgpack"
     bs.save_game(game, path)
     load_checked(path)  # (its game saved)
+    return game, path
+
+
+def test_a_copy_with_no_commitments_keeps_no_descriptor_of_its_saved_game(tmp_path):
+    """A game that made no commitment (an open game: Epic Duels, every move in the open) has
+    nothing to find in its saved game's file, so its copy read from it holds no descriptor of
+    that file: a program holding many games open holds one descriptor each (its file's)."""
+    from boardstate import _checked
+
+    game, path = open_game_saved(tmp_path, b"fd")
     state = os.path.realpath(_checked._state_path(game.header))
     copy = load_checked(path)
     assert copy.records.on_file()[0] > 0 and len(copy.committed) == 0  # (read from it)

@@ -341,3 +341,22 @@ def test_an_open_game_goes_on_from_its_saved_game(tmp_path, runs, module_id):
     pick.setstate(state)
     play(scratch, 6)
     assert [r.hash for r in again.records] == [r.hash for r in scratch.records]
+
+
+def test_a_saved_game_is_not_believed_once_the_games_data_changed(tmp_path, runs, monkeypatch):
+    """The game's installed data files (Epic Duels' characters and cards, the boards) make its
+    state as much as its code does: a state saved before they changed is not believed, the
+    rules run from the setup (as verify does), as for other code."""
+    from test_checked_memory import open_game_saved
+
+    from boardstate import _datacache
+
+    game, path = open_game_saved(tmp_path, b"data")
+    expected, real = verify(path).game, _datacache.data_key
+    monkeypatch.setattr(_checked, "data_key", lambda file: b"edited" + real(file))
+    runs[0] = 0
+    _same(load_checked(path), expected)
+    assert runs[0] == game.seq  # (every record: the saved game not believed)
+    runs[0] = 0
+    load_checked(path)  # (and the one saved then is: the control)
+    assert runs[0] == 0
