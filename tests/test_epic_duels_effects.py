@@ -394,6 +394,14 @@ def test_hand_size_adjacent_to_and_destroyed_conditions():
     assert wounds(s, "luke") == 2 and wounds(s, "leia") == 5
 
 
+def test_a_typographic_apostrophe_names_the_card_as_the_plain_one():
+    """A mail client may turn "Luke's" into "Luke’s": the command still names the card."""
+    at = {"luke": "e4", "leia": "e5", "dooku": "a1"}
+    hurt = {"luke": 5, "leia": 5}
+    s = table(characters="luke,dooku", at=at, hands=[["Luke's in Trouble"], []], damage=hurt)
+    assert play(s, "ann", "play Luke’s in Trouble") == play(s, "ann", "play luke's in trouble")
+
+
 def test_damage_dealt_and_opposing_destroyed_conditions():
     s = table(
         characters="han,dooku",
