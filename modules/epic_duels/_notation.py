@@ -69,13 +69,13 @@ def _bad(text: str, why: str, code: str = "syntax") -> InvalidCommand:
 
 @functools.lru_cache(maxsize=4096)
 def _clean(text: str) -> str:
-    """Quotes dropped, a typographic apostrophe (a mail client's, as in "Luke’s in Trouble")
-    read as the plain one.  (Cached: a game's commands and names repeat a few texts, and verify
-    reads every one.)"""
-    return " ".join(text.replace('"', " ").translate(_APOSTROPHES).split()).lower()
+    """Quotes dropped (typographic ones too), and a typographic apostrophe (a mail client's,
+    as in "Luke’s in Trouble") read as the plain one.  (Cached: a game's commands and names
+    repeat a few texts, and verify reads every one.)"""
+    return " ".join(text.translate(_QUOTES).split()).lower()
 
 
-_APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'"})
+_QUOTES = str.maketrans({'"': " ", "\u201c": " ", "\u201d": " ", "\u2019": "'", "\u2018": "'"})
 
 
 # ---------------------------------------------------------------------------------- names
