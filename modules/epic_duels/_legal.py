@@ -42,7 +42,7 @@ def legal(s: EpicState, seat: int) -> list:
     if phase == PLACE:
         return placements(s, seat)
     if phase == MOVE:
-        return moves(s, seat) + [("done",)] + actions(s, seat)
+        return moves(s, seat) + after_moves(s, seat)
     if phase == ACT:
         return actions(s, seat)
     if phase == LAY:
@@ -64,7 +64,7 @@ def legal_pick(s: EpicState, seat: int, below) -> tuple:
         return options[below(len(options))]
     budget = DIE[s.die][0]
     ends = [(c, reachable_bits(s, c, budget)) for c in movers(s, seat)]
-    rest = [("done",), *actions(s, seat)]
+    rest = after_moves(s, seat)
     i = below(sum(bits.bit_count() for _, bits in ends) + len(rest))
     for char, bits in ends:
         n = bits.bit_count()
@@ -72,6 +72,12 @@ def legal_pick(s: EpicState, seat: int, below) -> tuple:
             return ("move", char, nth_square(bits, i))
         i -= n
     return rest[i]
+
+
+def after_moves(s: EpicState, seat: int) -> list:
+    """What the move phase lists after the moves: ``done``, then the actions (said once, for
+    ``legal`` and ``legal_pick``)."""
+    return [("done",), *actions(s, seat)]
 
 
 # ---------------------------------------------------------------------------------- setup
