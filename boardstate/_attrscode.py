@@ -24,6 +24,7 @@ from __future__ import annotations  # (as attrs' own module: the same compiler f
 import atexit
 import builtins
 import marshal
+import os
 import sys
 from types import CodeType
 
@@ -46,8 +47,9 @@ only what this process used: the code of classes since changed (an edited checko
 grow it for every command to read."""
 
 
-def cache_file():
-    return cache_dir() / "attrs" / f"{sys.implementation.cache_tag}-{sys.hexversion:x}.marshal"
+def cache_file() -> str:
+    name = f"{sys.implementation.cache_tag}-{sys.hexversion:x}.marshal"
+    return os.path.join(cache_dir(), "attrs", name)
 
 
 class _Codes:

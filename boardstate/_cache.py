@@ -2,7 +2,9 @@
 of a copy and the game it found there (``_checked``), and a module's data files parsed
 (``_datacache``).  A file of it is read only if it and its folder are this user's alone, never
 through a link, and is written whole or not at all; what cannot be read or written there costs
-time, never safety."""
+time, never safety.  Its paths are strings (``os.path``): every command reads this folder at
+start, and ``pathlib`` (with ``urllib.parse`` and ``ipaddress``) is 3 ms of a command that
+needs no ``Path`` (issue 29)."""
 
 from __future__ import annotations
 
@@ -13,27 +15,27 @@ import pickle
 import stat
 import sys
 from collections.abc import Iterable
-from pathlib import Path
 
 MAX_BYTES = 1 << 28  # (the largest file of the cache read back)
 
 
-def cache_dir() -> Path:
+def cache_dir() -> str:
     """Where the cache is kept (the environment decides)."""
-    from .keys import user_folder
+    from .keys import user_folder_name
 
-    return user_folder("BOARDSTATE_CACHE", "XDG_CACHE_HOME", ".cache")
+    return user_folder_name("BOARDSTATE_CACHE", "XDG_CACHE_HOME", ".cache")
 
 
-def put(path: Path, data: bytes | Iterable[bytes]) -> None:
+def put(path: str, data: bytes | Iterable[bytes]) -> None:
     """A new file put in place (a crash leaves the old one, or none), readable by this user
     only; a folder that cannot be written leaves it as it was (the next command checks more,
     nothing else).  ``data``: its bytes, or its parts in order (streamed)."""
     from ._fileformat import new_temporary  # (not tempfile: shutil, the compressors, random)
 
+    folder, name = os.path.split(path)
     try:
-        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        fd, tmp = new_temporary(path.parent, f".{path.name}.", "")
+        os.makedirs(folder, mode=0o700, exist_ok=True)  # (the new parents: the umask's mode)
+        fd, tmp = new_temporary(folder, f".{name}.", "")
         try:
             with os.fdopen(fd, "wb") as f:
                 f.write(data) if type(data) is bytes else f.writelines(data)
@@ -71,7 +73,7 @@ def _own(st: os.stat_result) -> bool:
     return kind and st.st_uid == os.getuid() and not st.st_mode & 0o022
 
 
-def read_own(path: Path) -> bytes | None:
+def read_own(path: str) -> bytes | None:
     """The bytes of ``path`` if it and its folder are this user's alone (never through a
     link: the file is checked as opened), else None."""
     fd = open_own(path)
@@ -84,10 +86,10 @@ def read_own(path: Path) -> bytes | None:
         return f.read(size)  # (not the limit: read() reserves what it is asked for)
 
 
-def open_own(path: Path) -> int | None:
+def open_own(path: str) -> int | None:
     """A descriptor of ``path`` opened to read, if it and its folder are this user's alone
     (never through a link: the file is checked as opened), else None."""
-    if not _own(os.lstat(path.parent)):
+    if not _own(os.lstat(os.path.dirname(path))):
         return None
     fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0))
     if not _own(os.fstat(fd)):

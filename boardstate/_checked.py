@@ -35,7 +35,6 @@ import os
 import pickle
 import struct
 import sys
-from pathlib import Path
 
 import attrs
 import msgpack
@@ -53,8 +52,8 @@ MAX_REMEMBERED = 8  # (seq, digest) pairs per game: several copies of one game o
 _MAX_BYTES = 4096
 
 
-def _path(game_id: bytes) -> Path:
-    return cache_dir() / "checked" / game_id.hex()
+def _path(game_id: bytes) -> str:
+    return os.path.join(cache_dir(), "checked", game_id.hex())
 
 
 def remembered(game_id: bytes) -> list[tuple[int, bytes]]:
@@ -130,8 +129,8 @@ _STATE_FORMAT = b"boardstate-state-5"
 _TRAILER = struct.Struct(">QQ")  # (the bytes of the commitments, of the key and body)
 
 
-def _state_path(header) -> Path:
-    return cache_dir() / "checked" / f"{header.game_id.hex()}-{header.viewer}.state"
+def _state_path(header) -> str:
+    return os.path.join(cache_dir(), "checked", f"{header.game_id.hex()}-{header.viewer}.state")
 
 
 def rows_hashed(rows, sha=None):

@@ -29,7 +29,7 @@ def parsed(parse, text: str, name: str, package: str):
     """``parse(text, name)``, or the value it gave before for the same key."""
     if parse.__closure__ is not None:  # (a closure may hold more than the key says)
         return parse(text, name)
-    path = cache_dir() / "data" / _key(parse, text, name, package)
+    path = os.path.join(cache_dir(), "data", _key(parse, text, name, package))
     try:
         return pickle.loads(read_own(path))  # (None, not this user's alone: a TypeError)
     except Exception:  # (missing, not ours, or written by a run that was cut short)

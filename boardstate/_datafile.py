@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import re
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ._errors import AmbiguousCommand, InvalidCommand, OptionError
@@ -34,6 +33,7 @@ def read_data_file(path, what: str, code: str) -> str:
     device, a pipe or a larger file is refused; at most the limit + 1 bytes are read)."""
     import os
     import stat
+    from pathlib import Path
 
     try:
         # (non-blocking: a named pipe is refused below instead of waiting for a writer)

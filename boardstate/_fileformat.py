@@ -6,13 +6,13 @@ one clear error per kind of damage); writing is atomic (temp file, fsync, rename
 
 from __future__ import annotations
 
+import errno
 import functools
 import gc
 import itertools
 import os
 import stat
 from contextlib import contextmanager
-from pathlib import Path
 
 import attrs
 import msgpack
@@ -111,12 +111,12 @@ def atomic_stream(path):
 
     shown = path
     path = write_target(path)
-    if path.exists() and not path.is_file():
+    if not _absent_or_regular(path):
         raise GameFileError(f"{shown}: not a regular file; not writing there", code="not-a-file")
-    directory = path.parent
-    _remove_orphans(directory, path.name)
+    directory, name = os.path.split(path)
+    _remove_orphans(directory, name)
     try:
-        prefix = f".{path.name}.{os.getpid()}."  # (the writer's pid: see _remove_orphans)
+        prefix = f".{name}.{os.getpid()}."  # (the writer's pid: see _remove_orphans)
         fd, tmp = new_temporary(directory, prefix, ".tmp")
     except OSError as exc:
         raise _unwritable(shown, exc) from None
@@ -163,21 +163,38 @@ def new_temporary(directory, prefix: str, suffix: str) -> tuple[int, str]:
     raise FileExistsError(f"no new temporary name in {directory}")
 
 
-def _remove_orphans(directory: Path, name: str) -> None:
+def _absent_or_regular(path: str) -> bool:
+    """No file at ``path``, or a regular one (``not Path.exists() or Path.is_file()``: a
+    failure to look other than a missing file is raised as theirs is)."""
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except OSError as exc:
+        if exc.errno in _MISSING:
+            return True
+        raise
+
+
+_MISSING = (errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP)
+"""The failures ``pathlib`` reads as "no such file"."""
+
+
+def _remove_orphans(directory: str, name: str) -> None:
     """Remove the temporary files that a killed writer of ``name`` left behind: those whose
     writing process no longer exists (a live writer's file is never touched)."""
-    from glob import escape  # (a file written: not every command's)
+    from fnmatch import fnmatchcase  # (a file written: not every command's)
+    from glob import escape
 
+    pattern = f".{escape(name)}.*.tmp"
     try:
-        leftovers = list(directory.glob(f".{escape(name)}.*.tmp"))
+        leftovers = [n for n in os.listdir(directory) if fnmatchcase(n, pattern)]
     except OSError:
         return
     for tmp in leftovers:
-        pid = tmp.name[len(name) + 2 :].split(".", 1)[0]
+        pid = tmp[len(name) + 2 :].split(".", 1)[0]
         if not pid.isdigit() or _alive(int(pid)):
             continue
         try:
-            tmp.unlink()
+            os.unlink(os.path.join(directory, tmp))
         except OSError:
             pass
 
@@ -198,10 +215,10 @@ def _unwritable(path, exc: OSError) -> GameFileError:
     )
 
 
-def _mode_for(path: Path) -> int:
+def _mode_for(path: str) -> int:
     """Keep an existing file's permissions; a new file gets the usual 0666 less the umask."""
     try:
-        return path.stat().st_mode & 0o7777
+        return os.stat(path).st_mode & 0o7777
     except OSError:
         umask = os.umask(0)
         os.umask(umask)
@@ -428,7 +445,7 @@ def read_raw(path, *, keep: bool = False) -> RawFile:
 
         data = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
         return parse_raw(data, "<stdin>")
-    path = Path(path)
+    path = path_name(path)
     armored = _armored_text(path)
     if armored is not None:
         return parse_raw(dearmor(armored, str(path)), str(path))
@@ -460,6 +477,19 @@ def read_raw(path, *, keep: bool = False) -> RawFile:
     except BaseException:
         f.close()
         raise
+
+
+def path_name(path) -> str:
+    """``str(pathlib.Path(path))``: the name a file's messages give it (repeated and trailing
+    slashes and ``.`` parts dropped), without importing ``pathlib``, which brings
+    ``urllib.parse`` and ``ipaddress`` to every command (3 ms, issue 29)."""
+    name = os.fspath(path)
+    if type(name) is not str or os.sep != "/" or os.altsep:  # (bytes, or another system's)
+        from pathlib import Path
+
+        return str(Path(path))
+    root = "//" if name[:2] == "//" and name[:3] != "///" else "/" * name.startswith("/")
+    return root + "/".join(p for p in name.split("/") if p and p != ".") or "."
 
 
 def _armored_text(path, *, every: bool = False) -> bytes | None:

@@ -16,9 +16,12 @@ import functools
 import hashlib
 import os
 import stat
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ._errors import GameFileError, OptionError
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 PUBLIC_BYTES = 32
 SIGNATURE_BYTES = 64
@@ -32,11 +35,27 @@ def keys_dir() -> Path:
 def user_folder(variable: str, xdg: str, home: str, *under: str) -> Path:
     """A folder of this user's boardstate: ``$variable``, else ``$xdg/boardstate/...``, else
     ``~/home/boardstate/...`` (the XDG base directories)."""
+    from pathlib import Path
+
+    return Path(user_folder_name(variable, xdg, home, *under))
+
+
+def user_folder_name(variable: str, xdg: str, home: str, *under: str) -> str:
+    """``user_folder`` as a string: the engine's start path (the cache folder) joins names to
+    it and imports no ``pathlib`` (with ``urllib.parse`` and ``ipaddress``, about 3 ms)."""
     given = os.environ.get(variable)
     if given:
-        return Path(given)
-    base = os.environ.get(xdg) or str(Path.home() / home)
-    return Path(base, "boardstate", *under)
+        return given
+    base = os.environ.get(xdg) or os.path.join(_home(), home)
+    return os.path.join(base, "boardstate", *under)
+
+
+def _home() -> str:
+    """The user's home folder, as ``Path.home()`` finds it."""
+    home = os.path.expanduser("~")
+    if home[:1] == "~":
+        raise RuntimeError("Could not determine home directory.")
+    return home
 
 
 def _check_name(name: str) -> str:
@@ -50,6 +69,8 @@ def _check_name(name: str) -> str:
 def new_key(name: str, directory: Path | None = None) -> tuple[Path, bytes]:
     """Make a key pair ``name``: ``(path of the private key, public key)``.  An existing key of
     that name is never written over."""
+    from pathlib import Path
+
     from cryptography.hazmat.primitives import serialization
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
@@ -91,6 +112,8 @@ def new_key(name: str, directory: Path | None = None) -> tuple[Path, bytes]:
 
 def load_private(name_or_path, directory: Path | None = None):
     """A private key by name (in the keys folder) or path; refused if others may read it."""
+    from pathlib import Path
+
     from cryptography.hazmat.primitives import serialization
 
     path = Path(name_or_path)

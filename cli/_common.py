@@ -5,7 +5,6 @@ that say where a game stands."""
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 import click
 
@@ -30,6 +29,8 @@ def claim_output(
     (``boardstate.check_output``).  ``checked_first``: a path refused both ways is called by
     ``check_output``'s reason rather than "exists" (as ``show``, ``replay`` and ``judge publish``
     have always said)."""
+    from pathlib import Path  # (a file written: not every command's start, issue 29)
+
     if checked_first:
         bs.check_output(path, force=force, reading=reading)
     if not force and Path(path).exists():
@@ -124,6 +125,8 @@ def write_reply(
         return
     path = out
     if path is None:  # a default name that sorts: game, first record, player; never over a file
+        from pathlib import Path  # (a file written: not every command's start, issue 29)
+
         who = f"-{player}" if player else ""
         suffix = ".txt" if text else ".msgpack"
         path = str(Path(file).with_name(f"{Path(file).stem}-{base_seq + 1:04d}{who}{suffix}"))

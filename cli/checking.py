@@ -13,7 +13,7 @@ import boardstate as bs
 
 from ._common import claim_output, revision_note
 from ._errors import BAD_INPUT, INTERNAL, RULES_REJECTED, fail, one_line_errors
-from .batch import (
+from ._runs import (
     INTERRUPTED,
     make_runner,
     progress,

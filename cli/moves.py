@@ -4,8 +4,6 @@ and ``export`` (records again, as a move file)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 
 import boardstate as bs
@@ -79,6 +77,8 @@ def move(file, command, player, level, out, force, text, key):
             if len(commands) > 1:
                 fail("error: one command per request in a hosted game", BAD_INPUT)
             request = game.request(seat, commands[0])
+            from pathlib import Path  # (a file written: not every command's start)
+
             path = out or str(Path(file).with_name(f"{Path(file).stem}-{game.seq:04d}.request"))
             write_request(request, path, reading=[file], text=text, force=force)
             click.echo(bs.next_line(game), err=out == "-")  # (sent: waiting for the judge)

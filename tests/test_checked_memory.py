@@ -215,7 +215,8 @@ def test_saved_commitments_changed_in_place_are_not_believed(tmp_path):
     _copies, paths = _copies_read(tmp_path)
     game = load_checked(paths[1])
     state = _checked._state_path(game.header)
-    data = bytearray(state.read_bytes())
+    with open(state, "rb") as f:
+        data = bytearray(f.read())
     data[5] ^= 0x01  # (inside the first commitment: the file begins with them)
     with open(state, "r+b") as f:
         f.write(data)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import random
+from pathlib import Path
 
 import pytest
 from test_checked_copies import _cache, _play, _save  # noqa: F401  (_cache: the fixture)
@@ -39,8 +40,8 @@ def runs(monkeypatch):
     return count
 
 
-def _state_file(game: bs.Game):
-    return _checked._state_path(game.header)
+def _state_file(game: bs.Game) -> Path:
+    return Path(_checked._state_path(game.header))
 
 
 def _same(a: bs.Game, b: bs.Game) -> None:

@@ -376,3 +376,95 @@ def test_a_pause_of_the_collector_ends_on_an_error():
         assert not gc.isenabled()
         raise ImportError("a game that does not import")
     assert gc.isenabled()
+
+
+NOT_ON_A_READ = ("pathlib", "urllib.parse", "ipaddress")
+"""Imported by no command that only reads (``pathlib`` brings the other two: 3 ms a start)."""
+
+RUN_RECORDING = """
+import ast, sys
+gone = ast.literal_eval(sys.argv[2])
+for name in [m for m in sys.modules if m.split(".")[0] in {g.split(".")[0] for g in gone}]:
+    del sys.modules[name]  # (an editable install's finder imported them at start)
+asked = []
+
+class Recorder:
+    def find_spec(self, name, path=None, target=None):
+        asked.append(name)
+
+sys.meta_path.insert(0, Recorder())
+from boardstate.cli import cli
+for argv in ast.literal_eval(sys.argv[1]):
+    try:
+        cli.main(argv, prog_name="boardstate")
+    except SystemExit as stop:
+        assert not stop.code, (argv, stop.code)
+print("\\nasked:", repr(sorted(set(asked) & set(gone))))
+"""
+"""Runs the commands in one process and names which of ``gone`` they imported."""
+
+
+@pytest.mark.slow
+def test_a_command_that_only_reads_imports_no_pathlib(tmp_path):
+    """``legal``, ``show``, ``log``, ``verify``, ``inspect`` and ``show --svg`` on a game of
+    each shipped module: the cache folder, the file's name and the boards' files are strings
+    (a ``move`` or ``apply`` writes, and ``locked`` gives a ``Path``)."""
+    player, attack = _epic_game_at_an_attack(tmp_path)
+    games = {"epic-duels": (str(tmp_path / "epic.msgpack"), player, attack)}
+    for module_id in ("duel-of-the-forces", "jedi-duel"):
+        player, command = _card_game(tmp_path, module_id)
+        games[module_id] = (str(tmp_path / f"{module_id}.msgpack"), player, command)
+    commands = []
+    for module_id, (path, player, command) in games.items():
+        moves = str(tmp_path / f"{module_id}-move.msgpack")
+        subprocess.run(
+            [sys.executable, "-m", "boardstate.cli", "move", path, "--as", player, command]
+            + ["-o", moves],
+            check=True,
+            capture_output=True,
+        )  # (the move file for inspect; the saved game and the data files kept)
+        commands += [
+            ["legal", path, "--as", player],
+            ["show", path],
+            ["log", path],
+            ["verify", path],
+            ["inspect", moves],
+            ["show", path, "--svg"],
+        ]
+    done = subprocess.run(
+        [sys.executable, "-c", RUN_RECORDING, json.dumps(commands), repr(NOT_ON_A_READ)],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stderr
+    assert ast.literal_eval(done.stdout.rsplit("\nasked:", 1)[1]) == []
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "game.msgpack",
+        "./game.msgpack",
+        "a//b/./c/",
+        "/",
+        "//",
+        "///x//",
+        "//x/y",
+        ".",
+        "./",
+        "",
+        "a/../b",
+        "../x",
+        "x/.",
+        ".hidden",
+        "a/./.",
+        "/./a",
+    ],
+)
+def test_a_files_name_is_the_name_pathlib_gives_it(name):
+    """Messages name a file as ``str(Path(name))`` did, without ``pathlib``."""
+    from boardstate._fileformat import path_name
+
+    assert path_name(name) == str(Path(name))
+    assert path_name(Path(name) if name else name) == str(Path(name))

@@ -6,16 +6,19 @@ than through cattrs because every complaint must carry a file, line and column.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterator, Mapping
 from importlib import import_module
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .._datafile import _package_text, _parsed_builtin
 from .._errors import BoardError
 from ._board import Board, NamedSquare, Terrain
 from ._grid import SquareGrid
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 BLOCKABLE = ("movement", "sight")
 _TOP_KEYS = {"title", "grid", "map", "named_square_terrain", "sources", "terrain", "named_squares"}
@@ -95,6 +98,8 @@ class _Text:
 
 def load_board(path: str | Path, board_id: str | None = None) -> Board:
     """Read a board file; its id defaults to the file name without ``.toml``."""
+    from pathlib import Path
+
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
@@ -312,7 +317,7 @@ def _read_map(
 class BoardCatalog(Mapping[str, Board]):
     """Boards of one module by id, each file read on first access and then kept."""
 
-    def __init__(self, files: Mapping[str, Path], package: str | None = None) -> None:
+    def __init__(self, files: Mapping[str, str | Path], package: str | None = None) -> None:
         self._files = dict(files)
         self._package = package
         self._loaded: dict[str, Board] = {}
@@ -320,6 +325,8 @@ class BoardCatalog(Mapping[str, Board]):
     @classmethod
     def in_folder(cls, folder: str | Path, board_ids: tuple[str, ...]) -> BoardCatalog:
         """Boards stored as ``<folder>/<id>.toml``, listed in the given order."""
+        from pathlib import Path
+
         return cls({board_id: Path(folder) / f"{board_id}.toml" for board_id in board_ids})
 
     @classmethod
@@ -327,9 +334,10 @@ class BoardCatalog(Mapping[str, Board]):
         """Boards shipped as ``<id>.toml`` data files of ``package`` (a module's own), listed in
         the given order: read through the package's loader and kept parsed between commands,
         as a module's other built-in data files are (``_datacache``: no TOML parse, and no
-        ``tomllib``, on a command whose board was read before)."""
-        folder = Path(import_module(package).__file__).parent  # type: ignore[arg-type]
-        files = {board_id: folder / f"{board_id}.toml" for board_id in board_ids}
+        ``tomllib``, on a command whose board was read before).  Their paths are strings:
+        no ``pathlib`` on a command's start (issue 29)."""
+        folder = os.path.dirname(import_module(package).__file__)  # type: ignore[arg-type]
+        files = {board_id: os.path.join(folder, f"{board_id}.toml") for board_id in board_ids}
         return cls(files, package)
 
     def __getitem__(self, board_id: str) -> Board:
@@ -338,7 +346,7 @@ class BoardCatalog(Mapping[str, Board]):
                 self._loaded[board_id] = load_board(self._files[board_id], board_id)
             else:
                 path = self._files[board_id]
-                text = _package_text(self._package, path.name)
+                text = _package_text(self._package, os.path.basename(path))
                 board = _parsed_builtin(_board_file, text, str(path), self._package)
                 self._loaded[board_id] = board
         return self._loaded[board_id]
@@ -361,7 +369,7 @@ def _board_file(text: str, source: str) -> Board:
     """A board data file shipped in a package, at ``source``, as ``load_board`` reads it; on a
     square grid with its line table made (the integer walk, a few ms), so that it is kept with
     the board and a command asking for sight does not make it again."""
-    board = parse_board(text, Path(source).stem, source)
+    board = parse_board(text, os.path.splitext(os.path.basename(source))[0], source)
     if type(board.grid) is SquareGrid:
         board.line_table  # noqa: B018 (a cached property: made now, kept in the board's __dict__)
     return board
