@@ -129,11 +129,17 @@ def squares_of(bits: int) -> tuple[int, ...]:
 @lru_cache(maxsize=1)
 def _byte_squares() -> tuple[tuple[tuple[int, ...], ...], ...]:
     """Per byte of a square bitmask (the first eight squares, the next eight... up to 72: the
-    boards have 70), per value of that byte: its squares.  Built on first use."""
-    return tuple(
-        tuple(tuple(base + i for i in range(8) if byte >> i & 1) for byte in range(256))
-        for base in range(0, 72, 8)
-    )
+    boards have 70), per value of that byte: its squares.  Built on first use, each byte's from
+    those of the byte less its lowest bit (a quarter of the CPU of testing each bit: 0.5 ms of
+    a ``verify``, issue 29)."""
+    tables = []
+    for base in range(0, 72, 8):
+        table = [()] * 256
+        for byte in range(1, 256):
+            low = byte & -byte
+            table[byte] = (base + low.bit_length() - 1, *table[byte ^ low])
+        tables.append(tuple(table))
+    return tuple(tables)
 
 
 def reaches(s: EpicState, char: int, goal: int, budget: int) -> bool:
