@@ -52,7 +52,11 @@ class Secret:
         return self.value is not UNKNOWN
 
     def sealed(self) -> Secret:
-        return Secret(self.commitment, self.owners)
+        """The secret as a copy without its opening holds it: itself if it is so already (a
+        frozen value; a spectator's view seals every card of every state ``log`` tells)."""
+        if self.value is UNKNOWN and self.salt is None:
+            return self
+        return secret_of(self.commitment, self.owners)
 
     def owned_by(self, seat: int) -> bool:
         return bool(self.owners >> seat & 1)
