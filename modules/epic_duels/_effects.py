@@ -21,12 +21,11 @@ whether the answer was the right one (``options`` needs the hand).
 
 from __future__ import annotations
 
-from itertools import combinations
-
 from boardstate.rules import UNKNOWN, SecretUnavailable, Table, seats_mask
 
 from . import _flow
 from ._combat import holds, value
+from ._multisets import multisets
 from ._space import around, attackable, empty_around, empty_squares, path, reachable_squares
 from ._state import (
     EFFECT,
@@ -277,11 +276,6 @@ def look_options(s: EpicState, seat: int) -> list:
         faces = values_of(cards, s, seat, "cards looked at")
         out = [("take", i, ()) for i, k in enumerate(faces) if names[k].name == e.named]
     return out + [("skip",)] if e.optional or not out else out
-
-
-def multisets(values: tuple, n: int) -> list:
-    """The distinct ways to choose ``n`` of ``values`` (cards as sorted tuples)."""
-    return sorted(set(combinations(sorted(values), n)))
 
 
 def card_value(t: Table | None, card):

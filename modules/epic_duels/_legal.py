@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from . import _effects
 from ._combat import attack_card_sets, attack_cards, defence_cards
+from ._multisets import Multisets, multisets
 from ._roster import kept_on_roster
 from ._space import (
     attackable,
@@ -17,8 +18,10 @@ from ._space import (
     empty_squares,
     nth_square,
     reachable_bits,
-    reachable_squares,
+    reachable_bits_of,
     reaches,
+    shot_blocking,
+    squares_of,
 )
 from ._state import (
     ACT,
@@ -41,10 +44,8 @@ def legal(s: EpicState, seat: int) -> list:
     phase = s.phase
     if phase == PLACE:
         return placements(s, seat)
-    if phase == MOVE:
-        return moves(s, seat) + after_moves(s, seat)
-    if phase == ACT:
-        return actions(s, seat)
+    if phase == MOVE or phase == ACT:
+        return _joined(parts(s, seat))
     if phase == LAY:
         return [("lay", k) for k in lay_cards(s, seat)]
     if phase == DEFEND:
@@ -55,29 +56,42 @@ def legal(s: EpicState, seat: int) -> list:
 
 
 def legal_pick(s: EpicState, seat: int, below) -> tuple:
-    """``legal(s, seat)[below(len(legal(s, seat)))]``, for random self-play: on the move phase
-    each mover's moves are counted from its reachable squares' bitmask and only the move
-    picked is made (tests/test_legal_pick.py holds it equal to the list, position by position).
-    """
-    if s.phase != MOVE:
+    """``legal(s, seat)[below(len(legal(s, seat)))]``, for random self-play: on the move and
+    action phases the list's ``parts`` are counted (a mover's moves from its reachable squares'
+    bitmask, ``draw 2``'s discards from the hand's counts) and only the command picked is made
+    (tests/test_legal_pick.py holds it equal to the list, position by position)."""
+    phase = s.phase
+    if phase != MOVE and phase != ACT:
         options = legal(s, seat)
         return options[below(len(options))]
-    budget = DIE[s.die][0]
-    ends = [(c, reachable_bits(s, c, budget)) for c in movers(s, seat)]
-    rest = after_moves(s, seat)
-    i = below(sum(bits.bit_count() for _, bits in ends) + len(rest))
-    for char, bits in ends:
-        n = bits.bit_count()
+    listed = parts(s, seat)
+    sizes = [len(part) for part in listed]
+    i = below(sum(sizes))
+    for part, n in zip(listed, sizes):
         if i < n:
-            return ("move", char, nth_square(bits, i))
+            return part[i]
         i -= n
-    return rest[i]
+    raise IndexError("below(n) gave a number not below n")
 
 
-def after_moves(s: EpicState, seat: int) -> list:
-    """What the move phase lists after the moves: ``done``, then the actions (said once, for
-    ``legal`` and ``legal_pick``)."""
-    return [("done",), *actions(s, seat)]
+def parts(s: EpicState, seat: int) -> list:
+    """The move or action phase's list in parts, in its order: the moves (``move_parts``),
+    ``done``, then the actions (``action_parts``); on the action phase the actions alone.  Each
+    part is a sequence (its length, its items in order); ``legal`` lists them all and
+    ``legal_pick`` counts them and makes the one command picked: the order said once."""
+    if s.phase == MOVE:
+        return [*move_parts(s, seat), DONE, *action_parts(s, seat)]
+    return action_parts(s, seat)
+
+
+def _joined(listed: list) -> list:
+    out: list = []
+    for part in listed:
+        out.extend(part)
+    return out
+
+
+DONE = (("done",),)  # (the move phase's one command between the moves and the actions)
 
 
 # ---------------------------------------------------------------------------------- setup
@@ -117,21 +131,48 @@ def movers(s: EpicState, seat: int) -> tuple[int, ...]:
     squares, every = DIE[s.die]
     if s.moved and not every:
         return ()
+    square, held, moved = s.square, s.held, s.moved
     return tuple(
-        c
-        for c in s.roster.chars_of(seat)
-        if s.square[c] != -1 and not s.held[c] and c not in s.moved
+        [c for c in s.roster.chars_of(seat) if square[c] != -1 and not held[c] and c not in moved]
     )
 
 
 def moves(s: EpicState, seat: int) -> list:
-    budget = DIE[s.die][0]
-    return [cmd for c in movers(s, seat) for cmd in moves_of(s, c, budget)]
+    return _joined(move_parts(s, seat))
+
+
+def move_parts(s: EpicState, seat: int) -> list:
+    """The moves in parts: the movers in turn, each one's ``MovesOf``."""
+    chars = movers(s, seat)
+    return [MovesOf(c, e) for c, e in zip(chars, reachable_bits_of(s, chars, DIE[s.die][0]))]
 
 
 def moves_of(s: EpicState, char: int, budget: int) -> list:
     """The moves of one of the movers."""
-    return [("move", char, sq) for sq in reachable_squares(s, char, budget)]
+    return list(MovesOf(char, reachable_bits(s, char, budget)))
+
+
+class MovesOf:
+    """One mover's moves as a sequence: ``("move", char, square)`` for the squares of ``ends``
+    (its reachable squares' bitmask) in ascending order; its length is the bitmask's count, and
+    only an item asked for is made."""
+
+    __slots__ = ("char", "ends")
+
+    def __init__(self, char: int, ends: int) -> None:
+        self.char, self.ends = char, ends
+
+    def __len__(self) -> int:
+        return self.ends.bit_count()
+
+    def __getitem__(self, i: int) -> tuple:
+        if not 0 <= i < self.ends.bit_count():
+            raise IndexError(i)
+        return ("move", self.char, nth_square(self.ends, i))
+
+    def __iter__(self):
+        char = self.char
+        return iter([("move", char, sq) for sq in squares_of(self.ends)])
 
 
 # ---------------------------------------------------------------------------------- actions
@@ -142,21 +183,31 @@ def hand_cards(s: EpicState, seat: int) -> list[int]:
 
 
 def actions(s: EpicState, seat: int) -> list:
+    return _joined(action_parts(s, seat))
+
+
+def action_parts(s: EpicState, seat: int) -> list:
+    """The actions in parts, in order: one draw, ``draw 2`` (a part per pile: counted without
+    being made), then in one list the heals, each character's attacks, each special card's
+    plays, each character's releases, and ``end`` once it is allowed."""
     hand = hand_cards(s, seat)
     chars = s.roster.chars_of(seat)
-    out = draws(s, seat, hand) + heal_actions(s, seat, hand)
+    drawing = one_draws(s, seat, hand)
+    drawing_two = both_draw_parts(s, seat)
+    rest = heal_actions(s, seat, hand)
+    blocking = shot_blocking(s)  # (read once for every attacker)
     for a in chars:
-        out.extend(attacks_by(s, a, hand))
+        rest.extend(attacks_by(s, a, hand, blocking))
     specials = _special_cards(s.roster)
     for k in hand:
         if k in specials:
-            out.extend(plays_of(s, k))
-    acting = bool(out)  # (a draw, heal, attack or play: 'end' waits for those)
+            rest.extend(plays_of(s, k))
+    acting = drawing or rest or any(drawing_two)  # ('end' waits for a draw, heal, attack, play)
     for c in chars:
-        out.extend(releases_of(s, seat, c))
+        rest.extend(releases_of(s, seat, c))
     if s.actions <= 0 or not acting:
-        out.append(("end",))
-    return out
+        rest.append(("end",))
+    return [drawing, *drawing_two, rest]
 
 
 def draws(s: EpicState, seat: int, hand: list[int]) -> list:
@@ -174,11 +225,15 @@ def one_draws(s: EpicState, seat: int, hand: list[int]) -> list:
 
 
 def both_draws(s: EpicState, seat: int) -> list:
-    """'draw 2': both actions drawing at once (the discards a full hand makes named first)."""
+    return _joined(both_draw_parts(s, seat))
+
+
+def both_draw_parts(s: EpicState, seat: int) -> list:
+    """'draw 2': both actions drawing at once (the discards a full hand makes named first), a
+    part per pile."""
     if s.actions < 2 or s.draw_barred or s.revision < DRAW_TWO_REVISION:
         return []
-    groups = draw_groups(s, seat)
-    return [("draw-two", g, d) for g in groups for d in two_draws_discarding(s, seat, g)]
+    return [two_draws_discarding(s, seat, g, ("draw-two", g)) for g in draw_groups(s, seat)]
 
 
 DRAW_TWO_REVISION = 4  # 'draw 2', both actions drawing, is a command from this revision on
@@ -190,18 +245,19 @@ def two_draws_discard(s: EpicState, seat: int) -> int:
     return max(0, len(s.hands[seat]) + 2 - HAND_LIMIT)
 
 
-def two_draws_discarding(s: EpicState, seat: int, group: int) -> list[tuple]:
+def two_draws_discarding(s: EpicState, seat: int, group: int, head=None) -> Multisets:
     """What two draws in a row from ``group``'s pile discard first, chosen before either card
     is seen: nothing from 8 cards or fewer, one card of the hand from 9, two from 10 (sorted;
     one card twice only if the hand holds two of it).  Those discards are made before both
     draws, which comes to the same as one before each only while the pile holds both cards
-    (no discards reshuffled in between): with fewer, a full hand draws one at a time."""
+    (no discards reshuffled in between): with fewer, a full hand draws one at a time (no
+    choice: of no cards).  ``head``: the command each choice completes (``Multisets``)."""
     need = two_draws_discard(s, seat)
     if not need:
-        return [()]
+        return Multisets((), 0, head)
     if len(s.piles[group]) < 2:
-        return []
-    return _effects.multisets(values_of(s.hands[seat], s, seat), need)
+        return Multisets((), need, head)
+    return Multisets(values_of(s.hands[seat], s, seat), need, head)
 
 
 def heal_actions(s: EpicState, seat: int, hand: list[int]) -> list:
@@ -210,8 +266,9 @@ def heal_actions(s: EpicState, seat: int, hand: list[int]) -> list:
     return [("heal", k, c) for k, c in heals(s, seat, hand)]
 
 
-def attacks_by(s: EpicState, a: int, hand: list[int]) -> list:
-    """The attacks of one of the seat's characters (``hand``: the seat's ``hand_cards``)."""
+def attacks_by(s: EpicState, a: int, hand: list[int], blocking: int | None = None) -> list:
+    """The attacks of one of the seat's characters (``hand``: the seat's ``hand_cards``;
+    ``blocking``: ``shot_blocking(s)``, if the caller has it)."""
     if s.square[a] == -1 or s.held[a]:
         return []
     fitting = attack_card_sets(s.roster)[a]
@@ -221,7 +278,7 @@ def attacks_by(s: EpicState, a: int, hand: list[int]) -> list:
         cards = s.roster.cards
         if not any(cards[k].free for k in fitting.intersection(hand)):
             return []
-    return [("attack", a, d) for d in attackable(s, a)]
+    return [("attack", a, d) for d in attackable(s, a, blocking)]
 
 
 def plays_of(s: EpicState, k: int) -> list:
@@ -247,7 +304,7 @@ def releases_of(s: EpicState, seat: int, c: int) -> list:
     if not s.held[c] or s.square[c] == -1:
         return []
     values = values_of(s.hands[seat], s, seat)
-    return [("release", c, m) for m in _effects.multisets(values, s.held[c])]
+    return [("release", c, m) for m in multisets(values, s.held[c])]
 
 
 def is_legal(s: EpicState, seat: int, command) -> bool:
@@ -332,7 +389,7 @@ def heals(s: EpicState, seat: int, hand: list[int]) -> list[tuple[int, int]]:
     for g in rs.groups_of(seat):
         members = rs.chars_of_group(g)
         main, minors = members[0], members[1:]
-        if not any(s.alive(c) for c in minors):
+        if not any(map(s.alive, minors)):
             if s.damage[main] and s.alive(main):
                 kinds = {rs.chars[c].kind for c in minors}
                 out.extend((k, main) for k in hand if _is(rs, k, g, kinds))

@@ -104,7 +104,23 @@ def reachable_squares(s: EpicState, char: int, budget: int) -> tuple[int, ...]:
 
 def reachable_bits(s: EpicState, char: int, budget: int) -> int:
     """The squares of ``reachable_squares`` as a bitmask."""
-    return _ends(s, char, budget)
+    return reachable_bits_of(s, (char,), budget)[0]
+
+
+def reachable_bits_of(s: EpicState, chars, budget: int) -> list[int]:
+    """``reachable_bits`` of each of ``chars``: the occupied squares read once, and the
+    enemies' squares once for characters whose enemies are the same (one player's movers)."""
+    square = s.square
+    occupied = _occupied(square)
+    enemies_of = s.roster.enemies
+    out = []
+    foes = enemies = None
+    for char in chars:
+        if enemies_of(char) is not foes:
+            foes = enemies_of(char)
+            enemies = _squares(square, foes)
+        out.append(_ends(s, square[char], budget, occupied, enemies))
+    return out
 
 
 def nth_square(bits: int, i: int) -> int:
@@ -145,19 +161,22 @@ def _byte_squares() -> tuple[tuple[tuple[int, ...], ...], ...]:
 def reaches(s: EpicState, char: int, goal: int, budget: int) -> bool:
     """``goal in reachable_squares(s, char, budget)``: the same search, stopped once it has
     seen ``goal`` (the referee asks of one move)."""
-    return bool(_ends(s, char, budget, 1 << goal) >> goal & 1)
+    square = s.square
+    enemies = _squares(square, s.roster.enemies(char))
+    ends = _ends(s, square[char], budget, _occupied(square), enemies, 1 << goal)
+    return bool(ends >> goal & 1)
 
 
-def _ends(s: EpicState, char: int, budget: int, wanted: int = 0) -> int:
-    """The end squares as a bitmask; with ``wanted`` (a square's bit), possibly only those found
-    by the time it was seen (every end the full search finds that the search has seen)."""
+def _ends(s: EpicState, start: int, budget: int, occupied: int, enemies: int, wanted=0) -> int:
+    """The end squares from ``start`` as a bitmask: steps through friends, not enemies or
+    blocked terrain, and no end on a character (``occupied``, the mover's own square with them);
+    with ``wanted`` (a square's bit), possibly only those found by the time it was seen (every
+    end the full search finds that the search has seen)."""
     board = s.roster.board
     w = board.width
     full, not_first, not_last = _edges(s.roster.scene)
-    friends, enemies = masks(s, char)
     passable = board.walkable_mask & ~enemies & full
-    start = 1 << s.square[char]
-    seen = frontier = start
+    seen = frontier = 1 << start
     for _ in range(budget):
         f = frontier
         step = ((f << 1) & not_first) | ((f >> 1) & not_last) | (f << w) | (f >> w)
@@ -167,7 +186,17 @@ def _ends(s: EpicState, char: int, budget: int, wanted: int = 0) -> int:
         seen |= frontier
         if seen & wanted:
             break
-    return seen & ~(friends | enemies | start)
+    return seen & ~occupied
+
+
+def _squares(square: tuple[int, ...], chars) -> int:
+    """The squares of ``chars`` on the board as a bitmask."""
+    bits = 0
+    for c in chars:
+        sq = square[c]
+        if sq != NOWHERE:
+            bits |= 1 << sq
+    return bits
 
 
 @lru_cache(maxsize=8)
@@ -231,9 +260,10 @@ def can_attack(s: EpicState, a: int, b: int) -> bool:
     return bool(_in_position(s, a, (b,)))
 
 
-def _in_position(s: EpicState, a: int, others) -> list[int]:
+def _in_position(s: EpicState, a: int, others, blocking: int | None = None) -> list[int]:
     """The characters of ``others`` that ``a`` is in attack position against (``can_attack``),
-    the board's ``tables`` and what blocks a shot read once for all of them."""
+    the board's ``tables`` and what blocks a shot (``shot_blocking``, or ``blocking`` if the
+    caller has it) read once for all of them."""
     square = s.square
     sa = square[a]
     if sa == NOWHERE:
@@ -241,8 +271,8 @@ def _in_position(s: EpicState, a: int, others) -> list[int]:
     near, shots = tables(s)
     near_a, shots_a = near[sa], shots[sa]
     ranged = s.roster.chars[a].ranged
-    # terrain and every character block a shot ('a' and its target aside)
-    blocking = s.roster.board.sight_blocking_mask | occupied(s)
+    if blocking is None:
+        blocking = shot_blocking(s)
     out = []
     for b in others:
         sb = square[b]
@@ -257,9 +287,16 @@ def _in_position(s: EpicState, a: int, others) -> list[int]:
     return out
 
 
-def attackable(s: EpicState, a: int) -> tuple[int, ...]:
-    """Enemy characters ``a`` could attack now."""
-    return tuple(_in_position(s, a, s.roster.enemies(a)))
+def shot_blocking(s: EpicState) -> int:
+    """The squares that block a shot: blocking terrain and every character (the shooter and
+    its target aside, ``_in_position``)."""
+    return s.roster.board.sight_blocking_mask | _occupied(s.square)
+
+
+def attackable(s: EpicState, a: int, blocking: int | None = None) -> tuple[int, ...]:
+    """Enemy characters ``a`` could attack now (``blocking``: ``shot_blocking(s)``, if the
+    caller has it for several attackers)."""
+    return tuple(_in_position(s, a, s.roster.enemies(a), blocking))
 
 
 def empty_squares(s: EpicState) -> tuple[int, ...]:

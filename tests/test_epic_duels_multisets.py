@@ -1,0 +1,48 @@
+"""Epic Duels' choices of several cards: ``Multisets`` (counted without being made, for the
+random pick) is ``multisets`` item for item, and its count is the list's length."""
+
+from __future__ import annotations
+
+import random
+from itertools import combinations
+
+import pytest
+
+from boardstate.modules.epic_duels._multisets import Multisets, multiset_count, multisets
+
+
+def hands(count: int, seed: int = 5):
+    """Hands of 0 to 12 cards of 1 to 8 kinds (repeats likely, as in a real hand)."""
+    rng = random.Random(seed)
+    for _ in range(count):
+        kinds = rng.randint(1, 8)
+        yield tuple(rng.randrange(kinds) for _ in range(rng.randint(0, 12)))
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 3, 4])
+def test_the_count_is_the_lists_length(n):
+    for hand in hands(400, seed=n):
+        assert multiset_count(hand, n) == len(multisets(hand, n)), (hand, n)
+
+
+def test_the_count_is_the_number_of_distinct_choices():
+    """Held against the definition too, not only the list: distinct sorted combinations."""
+    for hand in hands(200, seed=11):
+        for n in range(4):
+            assert multiset_count(hand, n) == len({tuple(sorted(c)) for c in combinations(hand, n)})
+
+
+def test_the_sequence_is_the_list_with_its_head():
+    for hand in hands(200, seed=3):
+        for n in range(4):
+            listed = multisets(hand, n)
+            bare = Multisets(hand, n)
+            assert len(bare) == len(listed) and list(bare) == listed
+            assert [bare[i] for i in range(len(bare))] == listed
+            headed = Multisets(hand, n, ("draw-two", 1))
+            assert len(headed) == len(listed)
+            assert list(headed) == [("draw-two", 1, m) for m in listed]
+            assert [headed[i] for i in range(len(listed))] == list(headed)
+            if listed:
+                with pytest.raises(IndexError):
+                    headed[len(listed)]
