@@ -11,11 +11,20 @@ from __future__ import annotations
 import functools
 import hashlib
 import os
-import pickle
 import stat
 import sys
 from collections.abc import Iterable
 
+try:  # (the C pickler ``pickle`` itself uses: importing ``pickle`` is 1 ms of every start)
+    import _pickle as pickling
+except ImportError:  # (an interpreter without it)
+    import pickle
+
+    pickling = pickle
+
+HIGHEST = -1
+"""Pickle's highest protocol, as ``pickle.HIGHEST_PROTOCOL`` (a negative protocol asks for it);
+Python's version, in every key of the cache, names it."""
 MAX_BYTES = 1 << 28  # (the largest file of the cache read back)
 
 
@@ -53,7 +62,7 @@ def code_fingerprint(rules_file: str) -> bytes:
     times, and Python's version: a state written by other code is not read back.  (A game's
     package inside the engine's folder, as installed, is walked once; every file is read
     with the engine's.)"""
-    parts = [f"{sys.version}\0{pickle.HIGHEST_PROTOCOL}"]
+    parts = [sys.version]
     roots = sorted({os.path.dirname(__file__), os.path.dirname(rules_file)})
     for root in (r for r in roots if not any(r.startswith(o + os.sep) for o in roots)):
         for folder, subfolders, files in os.walk(root):

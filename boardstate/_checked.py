@@ -32,14 +32,13 @@ from __future__ import annotations
 
 import hashlib
 import os
-import pickle
 import struct
 import sys
 
 import attrs
 import msgpack
 
-from ._cache import MAX_BYTES, cache_dir, code_fingerprint, open_own, put
+from ._cache import HIGHEST, MAX_BYTES, cache_dir, code_fingerprint, open_own, pickling, put
 from ._commitments import SIZE, Commitments, OnFile
 from ._cuts import start_cuts_at
 from ._datacache import data_key
@@ -395,7 +394,7 @@ def _log(game, records: list, first: int, stored, folded: bytes) -> FileLog:
     def load() -> list:
         return decoded(codes, header, source.rows(header, module, first))
 
-    at, state = pickle.loads(folded) if folded else (None, None)
+    at, state = pickling.loads(folded) if folded else (None, None)
     folded = (at, state) if at == first - 1 else None
     return FileLog(first, records, (source, end), load, folded)
 
@@ -415,7 +414,7 @@ def _folded(game, first: int) -> bytes:
     if states is None:
         return b""
     try:
-        return pickle.dumps((first - 1, states[-1] if states else state), pickle.HIGHEST_PROTOCOL)
+        return pickling.dumps((first - 1, states[-1] if states else state), HIGHEST)
     except Exception:  # (pickle's complaints about a value it cannot write)
         return b""
 

@@ -18,11 +18,10 @@ from __future__ import annotations
 import functools
 import hashlib
 import os
-import pickle
 import stat
 from importlib import import_module
 
-from ._cache import cache_dir, code_fingerprint, put, read_own
+from ._cache import HIGHEST, cache_dir, code_fingerprint, pickling, put, read_own
 
 
 def parsed(parse, text: str, name: str, package: str):
@@ -31,12 +30,12 @@ def parsed(parse, text: str, name: str, package: str):
         return parse(text, name)
     path = os.path.join(cache_dir(), "data", _key(parse, text, name, package))
     try:
-        return pickle.loads(read_own(path))  # (None, not this user's alone: a TypeError)
+        return pickling.loads(read_own(path))  # (None, not this user's alone: a TypeError)
     except Exception:  # (missing, not ours, or written by a run that was cut short)
         pass
     value = parse(text, name)
     try:
-        data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+        data = pickling.dumps(value, protocol=HIGHEST)
     except Exception:  # (a value that cannot be pickled: parsed again next time)
         return value
     put(path, data)  # (a folder that cannot be written: parsed again next time)

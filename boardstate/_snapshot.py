@@ -15,8 +15,8 @@ are not in the bytes: each is named by its place in a list the reader hands back
 from __future__ import annotations
 
 import io
-import pickle
 
+from ._cache import HIGHEST, pickling
 from ._fileformat import LIMITS
 from ._filelog import held_records
 from ._records import BodyDecoder, Record
@@ -96,7 +96,7 @@ def state_and_records(game, shared: Shared, values: tuple = ()) -> tuple[bytes, 
         return where
 
     out = io.BytesIO()
-    pickler = pickle.Pickler(out, protocol=pickle.HIGHEST_PROTOCOL)
+    pickler = pickling.Pickler(out, protocol=HIGHEST)
     pickler.persistent_id = place
     pickler.dump(fields)
     seqs = [seq for seq in map(shared.record_at, set(named)) if seq is not None]
@@ -106,7 +106,7 @@ def state_and_records(game, shared: Shared, values: tuple = ()) -> tuple[bytes, 
 def state_from(data: bytes, shared: Shared) -> dict:
     """The fields ``state_bytes`` wrote, the reader's ``shared`` objects in their places.
     Raises on bytes it did not write (the caller falls back to running the rules)."""
-    unpickler = pickle.Unpickler(io.BytesIO(data))
+    unpickler = pickling.Unpickler(io.BytesIO(data))
     unpickler.persistent_load = shared.__getitem__
     fields = unpickler.load()
     if type(fields) is not dict:

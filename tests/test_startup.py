@@ -37,9 +37,11 @@ HEAVY = (
     "shutil",
     "json",
     "base64",
+    "pickle",
 )
 """Never imported by a command on an open game of a shipped module that draws nothing (cattrs:
-once the game's built-in data files were parsed, as making the game here did: ``_datacache``)."""
+once the game's built-in data files were parsed, as making the game here did: ``_datacache``;
+``pickle``: the cache reads with the C pickler it wraps)."""
 
 GAMES = ("duel_of_the_forces", "epic_duels", "jedi_duel")
 
