@@ -176,10 +176,23 @@ class MovesOf:
 
 
 # ---------------------------------------------------------------------------------- actions
-def hand_cards(s: EpicState, seat: int) -> list[int]:
-    """The distinct cards in the seat's own hand (the seat's copy holds them; another copy
-    cannot say, and raises ``SecretUnavailable``)."""
-    return sorted(set(values_of(s.hands[seat], s, seat)))
+def hand_cards(s: EpicState, seat: int) -> tuple[int, ...]:
+    """The distinct cards in the seat's own hand, ascending (the seat's copy holds them;
+    another copy cannot say, and raises ``SecretUnavailable``).  Kept for the hand last asked
+    about (the same tuple, immutable): a turn asks again after every move and action."""
+    hand = s.hands[seat]
+    kept = _distinct.get(id(hand))
+    if kept is not None and kept[0] is hand:  # (the hand kept too: its id is its own)
+        return kept[1]
+    distinct = tuple(sorted(set(values_of(hand, s, seat))))
+    if len(_distinct) >= _KEPT:
+        _distinct.clear()
+    _distinct[id(hand)] = (hand, distinct)
+    return distinct
+
+
+_distinct: dict = {}  # id(hand) -> (hand, its distinct cards)
+_KEPT = 256  # hands kept at most (then it starts again)
 
 
 def actions(s: EpicState, seat: int) -> list:
@@ -210,11 +223,11 @@ def action_parts(s: EpicState, seat: int) -> list:
     return [drawing, *drawing_two, rest]
 
 
-def draws(s: EpicState, seat: int, hand: list[int]) -> list:
+def draws(s: EpicState, seat: int, hand: tuple[int, ...]) -> list:
     return one_draws(s, seat, hand) + both_draws(s, seat)
 
 
-def one_draws(s: EpicState, seat: int, hand: list[int]) -> list:
+def one_draws(s: EpicState, seat: int, hand: tuple[int, ...]) -> list:
     """The draws of one action (a full hand names the card it discards first)."""
     if s.actions <= 0 or s.draw_barred:
         return []
@@ -260,13 +273,13 @@ def two_draws_discarding(s: EpicState, seat: int, group: int, head=None) -> Mult
     return Multisets(values_of(s.hands[seat], s, seat), need, head)
 
 
-def heal_actions(s: EpicState, seat: int, hand: list[int]) -> list:
+def heal_actions(s: EpicState, seat: int, hand: tuple[int, ...]) -> list:
     if s.actions <= 0:
         return []
     return [("heal", k, c) for k, c in heals(s, seat, hand)]
 
 
-def attacks_by(s: EpicState, a: int, hand: list[int], blocking: int | None = None) -> list:
+def attacks_by(s: EpicState, a: int, hand: tuple[int, ...], blocking: int | None = None) -> list:
     """The attacks of one of the seat's characters (``hand``: the seat's ``hand_cards``;
     ``blocking``: ``shot_blocking(s)``, if the caller has it)."""
     if s.square[a] == -1 or s.held[a]:
@@ -379,7 +392,7 @@ def _pictured(rs) -> tuple[tuple[int, ...], ...]:
     return tuple(rs.pictured(card) for card in range(len(rs.cards)))
 
 
-def heals(s: EpicState, seat: int, hand: list[int]) -> list[tuple[int, int]]:
+def heals(s: EpicState, seat: int, hand: tuple[int, ...]) -> list[tuple[int, int]]:
     """(card, character) pairs one action may heal by 1 (the rulebook's Healing a Character):
     a main character whose minors are all destroyed, with a card of those minors; in the team
     game also a minor whose main is destroyed, with a card of that main.  ``hand``: the seat's

@@ -108,18 +108,20 @@ def reachable_bits(s: EpicState, char: int, budget: int) -> int:
 
 
 def reachable_bits_of(s: EpicState, chars, budget: int) -> list[int]:
-    """``reachable_bits`` of each of ``chars``: the occupied squares read once, and the
-    enemies' squares once for characters whose enemies are the same (one player's movers)."""
+    """``reachable_bits`` of each of ``chars``: the board's masks and the occupied squares read
+    once, and the enemies' squares once for characters whose enemies are the same (one
+    player's movers)."""
     square = s.square
     occupied = _occupied(square)
+    walking = _walking(s.roster.scene)
     enemies_of = s.roster.enemies
     out = []
-    foes = enemies = None
+    foes = passable = None
     for char in chars:
         if enemies_of(char) is not foes:
             foes = enemies_of(char)
-            enemies = _squares(square, foes)
-        out.append(_ends(s, square[char], budget, occupied, enemies))
+            passable = walking[1] & ~_squares(square, foes)
+        out.append(_spread(walking, square[char], budget, passable) & ~occupied)
     return out
 
 
@@ -162,20 +164,19 @@ def reaches(s: EpicState, char: int, goal: int, budget: int) -> bool:
     """``goal in reachable_squares(s, char, budget)``: the same search, stopped once it has
     seen ``goal`` (the referee asks of one move)."""
     square = s.square
-    enemies = _squares(square, s.roster.enemies(char))
-    ends = _ends(s, square[char], budget, _occupied(square), enemies, 1 << goal)
+    walking = _walking(s.roster.scene)
+    passable = walking[1] & ~_squares(square, s.roster.enemies(char))
+    ends = _spread(walking, square[char], budget, passable, 1 << goal) & ~_occupied(square)
     return bool(ends >> goal & 1)
 
 
-def _ends(s: EpicState, start: int, budget: int, occupied: int, enemies: int, wanted=0) -> int:
-    """The end squares from ``start`` as a bitmask: steps through friends, not enemies or
-    blocked terrain, and no end on a character (``occupied``, the mover's own square with them);
-    with ``wanted`` (a square's bit), possibly only those found by the time it was seen (every
-    end the full search finds that the search has seen)."""
-    board = s.roster.board
-    w = board.width
-    full, not_first, not_last = _edges(s.roster.scene)
-    passable = board.walkable_mask & ~enemies & full
+def _spread(walking: tuple, start: int, budget: int, passable: int, wanted: int = 0) -> int:
+    """The squares ``budget`` orthogonal steps or fewer from ``start`` through ``passable``
+    ones (the start with them): a move's end squares once the occupied ones are taken out
+    (steps go through friends, not enemies or blocked terrain, and end on no character; the
+    mover's own square is occupied).  With ``wanted`` (a square's bit), possibly only those
+    found by the time it was seen (every square the full search finds that it has seen)."""
+    w, _, not_first, not_last = walking
     seen = frontier = 1 << start
     for _ in range(budget):
         f = frontier
@@ -186,7 +187,7 @@ def _ends(s: EpicState, start: int, budget: int, occupied: int, enemies: int, wa
         seen |= frontier
         if seen & wanted:
             break
-    return seen & ~occupied
+    return seen
 
 
 def _squares(square: tuple[int, ...], chars) -> int:
@@ -200,8 +201,9 @@ def _squares(square: tuple[int, ...], chars) -> int:
 
 
 @lru_cache(maxsize=8)
-def _edges(scene: str) -> tuple[int, int, int]:
-    """(every square, squares not in the first column, squares not in the last) as bitmasks."""
+def _walking(scene: str) -> tuple[int, int, int, int]:
+    """(the board's width, the squares a piece may enter, squares not in the first column,
+    squares not in the last), the last three as bitmasks."""
     from .boards import BOARDS
 
     board = BOARDS[scene]
@@ -209,7 +211,7 @@ def _edges(scene: str) -> tuple[int, int, int]:
     full = (1 << (w * h)) - 1
     first = sum(1 << (r * w) for r in range(h))
     last = sum(1 << (r * w + w - 1) for r in range(h))
-    return full, full & ~first, full & ~last
+    return w, board.walkable_mask & full, full & ~first, full & ~last
 
 
 def path(s: EpicState, char: int, goal: int, budget: int) -> tuple[int, ...] | None:
