@@ -142,15 +142,34 @@ def view(s: EpicState, seat: int | None) -> EpicState:
     takes a random position, so knowing their order helps nobody) and what it was shown;
     every other hand and pile face down (None: a spectator, who holds none)."""
 
-    def seal(cards, mine):
-        return tuple(c if mine and c.owned_by(seat) else c.sealed() for c in cards)
-
     if s.roster is None:
         return s
-    hands = tuple(seal(h, i == seat) for i, h in enumerate(s.hands))
-    piles = tuple(seal(p, seat is not None) for p in s.piles)
-    seen = tuple((x[0], seal(x[1], i == seat)) if x else () for i, x in enumerate(s.seen))
+    hands = tuple(_seen_by(h, seat if i == seat else None) for i, h in enumerate(s.hands))
+    piles = tuple(_seen_by(p, seat) for p in s.piles)
+    seen = tuple(
+        (x[0], _seen_by(x[1], seat if i == seat else None)) if x else ()
+        for i, x in enumerate(s.seen)
+    )
     return s._replace(hands=hands, piles=piles, seen=seen)
+
+
+_SEEN: dict[tuple[int, int | None], tuple[tuple, tuple]] = {}
+"""``_seen_by``'s answers, by the very tuple of cards (kept with it: its id is not reused)."""
+
+
+def _seen_by(cards: tuple, seat: int | None) -> tuple:
+    """``cards`` as ``seat`` holds them: each secret it does not own sealed (None: every one).
+    A pile stays the very same tuple from state to state until it changes, and ``log`` views
+    every state: the answer for the same tuple is given again, not made again (issue 29)."""
+    key = (id(cards), seat)
+    kept = _SEEN.get(key)
+    if kept is not None and kept[0] is cards:
+        return kept[1]
+    held = tuple(c if seat is not None and c.owned_by(seat) else c.sealed() for c in cards)
+    if len(_SEEN) >= 256:
+        _SEEN.clear()
+    _SEEN[key] = (cards, held)
+    return held
 
 
 def frozen(value):
