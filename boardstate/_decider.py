@@ -17,11 +17,24 @@ from ._errors import (
     SecretUnavailable,
 )
 from ._module import OPEN, Choice, Setup
-from ._peer import NeedsInput
 from ._secrets import UNKNOWN, Secret
 from ._table import Table
 
 ENGINE_RULE = "boardstate engine"
+
+
+class NeedsInput(Exception):
+    """Raised inside the module's ``decide`` (the rules asked the randomness for what some
+    players have not supplied yet) and never out of the engine: ``Decider.run`` catches it
+    and returns a ``Decision`` — the events the rules gave so far, and what they wait for.
+
+    ``what`` is ``("links", epoch)``, ``("arrange", owner, index, count)`` or ``("joins",)``.
+    """
+
+    def __init__(self, what: tuple) -> None:
+        super().__init__(what)
+        self.what = what
+        self.state = None
 
 
 @attrs.frozen

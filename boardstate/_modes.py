@@ -3,12 +3,16 @@ answers these questions by asking ``self.trust``, never by asking which mode it 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ._canonical import canonical_region
 from ._errors import BoardstateError
-from ._hosted import Request
 from ._module import Choice
 from ._records import Record
 from ._rng import FastRng
+
+if TYPE_CHECKING:
+    from ._hosted import Request
 
 
 class ModeQuestions:

@@ -25,6 +25,7 @@ import functools
 import hashlib
 import hmac
 
+from ._decider import NeedsInput as NeedsInput  # (the engine catches it: defined there)
 from ._errors import IllegalCommand
 from ._records import Kind, pack, sealed_values
 from ._rng import Rng
@@ -76,20 +77,6 @@ def share_of(signature: bytes) -> bytes:
     """A player's share of the randomness that their signature of a record stands for (the
     peer mode's protocol 2: the reply that forces the other player's reveal; docs/trust.md)."""
     return hashlib.sha256(b"boardstate-share" + signature).digest()
-
-
-class NeedsInput(Exception):
-    """Raised inside the module's ``decide`` (the rules asked the randomness for what some
-    players have not supplied yet) and never out of the engine: ``Decider.run`` catches it
-    and returns a ``Decision`` — the events the rules gave so far, and what they wait for.
-
-    ``what`` is ``("links", epoch)``, ``("arrange", owner, index, count)`` or ``("joins",)``.
-    """
-
-    def __init__(self, what: tuple) -> None:
-        super().__init__(what)
-        self.what = what
-        self.state = None
 
 
 class Supplies:

@@ -26,7 +26,6 @@ from ._errors import (
 )
 from ._fileformat import LIMITS, no_cyclic_gc
 from ._kinds import COMMIT, DEAL, JOIN, MOVE, REVEAL, SETUP
-from ._peer import same_but_unmade
 from ._records import NO_ACTOR, UNSIGNED, BodyDecoder, Record, chain, sealed_values
 from ._secrets import Reveal, Secret, committed_form
 from ._talk import canonical
@@ -394,7 +393,10 @@ def _signed(record: Record, signature: bytes, letters, request) -> Record:
 
 def _same_unmade(want, have) -> bool:
     """One event as the rules give it and as recorded, a secret the actor's copy made standing
-    for any secret with the same owners (``_peer.same_but_unmade``)."""
+    for any secret with the same owners (``_peer.same_but_unmade``: a signed copy's, imported
+    then)."""
+    from ._peer import same_but_unmade
+
     return type(want) is type(have) and same_but_unmade(
         committed_form(type(want).__event_fields__(want)),
         committed_form(type(have).__event_fields__(have)),

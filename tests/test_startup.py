@@ -49,8 +49,10 @@ UNUSED = (
     "boardstate._audit",
     "boardstate._gamelist",
     "boardstate._html",
+    "boardstate._hosted",
     "boardstate._mailed",
     "boardstate._migrate",
+    "boardstate._peer",
     "boardstate._pictures",
     "boardstate._seating",
     "boardstate._simulate",
@@ -61,7 +63,8 @@ UNUSED = (
     "boardstate.trust.shared_deck",
 )
 """The façade's and the trust plugs' modules that a command on an open game does not use: each
-is imported when a name of it is first asked for."""
+is imported when a name of it is first asked for (``_peer`` and ``_hosted``: by a signed
+game's plug)."""
 
 DRAWING = (
     "xml",
