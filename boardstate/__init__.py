@@ -23,8 +23,6 @@ with _gcpause.paused():  # (importing makes only objects that are kept)
 
     from . import _attrscode, _lazy  # noqa: F401
     from ._armor import armor
-    from ._deadline import BOT_LEVELS
-    from ._deadline import POLICIES as DEADLINE_POLICIES
     from ._errors import (
         AmbiguousCommand,
         BoardError,
@@ -177,6 +175,8 @@ _LAZY = {
     "Seated": "_seating",
     "take_seat": "_seating",
     "batch": "batch",  # (archives and self-play at scale: the package itself)
+    "BOT_LEVELS": "_deadline",
+    "DEADLINE_POLICIES": "_deadline",
 }
 """Names whose module is imported when first asked for: a command imports only what it uses
 (the audits, the mail reader, the game list, the pictures, the replay page's XML parser, ...),
@@ -184,6 +184,7 @@ so ``import boardstate`` stays as quick as the command line needs (issue 29)."""
 
 if TYPE_CHECKING:  # (what the lazy names are, for readers and type checkers)
     from ._audit import Audit, audit, audit_hosted, audit_peer
+    from ._deadline import BOT_LEVELS, DEADLINE_POLICIES
     from ._gamelist import ListedGame, list_games
     from ._html import save_replay_html
     from ._mailed import Delivery, Mailed, read_mailed, referee_mailed

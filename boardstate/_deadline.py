@@ -23,6 +23,7 @@ from ._decider import ENGINE_RULE
 from ._errors import IllegalCommand, OptionError
 
 POLICIES = ("wait", "forfeit", "bot")
+DEADLINE_POLICIES = POLICIES  # (the façade's name for them)
 BOT_LEVELS = ("random", "easy", "normal", "strong")  # (boardstate.bots.LEVELS, by name)
 MAX_SECONDS = 366 * 86400  # a year: longer is a typo
 _LAST_TIME = 1 << 40  # (Unix seconds: about the year 36812)

@@ -12,10 +12,10 @@ from __future__ import annotations
 import datetime as _dt
 import hashlib
 import os
+from typing import TYPE_CHECKING
 
 import attrs
 
-from ._deadline import Deadline
 from ._errors import BoardstateError, CorruptFile, ForeignFile, FutureVersion, OptionError, short
 from ._header_fields import (
     HASH_BYTES,
@@ -30,6 +30,9 @@ from ._header_fields import (
 )
 from ._names import check_new_names, check_players
 from ._records import pack
+
+if TYPE_CHECKING:
+    from ._deadline import Deadline
 
 FORMAT_NAME = "boardstate"
 FORMAT_VERSION = 6  # v2: the peer mode (trust, joins, deals, signatures); v3: the hosted mode
@@ -488,10 +491,14 @@ def _read_header(m: dict, name: str, module):
         raise _Bad(f"judge: not the {JUDGE_KEY_BYTES} bytes of a hosted game's judge keys")
     if trust in SEEDLESS and seed is not None:
         raise _Bad(f"seed: a {trust} game has none")
-    try:
-        deadline = Deadline.in_header(m, _DEADLINE_VERSION)
-    except ValueError as exc:
-        raise _Bad(str(exc)) from None
+    deadline = None
+    if "deadline" in m or m["version"] == _DEADLINE_VERSION:  # (else none, and none wanted)
+        from ._deadline import Deadline  # (a hosted game's: not every command's, issue 29)
+
+        try:
+            deadline = Deadline.in_header(m, _DEADLINE_VERSION)
+        except ValueError as exc:
+            raise _Bad(str(exc)) from None
     header = Header(
         module=module_id,
         module_version=module_version,
