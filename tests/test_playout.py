@@ -53,3 +53,25 @@ def test_the_numbers_are_uniform_enough_and_below_n():
     assert sorted(rng.shuffled(range(20))) == list(range(20))
     with pytest.raises(ValueError):
         rng.randbelow(0)
+
+
+@pytest.mark.parametrize("module_id", ["jedi-duel", "epic-duels", "duel-of-the-forces"])
+def test_the_fast_table_folds_as_the_modules_evolve_made_by_a_fold_or_not(module_id):
+    """``_Unrecorded`` calls a ``Fold``'s handlers itself (``by_event_type``) and any other
+    ``evolve`` as it is: the same games either way."""
+    module = bs.get_module(module_id)
+    rules = module.rules
+    assert _Unrecorded(None, rules.evolve, None)._handler_of is rules.evolve.by_event_type
+    folded = []
+
+    def plain(state, event):  # (no ``by_event_type``: the table must call it)
+        folded.append(event)
+        return rules.evolve(state, event)
+
+    own = bs.Module(module.spec, type("Plain", (type(rules),), {"evolve": staticmethod(plain)})())
+    for game in range(3):
+        seed = b"fold-%d" % game
+        assert bs.random_playout(own, ["ann", "ben"], seed=seed, bot_seed=game) == (
+            bs.random_playout(module, ["ann", "ben"], seed=seed, bot_seed=game)
+        )
+    assert folded
