@@ -295,17 +295,14 @@ def log(file, player, protocol):
     outcome = game.outcome()
     if outcome is not None:
         tags.append(("Result", " and ".join(game.players[w] for w in outcome.winners) + " won"))
-    for name, value in tags:
-        if value:
-            click.echo(f'[{name} "{value}"]')
-    click.echo("")
+    click.echo("".join(f'[{name} "{value}"]\n' for name, value in tags if value))
     for first, last, words, told in bs.records_grouped(game, game.records, seat, protocol=protocol):
         if last == 0 and not told:  # (the setup, when it has nothing to tell)
             continue
-        click.echo(f"{first}. {words}" if first == last else f"{first}-{last}. {words}")
+        lines = [f"{first}. {words}" if first == last else f"{first}-{last}. {words}"]
         line = settled_line(game, states, last, since=first - 1)
-        for said in [line] + list(told) if line else told:  # (then dice, draws, results)
-            click.echo(f"   {said}")
+        lines += (f"   {said}" for said in ([line] + list(told) if line else told))
+        click.echo("\n".join(lines))  # (a record's lines at once: click flushes each echo)
     click.echo(bs.standing(game))
 
 
