@@ -178,20 +178,32 @@ class MovesOf:
 # ---------------------------------------------------------------------------------- actions
 def hand_cards(s: EpicState, seat: int) -> tuple[int, ...]:
     """The distinct cards in the seat's own hand, ascending (the seat's copy holds them;
-    another copy cannot say, and raises ``SecretUnavailable``).  Kept for the hand last asked
-    about (the same tuple, immutable): a turn asks again after every move and action."""
+    another copy cannot say, and raises ``SecretUnavailable``)."""
+    return _read_hand(s, seat)[1]
+
+
+def hand_values(s: EpicState, seat: int) -> tuple:
+    """The cards of the seat's own hand, in its order (``values_of``)."""
+    return _read_hand(s, seat)[0]
+
+
+def _read_hand(s: EpicState, seat: int) -> tuple:
+    """(``values_of`` the seat's hand, its distinct cards ascending), kept for the hands last
+    asked about (the very tuple, immutable, found by identity): a turn asks again after every
+    move and action."""
     hand = s.hands[seat]
-    kept = _distinct.get(id(hand))
+    kept = _read.get(id(hand))
     if kept is not None and kept[0] is hand:  # (the hand kept too: its id is its own)
         return kept[1]
-    distinct = tuple(sorted(set(values_of(hand, s, seat))))
-    if len(_distinct) >= _KEPT:
-        _distinct.clear()
-    _distinct[id(hand)] = (hand, distinct)
-    return distinct
+    values = values_of(hand, s, seat)
+    read = (values, tuple(sorted(set(values))))
+    if len(_read) >= _KEPT:
+        _read.clear()
+    _read[id(hand)] = (hand, read)
+    return read
 
 
-_distinct: dict = {}  # id(hand) -> (hand, its distinct cards)
+_read: dict = {}  # id(hand) -> (hand, (its values, its distinct cards))
 _KEPT = 256  # hands kept at most (then it starts again)
 
 
@@ -208,9 +220,7 @@ def action_parts(s: EpicState, seat: int) -> list:
     drawing = one_draws(s, seat, hand)
     drawing_two = both_draw_parts(s, seat)
     rest = heal_actions(s, seat, hand)
-    blocking = shot_blocking(s)  # (read once for every attacker)
-    for a in chars:
-        rest.extend(attacks_by(s, a, hand, blocking))
+    rest.extend(attacks_of(s, chars, hand))
     specials = _special_cards(s.roster)
     for k in hand:
         if k in specials:
@@ -270,7 +280,7 @@ def two_draws_discarding(s: EpicState, seat: int, group: int, head=None) -> Mult
         return Multisets((), 0, head)
     if len(s.piles[group]) < 2:
         return Multisets((), need, head)
-    return Multisets(values_of(s.hands[seat], s, seat), need, head)
+    return Multisets(hand_values(s, seat), need, head)
 
 
 def heal_actions(s: EpicState, seat: int, hand: tuple[int, ...]) -> list:
@@ -279,19 +289,33 @@ def heal_actions(s: EpicState, seat: int, hand: tuple[int, ...]) -> list:
     return [("heal", k, c) for k, c in heals(s, seat, hand)]
 
 
-def attacks_by(s: EpicState, a: int, hand: tuple[int, ...], blocking: int | None = None) -> list:
-    """The attacks of one of the seat's characters (``hand``: the seat's ``hand_cards``;
-    ``blocking``: ``shot_blocking(s)``, if the caller has it)."""
-    if s.square[a] == -1 or s.held[a]:
-        return []
-    fitting = attack_card_sets(s.roster)[a]
-    if fitting.isdisjoint(hand):
-        return []
-    if s.actions <= 0:  # (with no action left, only a card that is not one)
-        cards = s.roster.cards
-        if not any(cards[k].free for k in fitting.intersection(hand)):
-            return []
-    return [("attack", a, d) for d in attackable(s, a, blocking)]
+def attacks_by(s: EpicState, a: int, hand: tuple[int, ...]) -> list:
+    """The attacks of one of the seat's characters (``hand``: the seat's ``hand_cards``)."""
+    return attacks_of(s, (a,), hand)
+
+
+def attacks_of(s: EpicState, chars, hand: tuple[int, ...]) -> list:
+    """The attacks of the seat's characters ``chars``, one after the other: each with an
+    attack card in the hand (with no action left, one that is not an action) and an enemy in
+    attack position.  The roster's tables and what blocks a shot read once for them all."""
+    square, held, actions = s.square, s.held, s.actions
+    fitting_of = attack_card_sets(s.roster)
+    blocking = None
+    out = []
+    for a in chars:
+        if square[a] == -1 or held[a]:
+            continue
+        fitting = fitting_of[a]
+        if fitting.isdisjoint(hand):
+            continue
+        if actions <= 0:  # (with no action left, only a card that is not one)
+            cards = s.roster.cards
+            if not any(cards[k].free for k in fitting.intersection(hand)):
+                continue
+        if blocking is None:
+            blocking = shot_blocking(s)
+        out.extend([("attack", a, d) for d in attackable(s, a, blocking)])
+    return out
 
 
 def plays_of(s: EpicState, k: int) -> list:
@@ -316,8 +340,7 @@ def releases_of(s: EpicState, seat: int, c: int) -> list:
     """The releases of one of the seat's characters, if it is held."""
     if not s.held[c] or s.square[c] == -1:
         return []
-    values = values_of(s.hands[seat], s, seat)
-    return [("release", c, m) for m in multisets(values, s.held[c])]
+    return [("release", c, m) for m in multisets(hand_values(s, seat), s.held[c])]
 
 
 def is_legal(s: EpicState, seat: int, command) -> bool:
@@ -328,7 +351,7 @@ def is_legal(s: EpicState, seat: int, command) -> bool:
     if phase not in (MOVE, ACT) or type(command) is not tuple or not command:
         return command in legal(s, seat)
     # The hand read first, as the list reads it: a copy that cannot read it cannot judge.
-    values_of(s.hands[seat], s, seat)
+    hand_values(s, seat)
     verb = command[0]
     if phase == MOVE and verb == "move" and len(command) == 3:
         char = _one_of(command[1], movers(s, seat))

@@ -215,13 +215,9 @@ def _walking(scene: str) -> tuple[int, int, int, int]:
 
 
 def path(s: EpicState, char: int, goal: int, budget: int) -> tuple[int, ...] | None:
-    board = s.roster.board
     friends, enemies = masks(s, char)
-    found = board.path(cell(s, s.square[char]), cell(s, goal), budget, friends, enemies)
-    if found is None:
-        return None
-    width = board.width
-    return tuple(c[1] * width + c[0] for c in found)
+    found = s.roster.board.index_path(s.square[char], goal, budget, friends, enemies)
+    return None if found is None else tuple(found)
 
 
 def adjacent(s: EpicState, a: int, b: int) -> bool:
