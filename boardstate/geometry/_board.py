@@ -206,17 +206,24 @@ class Board:
         enemies: Cells = (),
     ) -> tuple[Cell, ...] | None:
         """A shortest legal move from start to goal (both included), or None if there is none within budget."""
-        limit = self.grid.size if budget is None else budget
-        found = shortest_path(
-            self._orthogonal,
-            self.walkable_mask,
+        found = self.index_path(
             self.grid.index(start),
             self.grid.index(goal),
-            limit,
+            budget,
             self._bits(friends),
             self._bits(enemies),
         )
         return None if found is None else tuple(self.cells[i] for i in found)
+
+    def index_path(
+        self, start: int, goal: int, budget: int | None, friends: int, enemies: int
+    ) -> list[int] | None:
+        """``path`` on cell indices, ``friends`` and ``enemies`` as bitmasks of them: for a
+        game that keeps its pieces' squares as indices (no cells made and read back)."""
+        limit = self.grid.size if budget is None else budget
+        return shortest_path(
+            self._orthogonal, self.walkable_mask, start, goal, limit, friends, enemies
+        )
 
     # -- line of sight -------------------------------------------------------
 
