@@ -19,7 +19,6 @@ bid), each read on its own.
 
 from __future__ import annotations
 
-import binascii
 import hashlib
 import re
 
@@ -95,6 +94,7 @@ def dearmor(text: bytes | str, name: str) -> bytes:
             continue
         body.append(line)
     import base64
+    import binascii
 
     try:
         data = base64.b64decode("".join(body), validate=True)

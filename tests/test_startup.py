@@ -37,6 +37,7 @@ HEAVY = (
     "shutil",
     "json",
     "base64",
+    "binascii",
     "pickle",
 )
 """Never imported by a command on an open game of a shipped module that draws nothing (cattrs:
