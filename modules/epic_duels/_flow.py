@@ -8,11 +8,10 @@ the hand is the actor's, else its owner is asked (the hidden-information contrac
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from boardstate.rules import Table
 
 from . import _effects  # (which imports this module: its names are read at call time)
+from ._roster import kept_on_roster
 from ._state import (
     ACT,
     ACTIONS,
@@ -210,13 +209,16 @@ def may_play_free(s: EpicState, seat: int) -> bool:
     """Whether the seat's decks hold a card that is not an action (public: the deck lists).
 
     Asked instead of the hand, so that how a turn ends tells the others nothing about it."""
-    return _decks_hold_free(s.roster, seat)
+    return _decks_hold_free(s.roster)[seat]
 
 
-@lru_cache(maxsize=256)
-def _decks_hold_free(rs, seat: int) -> bool:
-    """(Cached by the roster's identity: one per game, shared by all its states.)"""
-    return any(rs.cards[c].free for g in rs.groups_of(seat) for c in set(rs.decks[g]))
+@kept_on_roster
+def _decks_hold_free(rs) -> tuple[bool, ...]:
+    """Per seat: ``may_play_free``, made once a roster."""
+    return tuple(
+        any(rs.cards[c].free for g in rs.groups_of(seat) for c in set(rs.decks[g]))
+        for seat in range(rs.seats)
+    )
 
 
 def settle(t: Table, actor: int) -> None:

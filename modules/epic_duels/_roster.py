@@ -256,7 +256,14 @@ def _deck(team: str, texts: dict, alternatives: tuple[str, ...]) -> Deck:
     return deck.with_alternatives(offered) if offered else deck
 
 
-@cached_by_value
+ROSTERS_KEPT = 256
+"""Rosters ``build`` keeps (about 11 kB each): more than the 144 of two-player duels with the
+default options (36 pairings on 4 boards), so self-play that goes round them all (the bench,
+a bot's training) finds each one again; with 64 kept, going round in order dropped each one
+before it came again, and every game built its roster anew."""
+
+
+@cached_by_value(size=ROSTERS_KEPT)
 def build(
     scene, variant, cast_, texts, alternatives, deck_end, destroyed, revision=3, own_damage=False
 ) -> Roster:
