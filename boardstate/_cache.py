@@ -30,7 +30,7 @@ MAX_BYTES = 1 << 28  # (the largest file of the cache read back)
 
 def cache_dir() -> str:
     """Where the cache is kept (the environment decides)."""
-    from .keys import user_folder_name
+    from ._folders import user_folder_name
 
     return user_folder_name("BOARDSTATE_CACHE", "XDG_CACHE_HOME", ".cache")
 

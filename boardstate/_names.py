@@ -4,15 +4,20 @@ keys' names, and the checks a game's players pass (``check_players`` on every he
 
 from __future__ import annotations
 
-import re
-
 from ._errors import OptionError, short
 
 MAX_NAME_CHARS = 64  # a player's name
 
 # C0 and C1 controls, DEL, line and paragraph separators, and the bidirectional overrides and
-# isolates (which make a name display as another).
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+# isolates (which make a name display as another).  A set, not a pattern: compiling the
+# pattern was 0.3 ms of every command's start (issue 29).
+_CONTROL = frozenset(
+    [
+        chr(c)
+        for c in (*range(0x20), *range(0x7F, 0xA0), *range(0x202A, 0x202F), *range(0x2066, 0x206A))
+    ]
+    + ["\u2028", "\u2029", "\u200e", "\u200f"]
+)
 
 
 def check_players(spec, players) -> None:
@@ -35,7 +40,7 @@ def check_players(spec, players) -> None:
                 f"player name {short(p)} is longer than {MAX_NAME_CHARS} characters",
                 code="bad-player",
             )
-        if _CONTROL.search(p):
+        if not _CONTROL.isdisjoint(p):
             raise OptionError(
                 f"player name {short(p)} holds a control character", code="bad-player"
             )

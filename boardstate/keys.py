@@ -37,25 +37,9 @@ def user_folder(variable: str, xdg: str, home: str, *under: str) -> Path:
     ``~/home/boardstate/...`` (the XDG base directories)."""
     from pathlib import Path
 
+    from ._folders import user_folder_name
+
     return Path(user_folder_name(variable, xdg, home, *under))
-
-
-def user_folder_name(variable: str, xdg: str, home: str, *under: str) -> str:
-    """``user_folder`` as a string: the engine's start path (the cache folder) joins names to
-    it and imports no ``pathlib`` (with ``urllib.parse`` and ``ipaddress``, about 3 ms)."""
-    given = os.environ.get(variable)
-    if given:
-        return given
-    base = os.environ.get(xdg) or os.path.join(_home(), home)
-    return os.path.join(base, "boardstate", *under)
-
-
-def _home() -> str:
-    """The user's home folder, as ``Path.home()`` finds it."""
-    home = os.path.expanduser("~")
-    if home[:1] == "~":
-        raise RuntimeError("Could not determine home directory.")
-    return home
 
 
 def _check_name(name: str) -> str:

@@ -62,3 +62,21 @@ def test_every_command_listed_for_a_grammar_name_plays(module_id, count):
         game.play(seat, pick.choice(commands))
     assert game.outcome() is not None
     assert named, "no command named a player"
+
+
+CONTROLS = "\x00\x1f\x7f\x85\x9f\u2028\u2029\u200e\u200f\u202a\u202e\u2066\u2069"
+"""The ends of each range of characters a read player's name may not hold."""
+
+
+@pytest.mark.parametrize("char", CONTROLS)
+def test_a_read_players_name_with_a_control_character_is_refused(char):
+    """``check_players`` (every header read) refuses C0 and C1 controls, DEL, the line and
+    paragraph separators and the bidirectional marks; the characters next to each range
+    (a space, ``~``, U+00A0, U+2027, U+202F, U+2065, U+206A, U+200D) pass."""
+    from boardstate._names import check_players
+
+    spec = bs.get_module("jedi-duel").spec
+    with pytest.raises(bs.OptionError, match="control character"):
+        check_players(spec, ["ann", f"b{char}n"])
+    for fine in " ~\xa0\u2027\u202f\u2065\u206a\u200d":
+        check_players(spec, ["ann", f"b{fine}n"])

@@ -59,6 +59,7 @@ UNUSED = (
     "boardstate._seating",
     "boardstate._simulate",
     "boardstate.batch",
+    "boardstate.keys",
     "boardstate.trust._signed",
     "boardstate.trust.hosted",
     "boardstate.trust.peer",
@@ -66,7 +67,8 @@ UNUSED = (
 )
 """The façade's and the trust plugs' modules that a command on an open game does not use: each
 is imported when a name of it is first asked for (``_peer`` and ``_hosted``: by a signed
-game's plug; ``_deadline``: by a hosted game's header)."""
+game's plug; ``_deadline``: by a hosted game's header; ``keys``: by a signed game, the cache
+folder is ``_folders``'s)."""
 
 DRAWING = (
     "xml",
