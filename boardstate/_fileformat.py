@@ -180,13 +180,16 @@ _MISSING = (errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP)
 
 def _remove_orphans(directory: str, name: str) -> None:
     """Remove the temporary files that a killed writer of ``name`` left behind: those whose
-    writing process no longer exists (a live writer's file is never touched)."""
-    from fnmatch import fnmatchcase  # (a file written: not every command's)
-    from glob import escape
-
-    pattern = f".{escape(name)}.*.tmp"
+    writing process no longer exists (a live writer's file is never touched).  Theirs are the
+    names ``.NAME.*.tmp`` (``new_temporary``'s), matched as that pattern matches them: the
+    prefix, anything, the suffix."""
+    prefix = f".{name}."
     try:
-        leftovers = [n for n in os.listdir(directory) if fnmatchcase(n, pattern)]
+        leftovers = [
+            n
+            for n in os.listdir(directory)
+            if n.startswith(prefix) and n.endswith(".tmp") and len(n) >= len(prefix) + 4
+        ]
     except OSError:
         return
     for tmp in leftovers:
