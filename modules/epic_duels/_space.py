@@ -25,14 +25,15 @@ def _tables(scene: str) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
     board = BOARDS[scene]
     cells = board.cells
     near = tuple(board.mask(board.neighbours(c, diagonal=True)) for c in cells)
-    between = board.line_table.between
-    shots = tuple(
-        tuple(
-            between[i][j] if i != j and board.is_straight_line(a, b, diagonal=True) else -1
-            for j, b in enumerate(cells)
-        )
-        for i, a in enumerate(cells)
-    )
+    straight = board.grid.is_straight_line  # (the board's own answer: it asks its grid)
+    shots = []
+    for i, (a, crossed) in enumerate(zip(cells, board.line_table.between)):
+        row = [-1] * len(cells)
+        for j, b in enumerate(cells):
+            if j != i and straight(a, b, diagonal=True):
+                row[j] = crossed[j]
+        shots.append(tuple(row))
+    shots = tuple(shots)
     return near, shots
 
 
