@@ -477,3 +477,18 @@ def test_a_files_name_is_the_name_pathlib_gives_it(name):
 
     assert path_name(name) == str(Path(name))
     assert path_name(Path(name) if name else name) == str(Path(name))
+
+
+@pytest.mark.parametrize("scene", sorted(BOARDS))
+def test_the_rules_tables_of_a_board_are_its_geometry(scene):
+    """Epic Duels' tables (``_space._tables``: the squares touching each square, the squares a
+    straight shot crosses) answer as the board does, pair by pair."""
+    from boardstate.modules.epic_duels._space import _tables
+
+    board = BOARDS[scene]
+    near, shots = _tables(scene)
+    for i, a in enumerate(board.cells):
+        assert near[i] == board.mask(board.neighbours(a, diagonal=True))
+        for j, b in enumerate(board.cells):
+            straight = i != j and board.is_straight_line(a, b, diagonal=True)
+            assert shots[i][j] == (board.line_table.between[i][j] if straight else -1)
