@@ -49,6 +49,7 @@ GAMES = ("duel_of_the_forces", "epic_duels", "jedi_duel")
 UNUSED = (
     "boardstate._audit",
     "boardstate._deadline",
+    "boardstate._determinize",
     "boardstate._gamelist",
     "boardstate._html",
     "boardstate._hosted",
@@ -68,7 +69,7 @@ UNUSED = (
 """The façade's and the trust plugs' modules that a command on an open game does not use: each
 is imported when a name of it is first asked for (``_peer`` and ``_hosted``: by a signed
 game's plug; ``_deadline``: by a hosted game's header; ``keys``: by a signed game, the cache
-folder is ``_folders``'s)."""
+folder is ``_folders``'s; ``_determinize``: by a bot)."""
 
 DRAWING = (
     "xml",

@@ -25,7 +25,6 @@ from .._datafile import (
     resolve_player,
     structure_toml,
 )
-from .._determinize import Determinized, determinize, fill_unknown
 from .._errors import (
     AmbiguousCommand,
     IllegalCommand,
@@ -91,7 +90,15 @@ DRAWING = ("card_back", "card_lines", "element", "empty_slot", "label", "picture
 """The drawing helpers' names (``_drawing``, with ``xml.etree``): imported when first asked
 for, by a module's picture code, so that a command drawing nothing does not load them."""
 
+DETERMINIZING = ("Determinized", "determinize", "fill_unknown")
+"""The bots' and OpenSpiel's sampling of hidden cards (``boardstate._determinize``, the
+engine's: ``"._determinize"`` below is the package's parent's): imported when first asked
+for, so that a command that plays no bot does not load it."""
+
 if TYPE_CHECKING:
+    from .._determinize import Determinized, determinize, fill_unknown
     from ._drawing import card_back, card_lines, element, empty_slot, label, picture
 
-__getattr__, __dir__ = on_first_use_names(globals(), dict.fromkeys(DRAWING, "_drawing"))
+__getattr__, __dir__ = on_first_use_names(
+    globals(), dict.fromkeys(DRAWING, "_drawing") | dict.fromkeys(DETERMINIZING, "._determinize")
+)
