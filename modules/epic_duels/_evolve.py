@@ -171,6 +171,8 @@ def _reshuffled(s: EpicState, e: PileReshuffled) -> EpicState:
 
 @FOLD.on(Awaiting)
 def _awaiting(s: EpicState, e: Awaiting) -> EpicState:
+    if s.phase == e.phase and s.queue == e.seats:  # (asked again: the same state, not a copy)
+        return s
     return s._replace(phase=e.phase, queue=e.seats)
 
 
@@ -185,7 +187,7 @@ def _turn_began(s: EpicState, e: TurnBegan) -> EpicState:
         draw_barred=s.no_draw[e.seat],
         no_draw=put(s.no_draw, e.seat, False),
         lost=put(s.lost, e.seat, 0),
-        seen=tuple(() for _ in s.seen),
+        seen=((),) * len(s.seen),
     )
 
 

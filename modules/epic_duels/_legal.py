@@ -221,13 +221,9 @@ def action_parts(s: EpicState, seat: int) -> list:
     drawing_two = both_draw_parts(s, seat)
     rest = heal_actions(s, seat, hand)
     rest.extend(attacks_of(s, chars, hand))
-    specials = _special_cards(s.roster)
-    for k in hand:
-        if k in specials:
-            rest.extend(plays_of(s, k))
+    rest.extend(plays(s, hand))
     acting = drawing or rest or any(drawing_two)  # ('end' waits for a draw, heal, attack, play)
-    for c in chars:
-        rest.extend(releases_of(s, seat, c))
+    rest.extend(releases(s, seat, chars))
     if s.actions <= 0 or not acting:
         rest.append(("end",))
     return [drawing, *drawing_two, rest]
@@ -320,10 +316,18 @@ def attacks_of(s: EpicState, chars, hand: tuple[int, ...]) -> list:
 
 def plays_of(s: EpicState, k: int) -> list:
     """The plays of one special card of the hand."""
-    card = s.roster.cards[k]
-    if not _is_special(card) or not (s.actions > 0 or card.free):
-        return []
-    return [("play", k, me) for me in players_of(s, k)]
+    return plays(s, (k,))
+
+
+def plays(s: EpicState, cards) -> list:
+    """The plays of the special cards among ``cards`` (of the hand), card after card: each by
+    a character it shows on the board, an action's worth unless the card is not an action."""
+    specials = _special_cards(s.roster)
+    out = []
+    for k in cards:
+        if k in specials and (s.actions > 0 or s.roster.cards[k].free):
+            out.extend([("play", k, me) for me in players_of(s, k)])
+    return out
 
 
 def _is_special(card) -> bool:
@@ -338,9 +342,18 @@ def _special_cards(rs) -> frozenset[int]:
 
 def releases_of(s: EpicState, seat: int, c: int) -> list:
     """The releases of one of the seat's characters, if it is held."""
-    if not s.held[c] or s.square[c] == -1:
-        return []
-    return [("release", c, m) for m in multisets(hand_values(s, seat), s.held[c])]
+    return releases(s, seat, (c,))
+
+
+def releases(s: EpicState, seat: int, chars) -> list:
+    """The releases of the seat's characters ``chars`` that are held, one after the other:
+    each by discarding as many cards as hold it."""
+    held, square = s.held, s.square
+    out = []
+    for c in chars:
+        if held[c] and square[c] != -1:
+            out.extend([("release", c, m) for m in multisets(hand_values(s, seat), held[c])])
+    return out
 
 
 def is_legal(s: EpicState, seat: int, command) -> bool:
