@@ -9,7 +9,8 @@ import re
 import textwrap
 import xml.etree.ElementTree as ET
 
-from boardstate.geometry import Piece, render_svg
+from boardstate.geometry import Piece
+from boardstate.geometry._render import svg_element
 from boardstate.geometry._style import (
     PATTERNS,
     SIDE_COLOURS,
@@ -77,10 +78,9 @@ def token_labels(s: EpicState) -> tuple[str, ...]:
 
 
 def _plain(root: ET.Element) -> ET.Element:
-    """The parsed drawing without namespace prefixes in its tags (written once, as xmlns)."""
-    for el in root.iter():
-        if isinstance(el.tag, str) and el.tag.startswith("{"):
-            el.tag = el.tag.split("}", 1)[1]
+    """The board's drawing with its ``xmlns`` written last among the root's attributes, where
+    the drawing read back from its text had it (the picture's bytes as they were)."""
+    del root.attrib["xmlns"]
     root.set("xmlns", SVG_NS)
     return root
 
@@ -288,7 +288,7 @@ def svg(s: EpicState, seat) -> str:
                 scale=1.0 if c.main else MINOR_SCALE,
                 track=(_hp_left(s, i), c.hp),
             )
-    drawing = render_svg(
+    drawing = svg_element(
         board,
         pieces,
         cell_size=CELL,
@@ -297,8 +297,10 @@ def svg(s: EpicState, seat) -> str:
         shapes=shapes,
         fills=TERRAIN_FILLS,
         named=False,  # (as the text map: the mains stand on their squares from the first record)
+        patterns=None,
+        legend=True,
     )
-    root = _plain(ET.fromstring(drawing))
+    root = _plain(drawing)
     root.find("title").text = _title(s)
     root.find("desc").text = _describe(s, seat)
     board_width, board_height = int(root.get("width")), int(root.get("height"))
