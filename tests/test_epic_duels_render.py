@@ -657,3 +657,21 @@ def test_random_states_render_without_error():
         check_each=check,
         stop_after=150,
     )
+
+
+def test_the_pictures_root_is_the_boards_drawings_as_it_was_written(midgame):
+    """The picture holds the board's drawing as an element (not its text parsed back, issue 29)
+    and writes its root as before: the drawing's attributes, then ``xmlns`` (where the parsed
+    drawing had it)."""
+    opening = svg(seen_by(midgame, 0), 0).split(">", 1)[0]
+    names = re.findall(r' ([\w:-]+)="', opening)
+    assert opening.startswith("<svg ")
+    assert names == [
+        "width",
+        "height",
+        "viewBox",
+        "font-family",
+        "role",
+        "aria-labelledby",
+        "xmlns",
+    ]
