@@ -268,7 +268,8 @@ def test_anything_else_is_no_shipped_game(module_id):
 
 def test_patterns_only_a_board_file_a_deadline_or_an_armored_move_needs_wait_for_them():
     """Importing the command line and the shipped games compiles none of them (``re`` compiles
-    and keeps them at their first use): a command on a board kept parsed reads no board file."""
+    and keeps them at their first use): a command on a board kept parsed reads no board file;
+    ``apply`` of a move file reads no mail's header."""
     script = (
         "import re, sys\n"
         "asked, compile = [], re.compile\n"
@@ -277,15 +278,15 @@ def test_patterns_only_a_board_file_a_deadline_or_an_armored_move_needs_wait_for
         "import boardstate.cli\n"
         "for game in ('duel-of-the-forces', 'epic-duels', 'jedi-duel'):\n"
         "    bs.get_module(game)\n"
-        "from boardstate import _armor, _deadline\n"
+        "from boardstate import _armor, _deadline, _mailed\n"
         "from boardstate.geometry import _loader\n"
         "lazy = {_armor._QUOTED, _deadline._DURATION, _loader._HEADER, _loader._MAP_START,\n"
-        "        _loader._TOML_POSITION}\n"
+        "        _loader._TOML_POSITION, _mailed._FIELD}\n"
         "lazy = {getattr(pattern, 'pattern', pattern) for pattern in lazy}\n"
         "print(len(lazy), sorted(lazy.intersection(asked)))\n"
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
-    assert done.stdout.split(maxsplit=1) == ["5", "[]\n"], done.stderr
+    assert done.stdout.split(maxsplit=1) == ["6", "[]\n"], done.stderr
 
 
 @pytest.mark.parametrize("collecting", [True, False])
