@@ -23,3 +23,22 @@ def test_going_round_every_duel_twice_finds_each_roster_again():
     assert len(first) == 144 < _roster.ROSTERS_KEPT
     again = [_roster.roster_of(options, cast, 4) for options, cast in every_duel()]
     assert all(a is b for a, b in zip(first, again))
+
+
+def test_a_decks_kinds_are_its_cards_in_the_order_first_seen():
+    """``distinct`` (a roster's cards): each kind once, in the order first seen, and each
+    physical card as the number of the kind equal to it; held to that definition on every
+    shipped deck and each of its alternatives."""
+    from boardstate.modules.epic_duels._decks import deck_for
+
+    for team in LIGHT + DARK:
+        deck = deck_for(team)
+        for variant in [deck, *(deck.with_alternatives([a]) for a in deck.alternatives)]:
+            kinds, physical = _roster.distinct(variant)
+            first_seen = []
+            for card in variant.cards:
+                if card not in first_seen:
+                    first_seen.append(card)
+            assert list(kinds) == first_seen
+            assert [kinds[k] for k in physical] == list(variant.cards)
+            assert len(kinds) < len(physical)  # (decks hold copies: the test means something)

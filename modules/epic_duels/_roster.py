@@ -241,12 +241,8 @@ def _name_shared_minors(chars: list) -> None:
 
 def distinct(deck: Deck) -> tuple[tuple[Card, ...], tuple[int, ...]]:
     """A deck's distinct cards (first appearance order) and its physical cards as indexes."""
-    kinds: list[Card] = []
-    physical = []
-    for c in deck.cards:
-        if c not in kinds:
-            kinds.append(c)
-        physical.append(kinds.index(c))
+    kinds: dict[Card, int] = {}  # (a card's number: its place among the kinds, as first seen)
+    physical = [kinds.setdefault(c, len(kinds)) for c in deck.cards]
     return tuple(kinds), tuple(physical)
 
 
