@@ -1,0 +1,56 @@
+"""Epic Duels' shared reads are what each part reads alone, differentially: a fast path may
+skip work but never restate a rule.  Held at every position of random games (variants and
+player counts varied, tests/test_is_legal.py's games): the movers' searches made together
+(``reachable_bits_of``) against each one's own, the attacks of all the seat's characters
+(``attacks_of``) against each one's, plays and releases against one card or character at a
+time, the hand read once (``hand_cards``, kept by the hand tuple) against the hand read anew,
+and the fold of an ``Awaiting`` that asks again against the copy it used to make."""
+
+from __future__ import annotations
+
+from test_is_legal import GAMES
+
+from boardstate.modules.epic_duels import MODULE, _evolve, _legal, _space
+from boardstate.modules.epic_duels._state import DIE, MOVE, Awaiting, values_of
+from boardstate.testing import random_game
+
+
+def test_shared_reads_are_each_parts_own_reads():
+    checked = {"positions": 0, "movers": 0, "attackers": 0}
+
+    def check(game):
+        if game.reveal_due():
+            return
+        s = game.state
+        for seat in game.to_act():
+            chars = s.roster.chars_of(seat)
+            try:
+                hand = _legal.hand_cards(s, seat)
+            except Exception:  # (a hand this copy cannot read: nothing to compare)
+                continue
+            assert hand == tuple(sorted(set(values_of(s.hands[seat], s, seat))))
+            assert _legal.hand_values(s, seat) == values_of(s.hands[seat], s, seat)
+            if s.phase == MOVE:
+                movers = _legal.movers(s, seat)
+                budget = DIE[s.die][0]
+                assert _space.reachable_bits_of(s, movers, budget) == [
+                    _space.reachable_bits(s, c, budget) for c in movers
+                ]
+                checked["movers"] += len(movers)
+            assert _legal.attacks_of(s, chars, hand) == [
+                command for a in chars for command in _legal.attacks_by(s, a, hand)
+            ]
+            assert _legal.plays(s, hand) == [
+                command for k in hand for command in _legal.plays_of(s, k)
+            ]
+            assert _legal.releases(s, seat, chars) == [
+                command for c in chars for command in _legal.releases_of(s, seat, c)
+            ]
+            checked["attackers"] += len(chars)
+            for asked in (Awaiting(s.phase, s.queue), Awaiting(s.phase + 1, s.queue)):
+                assert _evolve.evolve(s, asked) == s._replace(phase=asked.phase, queue=asked.seats)
+            checked["positions"] += 1
+
+    for seed, players, options in GAMES["epic-duels"]:
+        random_game(MODULE, seed, players, options=options, check_each=check)
+    assert checked["positions"] > 500 and checked["movers"] > 200
