@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 import boardstate as bs
-from boardstate.bots import LEVELS, Bot, Search, policy_for
+from boardstate.bots import LEVELS, Bot, Search, Sim, policy_for
 from boardstate.cli import cli
 from boardstate.rules import determinize
 from boardstate.testing import random_game
@@ -26,15 +26,23 @@ def other_hidden_cards(module, state, seat: int, k: int = 0):
     return determinize(module, view, seat, random.Random(1000 + k)).state
 
 
-@pytest.mark.parametrize("game_id, stop", [("jedi-duel", 9), ("epic-duels", 40), ("jedi-duel", 31)])
-def test_the_same_seed_makes_the_same_move_whatever_the_others_hold(game_id, stop):
+@pytest.mark.parametrize(
+    "game_id, stop, level",
+    [
+        ("jedi-duel", 9, "normal"),
+        ("epic-duels", 40, "normal"),
+        ("jedi-duel", 31, "normal"),
+        ("jedi-duel", 31, "strong"),  # (its informed rollouts)
+    ],
+)
+def test_the_same_seed_makes_the_same_move_whatever_the_others_hold(game_id, stop, level):
     module = bs.get_module(game_id)
     game = random_game(module, 5, 2, stop_after=stop)
     (seat,) = game.to_act()
     real = game.state
     other = other_hidden_cards(module, real, seat)
     assert other != real and module.rules.view(other, seat) == module.rules.view(real, seat)
-    bot = Bot("normal", seed=3, iterations=40, seconds=None)
+    bot = Bot(level, seed=3, iterations=40, seconds=None)
     chosen = bot.command(module, real, seat, 2, game.seq)
     assert bot.command(module, other, seat, 2, game.seq) == chosen
     assert chosen in module.rules.legal(real, seat)
@@ -93,10 +101,36 @@ def test_the_search_keeps_statistics_per_seat_and_a_budget():
         search.run(view, seat)
 
 
+def test_informed_rollouts_outplay_uniform_ones_in_jedi_duel():
+    """The strong level's Jedi Duel rollouts (``policy_for(..., informed=True)``) against the
+    normal level's uniform ones, played to the end from dealt tables: the informed seat wins
+    most (it takes the damaging attacks and the saving defences), and a rollout stays a
+    legal game."""
+    module = bs.get_module("jedi-duel")
+    informed, uniform = policy_for(module, informed=True), policy_for(module)
+    assert type(informed) is not type(uniform) and informed.depth == uniform.depth
+    assert type(policy_for(bs.get_module("duel-of-the-forces"), informed=True)) is type(
+        policy_for(bs.get_module("duel-of-the-forces"))
+    )  # (a game without informed rollouts keeps its own)
+    sim, rng, won = Sim(module, b"informed"), random.Random(7), 0.0
+    for g in range(40):
+        game = bs.Game.new(module, ["ann", "ben"], {}, seed=b"informed-%d" % g)
+        state, mine = game.state, g % 2
+        while (result := sim.outcome(state)) is None:
+            (seat,) = sim.to_act(state)
+            policy = informed if seat == mine else uniform
+            state = sim.step(
+                state, ((seat, policy.pick(state, seat, sim.legal(state, seat), rng)),)
+            )
+        won += mine in result.winners and 1 / len(result.winners)
+    assert won >= 28, won  # (uniform against uniform: half)
+
+
 def test_the_levels():
     assert list(LEVELS) == ["random", "easy", "normal", "strong"]
     assert tuple(LEVELS) == bs.BOT_LEVELS  # (the names a judge's deadline header may give)
     assert LEVELS["normal"].seconds <= 1.0
+    assert LEVELS["strong"].informed and not LEVELS["normal"].informed
     with pytest.raises(bs.InvalidCommand, match="no bot level 'hard'"):
         Bot("hard")
 

@@ -1,19 +1,11 @@
-"""The games the bots know a little: each game's policy, keyed by its module's id."""
+"""The games the bots know a little: each game's policy, keyed by its module's id, and the
+informed policies the strong level plays where a game has one."""
 
 from __future__ import annotations
 
 from ._epic import EpicPolicy
+from ._jedi import InformedJedi, JediPolicy
 from ._policies import Policy, shares
-
-
-class JediPolicy(Policy):
-    """Jedi Duel: random rollouts say little (most commands are discards), so they stop after
-    ``depth`` commands (a turn or two), where a position is worth the fatigue left."""
-
-    depth = 15
-
-    def evaluate(self, state, seats: int) -> tuple[float, ...]:
-        return shares([f / 21 for f in state.fatigue], 6.0)
 
 
 class DuelPolicy(Policy):
@@ -27,8 +19,11 @@ class DuelPolicy(Policy):
 
 
 POLICIES = {"epic-duels": EpicPolicy, "jedi-duel": JediPolicy, "duel-of-the-forces": DuelPolicy}
+INFORMED = {"jedi-duel": InformedJedi}
 
 
-def policy_for(module) -> Policy:
-    """A new policy for ``module``'s game (the default for a game without one)."""
-    return POLICIES.get(module.spec.id, Policy)()
+def policy_for(module, informed: bool = False) -> Policy:
+    """A new policy for ``module``'s game (the default for a game without one); ``informed``:
+    the game's informed rollouts, where it has them."""
+    made = INFORMED.get(module.spec.id) if informed else None
+    return (made or POLICIES.get(module.spec.id, Policy))()

@@ -17,12 +17,14 @@ from ._policies import Policy
 class Level:
     """How hard a bot thinks: a search of ``iterations`` at most, stopped after ``seconds`` of
     CPU; ``plain`` plays uniform random rollouts to the end whatever the game (no game
-    knowledge).  No search at all: the random bot."""
+    knowledge); ``informed`` plays the game's informed rollouts where it has them (``_games``).
+    No search at all: the random bot."""
 
     name: str
     iterations: int = 0
     seconds: float | None = None
     plain: bool = False
+    informed: bool = False
 
     @property
     def searches(self) -> bool:
@@ -33,7 +35,7 @@ LEVELS = {
     "random": Level("random"),
     "easy": Level("easy", iterations=40, seconds=0.2, plain=True),
     "normal": Level("normal", iterations=3000, seconds=0.9),
-    "strong": Level("strong", iterations=12000, seconds=3.6),
+    "strong": Level("strong", iterations=12000, seconds=3.6, informed=True),
 }
 
 
@@ -105,7 +107,7 @@ class Bot:
     # ------------------------------------------------------------------ the search
     def _search(self, module, state, seat: int, seats: int, position: int, face_down) -> Search:
         level = self.level if self.level.searches else LEVELS["normal"]
-        policy = Policy() if level.plain else policy_for(module)
+        policy = Policy() if level.plain else policy_for(module, level.informed)
         search = Search(module, policy, seats, seed=self._seed(position))
         view = module.rules.view(state, seat)
         return search.run(view, seat, face_down, iterations=level.iterations, seconds=level.seconds)
