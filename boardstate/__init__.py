@@ -55,14 +55,6 @@ with _gcpause.paused():  # (importing makes only objects that are kept)
     from ._loading import load_game
     from ._module import GameSpec, Module, Option, Outcome
     from ._records import Kind, Record
-    from ._referee import (
-        Referee,
-        Verdict,
-        apply_moves,
-        load_checked,
-        referee_moves,
-        verify,
-    )
     from ._registry import broken_modules, get_module, installed_modules
     from ._secrets import UNKNOWN, Reveal, Secret
     from ._words import (
@@ -177,6 +169,12 @@ _LAZY = {
     "batch": "batch",  # (archives and self-play at scale: the package itself)
     "BOT_LEVELS": "_deadline",
     "DEADLINE_POLICIES": "_deadline",
+    "Referee": "_referee",  # (the rules run again: verify, move, apply, not show or log)
+    "Verdict": "_referee",
+    "apply_moves": "_referee",
+    "load_checked": "_referee",
+    "referee_moves": "_referee",
+    "verify": "_referee",
 }
 """Names whose module is imported when first asked for: a command imports only what it uses
 (the audits, the mail reader, the game list, the pictures, the replay page's XML parser, ...),
@@ -190,6 +188,7 @@ if TYPE_CHECKING:  # (what the lazy names are, for readers and type checkers)
     from ._mailed import Delivery, Mailed, read_mailed, referee_mailed
     from ._migrate import migrate
     from ._pictures import Position
+    from ._referee import Referee, Verdict, apply_moves, load_checked, referee_moves, verify
     from ._safety import check_output, locked
     from ._seating import Seated, take_seat
     from ._simulate import random_playout

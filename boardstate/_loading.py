@@ -9,12 +9,10 @@ re-running them (``load_peer``; on the records after the game the last checked r
 
 from __future__ import annotations
 
-from ._checked import resume
 from ._errors import BoardstateError, CorruptFile, GameFileError, VerificationFailed
 from ._fileformat import RawFile, _check_shape, _why, no_cyclic_gc, read_raw
 from ._game import Game
 from ._rederive import Referee
-from ._referee import load_peer
 from .trust import PLUGS
 
 
@@ -33,7 +31,9 @@ def _load_game(path_or_raw) -> Game:
             code="not-a-game",
         )
     if PLUGS[raw.header.trust].loaded_by_rederiving:  # (our own file: its chain holds;
-        if raw is not path_or_raw:  # verify checks signatures)
+        from ._referee import load_peer  # verify checks signatures; an open game's needs none)
+
+        if raw is not path_or_raw:
             return _rederived(path_or_raw, raw)
         return load_peer(raw, signed=False)
     game = Game.of_file(raw)
@@ -64,6 +64,9 @@ def _rederived(path, raw: RawFile) -> Game:
     """A peer or hosted copy read back by its path: the rules run on the records after the
     game the last checked read saved (``_checked.resume``: it matches the file byte for byte),
     or from the setup when nothing saved matches or anything fails (whose words say what)."""
+    from ._checked import resume
+    from ._referee import load_peer
+
     try:
         rows = raw.records
     except GameFileError:  # (a damaged file: the run from the setup says where, as ever)

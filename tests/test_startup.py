@@ -452,6 +452,38 @@ def test_a_command_that_only_reads_imports_no_pathlib(tmp_path):
     assert ast.literal_eval(done.stdout.rsplit("\nasked:", 1)[1]) == []
 
 
+@pytest.mark.slow
+def test_a_command_that_runs_no_rules_again_imports_no_referee(tmp_path):
+    """``legal``, ``show``, ``log`` and ``show --svg`` on an open game of each shipped module read
+    the game back without its rules: neither the referee's module nor the checked copies'
+    (``verify``, ``move`` and ``apply`` import them when they ask)."""
+    player, _attack = _epic_game_at_an_attack(tmp_path)
+    paths = {str(tmp_path / "epic.msgpack"): player}
+    for module_id in ("duel-of-the-forces", "jedi-duel"):
+        paths[str(tmp_path / f"{module_id}.msgpack")] = _card_game(tmp_path, module_id)[0]
+    commands = [
+        argv
+        for path, player in paths.items()
+        for argv in (
+            ["legal", path, "--as", player],
+            ["show", path],
+            ["log", path],
+            ["show", path, "--svg"],
+        )
+    ]
+    warm = [sys.executable, "-m", "boardstate.cli", *commands[0]]
+    subprocess.run(warm, check=True, capture_output=True)  # (its data files parsed and kept)
+    gone = ("boardstate._referee", "boardstate._checked")
+    done = subprocess.run(
+        [sys.executable, "-c", RUN_RECORDING, json.dumps(commands), repr(gone)],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stderr
+    assert ast.literal_eval(done.stdout.rsplit("\nasked:", 1)[1]) == []
+
+
 @pytest.mark.parametrize(
     "name",
     [
