@@ -415,6 +415,18 @@ print("\\nasked:", repr(sorted(set(asked) & set(gone))))
 """Runs the commands in one process and names which of ``gone`` they imported."""
 
 
+def _imported(commands: list, gone: tuple, folder) -> list[str]:
+    """Which of ``gone`` the ``commands`` imported, run in one process (``RUN_RECORDING``)."""
+    done = subprocess.run(
+        [sys.executable, "-c", RUN_RECORDING, json.dumps(commands), repr(gone)],
+        capture_output=True,
+        text=True,
+        cwd=folder,
+    )
+    assert done.returncode == 0, done.stderr
+    return ast.literal_eval(done.stdout.rsplit("\nasked:", 1)[1])
+
+
 @pytest.mark.slow
 def test_a_command_that_only_reads_imports_no_pathlib(tmp_path):
     """``legal``, ``show``, ``log``, ``verify``, ``inspect`` and ``show --svg`` on a game of
@@ -442,14 +454,7 @@ def test_a_command_that_only_reads_imports_no_pathlib(tmp_path):
             ["inspect", moves],
             ["show", path, "--svg"],
         ]
-    done = subprocess.run(
-        [sys.executable, "-c", RUN_RECORDING, json.dumps(commands), repr(NOT_ON_A_READ)],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-    )
-    assert done.returncode == 0, done.stderr
-    assert ast.literal_eval(done.stdout.rsplit("\nasked:", 1)[1]) == []
+    assert _imported(commands, NOT_ON_A_READ, tmp_path) == []
 
 
 @pytest.mark.slow
@@ -473,15 +478,7 @@ def test_a_command_that_runs_no_rules_again_imports_no_referee(tmp_path):
     ]
     warm = [sys.executable, "-m", "boardstate.cli", *commands[0]]
     subprocess.run(warm, check=True, capture_output=True)  # (its data files parsed and kept)
-    gone = ("boardstate._referee", "boardstate._checked")
-    done = subprocess.run(
-        [sys.executable, "-c", RUN_RECORDING, json.dumps(commands), repr(gone)],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-    )
-    assert done.returncode == 0, done.stderr
-    assert ast.literal_eval(done.stdout.rsplit("\nasked:", 1)[1]) == []
+    assert _imported(commands, ("boardstate._referee", "boardstate._checked"), tmp_path) == []
 
 
 @pytest.mark.parametrize(
