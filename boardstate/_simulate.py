@@ -11,6 +11,7 @@ from ._module import HIDDEN, Choice
 from ._rng import FastRng
 from ._secrets import Reveal, Secret
 from ._table import Table
+from .rules._fold import handlers_of
 
 
 def random_playout(
@@ -117,14 +118,14 @@ _KEPT = 1 << 12  # entries of each table at most (then it starts again): a game'
 
 class _Unrecorded(Table):
     """A table that folds events without keeping them (the fast path keeps no log).  With a
-    ``Fold``'s evolve it calls the event's handler itself (``by_event_type``): one call fewer
+    ``Fold``'s evolve it calls the event's handler itself (``handlers_of``): one call fewer
     an event, the same fold."""
 
     __slots__ = ("_handler_of",)
 
     def __init__(self, state, evolve, rng) -> None:
         super().__init__(state, evolve, rng)
-        handlers = getattr(evolve, "by_event_type", None)
+        handlers = handlers_of(evolve)
         self._handler_of = _Every(evolve) if handlers is None else handlers
 
     def emit(self, event) -> None:

@@ -3,6 +3,8 @@ values as what they skip (shared secrets, kept reveals)."""
 
 from __future__ import annotations
 
+import functools
+
 import pytest
 
 import boardstate as bs
@@ -10,6 +12,7 @@ from boardstate._rng import FastRng
 from boardstate._secrets import Secret, reveal
 from boardstate._simulate import PlayoutRng, _Unrecorded
 from boardstate.rules import SecretUnavailable
+from boardstate.rules._fold import handlers_of
 
 
 @pytest.mark.parametrize("module_id", ["jedi-duel", "epic-duels", "duel-of-the-forces"])
@@ -61,7 +64,7 @@ def test_the_fast_table_folds_as_the_modules_evolve_made_by_a_fold_or_not(module
     ``evolve`` as it is: the same games either way."""
     module = bs.get_module(module_id)
     rules = module.rules
-    assert _Unrecorded(None, rules.evolve, None)._handler_of is rules.evolve.by_event_type
+    assert _Unrecorded(None, rules.evolve, None)._handler_of is handlers_of(rules.evolve)
     folded = []
 
     def plain(state, event):  # (no ``by_event_type``: the table must call it)
@@ -75,3 +78,29 @@ def test_the_fast_table_folds_as_the_modules_evolve_made_by_a_fold_or_not(module
             bs.random_playout(module, ["ann", "ben"], seed=seed, bot_seed=game)
         )
     assert folded
+
+
+def test_the_fast_table_calls_a_function_that_wraps_a_folds_evolve():
+    """A module's ``evolve`` that wraps its ``Fold``'s (``functools.wraps`` copies the
+    attributes, the handlers' table among them) is called for every event, as a function
+    that does not copy them is: not skipped."""
+    module = bs.get_module("jedi-duel")
+    rules = module.rules
+    assert handlers_of(rules.evolve) is not None
+    seen = {}
+    for how in ("plain", "wrapping"):
+        folded = seen[how] = []
+
+        def evolve(state, event, folded=folded):
+            folded.append(event)
+            return rules.evolve(state, event)
+
+        if how == "wrapping":
+            evolve = functools.wraps(rules.evolve)(evolve)
+            assert handlers_of(evolve) is None
+        own = bs.Module(
+            module.spec, type("Own", (type(rules),), {"evolve": staticmethod(evolve)})()
+        )
+        played = bs.random_playout(own, ["ann", "ben"], seed=b"wrapped", bot_seed=1)
+        assert played == bs.random_playout(module, ["ann", "ben"], seed=b"wrapped", bot_seed=1)
+    assert len(seen["wrapping"]) == len(seen["plain"]) > 50

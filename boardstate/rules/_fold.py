@@ -61,22 +61,37 @@ class Fold:
 
     def evolver(self) -> Callable[[Any, Any], Any]:
         """``evolve(state, event)``: the handler of ``type(event)`` applied.  Every event must
-        have its handler by now (a file may hold any of them): otherwise ``TypeError``.  Its
-        ``by_event_type`` (read-only) holds the handlers, for a table that folds many events
+        have its handler by now (a file may hold any of them): otherwise ``TypeError``.
+        ``handlers_of(evolve)`` gives its handlers, for a table that folds many events
         (``random_playout``'s) to call them without the extra call ``evolve`` is."""
         missing = self.missing()
         if missing:
             names = ", ".join(t.__name__ for t in missing)
             raise TypeError(f"no handler for {names}: every event needs one (Fold.on)")
-        handlers = self._handlers
-
-        def evolve(state, event):
-            return handlers[type(event)](state, event)
-
-        evolve.by_event_type = MappingProxyType(handlers)  # (a fast fold calls them directly)
+        evolve = _evolve_by(self._handlers)
         evolve.__module__ = sys._getframe(1).f_globals.get("__name__", __name__)
         evolve.__doc__ = "Apply one event to the state (pure): its handler in the module's Fold."
         return evolve
 
     def __repr__(self) -> str:
         return f"Fold({len(self._handlers)} of {len(self.events)} events handled)"
+
+
+def _evolve_by(handlers: dict[type, Handler]) -> Callable[[Any, Any], Any]:
+    def evolve(state, event):
+        return handlers[type(event)](state, event)
+
+    evolve.by_event_type = MappingProxyType(handlers)  # (read by ``handlers_of``)
+    return evolve
+
+
+_FOLDING = _evolve_by({}).__code__  # (what every evolve ``Fold.evolver`` makes runs)
+
+
+def handlers_of(evolve) -> MappingProxyType | None:
+    """The handlers, by event type, of an ``evolve`` that ``Fold.evolver`` made (read-only);
+    None for any other function.  Known by the code it runs, not by its attributes: a function
+    that wraps it (``functools.wraps`` copies them) must be called, not skipped."""
+    if getattr(evolve, "__code__", None) is not _FOLDING:
+        return None
+    return evolve.by_event_type
