@@ -54,3 +54,27 @@ def test_shared_reads_are_each_parts_own_reads():
     for seed, players, options in GAMES["epic-duels"]:
         random_game(MODULE, seed, players, options=options, check_each=check)
     assert checked["positions"] > 500 and checked["movers"] > 200
+
+
+def test_one_players_movers_read_their_enemies_squares_once(monkeypatch):
+    """``reachable_bits_of`` reads the enemies' squares once for movers whose enemies are the
+    same (a roster holds each character's enemies as a tuple of its own: equal, not one)."""
+    found = []
+
+    def keep(game):  # (a position of seat 0 with several characters on the board)
+        s = game.state
+        if not found and sum(s.square[c] != -1 for c in s.roster.chars_of(0)) > 1:
+            found.append(s)
+
+    random_game(MODULE, 0, 2, check_each=keep)
+    s = found[0]
+    chars = tuple(c for c in s.roster.chars_of(0) if s.square[c] != -1)
+    assert len(chars) > 1 and len({s.roster.enemies(c) for c in chars}) == 1
+    read = []
+    squares = _space._squares
+    monkeypatch.setattr(_space, "_squares", lambda *args: read.append(args) or squares(*args))
+    together = _space.reachable_bits_of(s, chars, 4)
+    assert len(read) == 1
+    monkeypatch.undo()
+    assert together == [_space.reachable_bits(s, c, 4) for c in chars]
+

@@ -111,7 +111,7 @@ def reachable_bits(s: EpicState, char: int, budget: int) -> int:
 def reachable_bits_of(s: EpicState, chars, budget: int) -> list[int]:
     """``reachable_bits`` of each of ``chars``: the board's masks and the occupied squares read
     once, and the enemies' squares once for characters whose enemies are the same (one
-    player's movers)."""
+    player's movers: equal tuples, not one tuple, on the roster)."""
     square = s.square
     occupied = _occupied(square)
     walking = _walking(s.roster.scene)
@@ -119,7 +119,7 @@ def reachable_bits_of(s: EpicState, chars, budget: int) -> list[int]:
     out = []
     foes = passable = None
     for char in chars:
-        if enemies_of(char) is not foes:
+        if enemies_of(char) != foes:
             foes = enemies_of(char)
             passable = walking[1] & ~_squares(square, foes)
         out.append(_spread(walking, square[char], budget, passable) & ~occupied)
