@@ -11,7 +11,8 @@ from __future__ import annotations
 from test_is_legal import GAMES
 
 from boardstate.modules.epic_duels import MODULE, _evolve, _legal, _space
-from boardstate.modules.epic_duels._state import DIE, MOVE, Awaiting, values_of
+from boardstate.modules.epic_duels._state import ACT, DIE, MOVE, Awaiting, values_of
+from boardstate.rules import SecretUnavailable
 from boardstate.testing import random_game
 
 
@@ -78,3 +79,27 @@ def test_one_players_movers_read_their_enemies_squares_once(monkeypatch):
     monkeypatch.undo()
     assert together == [_space.reachable_bits(s, c, 4) for c in chars]
 
+
+def test_when_end_is_listed_is_said_once_for_the_list_and_the_referee(monkeypatch):
+    """``end`` waits for a draw, heal, attack or play: ``may_end`` says when, and the list and
+    ``is_legal`` both ask it (a rule changed there changes both; they once said it apart)."""
+    checked = {"asked": 0}
+
+    for answer in (True, False):
+
+        def check(game, answer=answer):
+            s = game.state
+            if game.reveal_due() or s.phase not in (MOVE, ACT):
+                return
+            for seat in game.to_act():
+                try:
+                    listed = _legal.legal(s, seat)
+                except SecretUnavailable:
+                    continue
+                assert (("end",) in listed) is answer is _legal.is_legal(s, seat, ("end",))
+                checked["asked"] += 1
+
+        monkeypatch.undo()
+        monkeypatch.setattr(_legal, "may_end", lambda s, acting, answer=answer: answer)
+        random_game(MODULE, 1, 2, check_each=check)
+    assert checked["asked"] > 100

@@ -137,10 +137,6 @@ def movers(s: EpicState, seat: int) -> tuple[int, ...]:
     )
 
 
-def moves(s: EpicState, seat: int) -> list:
-    return _joined(move_parts(s, seat))
-
-
 def move_parts(s: EpicState, seat: int) -> list:
     """The moves in parts: the movers in turn, each one's ``MovesOf``."""
     chars = movers(s, seat)
@@ -207,30 +203,34 @@ _read: dict = {}  # id(hand) -> (hand, (its values, its distinct cards))
 _KEPT = 256  # hands kept at most (then it starts again)
 
 
-def actions(s: EpicState, seat: int) -> list:
-    return _joined(action_parts(s, seat))
-
-
 def action_parts(s: EpicState, seat: int) -> list:
     """The actions in parts, in order: one draw, ``draw 2`` (a part per pile: counted without
     being made), then in one list the heals, each character's attacks, each special card's
     plays, each character's releases, and ``end`` once it is allowed."""
     hand = hand_cards(s, seat)
     chars = s.roster.chars_of(seat)
-    drawing = one_draws(s, seat, hand)
-    drawing_two = both_draw_parts(s, seat)
+    listed = acting_parts(s, seat, hand, chars)
+    ending = may_end(s, listed)
+    rest = listed[-1]
+    rest.extend(releases(s, seat, chars))
+    if ending:
+        rest.append(("end",))
+    return listed
+
+
+def acting_parts(s: EpicState, seat: int, hand: tuple[int, ...], chars) -> list:
+    """The actions ``end`` waits for, in parts in the list's order: one draw, ``draw 2`` a part
+    per pile, then the heals, attacks and plays in one list (``action_parts`` adds to it)."""
     rest = heal_actions(s, seat, hand)
     rest.extend(attacks_of(s, chars, hand))
     rest.extend(plays(s, hand))
-    acting = drawing or rest or any(drawing_two)  # ('end' waits for a draw, heal, attack, play)
-    rest.extend(releases(s, seat, chars))
-    if s.actions <= 0 or not acting:
-        rest.append(("end",))
-    return [drawing, *drawing_two, rest]
+    return [one_draws(s, seat, hand), *both_draw_parts(s, seat), rest]
 
 
-def draws(s: EpicState, seat: int, hand: tuple[int, ...]) -> list:
-    return one_draws(s, seat, hand) + both_draws(s, seat)
+def may_end(s: EpicState, acting: list) -> bool:
+    """Whether ``end`` is listed: with no action left, or when none of the actions it waits
+    for (``acting_parts``) may be taken (the list and ``is_legal`` both ask here)."""
+    return s.actions <= 0 or not any(acting)
 
 
 def one_draws(s: EpicState, seat: int, hand: tuple[int, ...]) -> list:
@@ -393,12 +393,7 @@ def is_legal(s: EpicState, seat: int, command) -> bool:
         char = _one_of(command[1], s.roster.chars_of(seat))
         return char is not None and command in releases_of(s, seat, char)
     if command == ("end",):
-        return s.actions <= 0 or not (
-            draws(s, seat, hand)
-            or heal_actions(s, seat, hand)
-            or any(attacks_by(s, a, hand) for a in s.roster.chars_of(seat))
-            or any(plays_of(s, k) for k in hand)
-        )
+        return may_end(s, acting_parts(s, seat, hand, s.roster.chars_of(seat)))
     return False
 
 
