@@ -25,6 +25,8 @@ GAMES = {
         (3, 4, {"variant": "team"}),
         (4, 2, {"variant": "master"}),
         (5, 6, {"variant": "team"}),
+        (6, 5, {"board": "throne-room"}),  # (every board, and every count of players)
+        (7, 2, {"board": "carbon-chamber"}),
     ],
     "jedi-duel": [(seed, 2 + seed % 5, None) for seed in range(8)],
     "duel-of-the-forces": [(seed, None, None) for seed in range(8)],
