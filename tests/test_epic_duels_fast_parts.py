@@ -103,3 +103,22 @@ def test_when_end_is_listed_is_said_once_for_the_list_and_the_referee(monkeypatc
         monkeypatch.setattr(_legal, "may_end", lambda s, acting, answer=answer: answer)
         random_game(MODULE, 1, 2, check_each=check)
     assert checked["asked"] > 100
+
+
+def test_a_kept_hand_answers_for_that_hand_only():
+    """The hands read are kept by the tuple's id, with the tuple: a hand made after another was
+    dropped (its id free to be given again) is read anew, never answered with the other's."""
+    from types import SimpleNamespace
+
+    from boardstate._secrets import secret_of
+
+    ids = set()
+    for n in range(2000):  # (more than the hands kept: the table starts again on the way)
+        values = (n % 7, n % 5, n % 3)
+        hand = tuple([secret_of(b"", 1, v) for v in values])
+        s = SimpleNamespace(hands=(hand,), players=("a",))
+        assert _legal.hand_values(s, 0) == values
+        assert _legal.hand_cards(s, 0) == tuple(sorted(set(values)))
+        ids.add(id(hand))
+        del hand, s  # (its id free for the next hand, unless the table keeps the hand)
+    assert len(ids) > 2
