@@ -184,23 +184,24 @@ def hand_values(s: EpicState, seat: int) -> tuple:
 
 
 def _read_hand(s: EpicState, seat: int) -> tuple:
-    """(``values_of`` the seat's hand, its distinct cards ascending), kept for the hands last
-    asked about (the very tuple, immutable, found by identity): a turn asks again after every
-    move and action."""
+    """(``values_of`` the seat's hand, its distinct cards ascending), kept for the hands asked
+    about (up to ``_KEPT``; then the table starts again): a turn asks again after every move
+    and action.  Found by the tuple's id with the tuple kept beside it, so that id stays its
+    own (a hand is immutable, and so are its secrets: a value of the tuple alone)."""
     hand = s.hands[seat]
-    kept = _read.get(id(hand))
-    if kept is not None and kept[0] is hand:  # (the hand kept too: its id is its own)
+    kept = _hands_read.get(id(hand))
+    if kept is not None and kept[0] is hand:
         return kept[1]
     values = values_of(hand, s, seat)
     read = (values, tuple(sorted(set(values))))
-    if len(_read) >= _KEPT:
-        _read.clear()
-    _read[id(hand)] = (hand, read)
+    if len(_hands_read) >= _KEPT:
+        _hands_read.clear()
+    _hands_read[id(hand)] = (hand, read)
     return read
 
 
-_read: dict = {}  # id(hand) -> (hand, (its values, its distinct cards))
-_KEPT = 256  # hands kept at most (then it starts again)
+_hands_read: dict = {}  # id(hand) -> (hand, (its values, its distinct cards))
+_KEPT = 256  # hands kept at most (then the table starts again)
 
 
 def action_parts(s: EpicState, seat: int) -> list:
