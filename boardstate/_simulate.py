@@ -146,14 +146,16 @@ class _Unrecorded(Table):
 
 
 class _Every(dict):
-    """The handler of every event type: a module's own ``evolve`` (one not made by a Fold)."""
+    """The handler of every event type: a module's own ``evolve`` (one not made by a Fold),
+    kept for each type met (then a plain lookup, not ``__missing__``'s call, for every event)."""
 
     def __init__(self, evolve) -> None:
         super().__init__()
         self.evolve = evolve
 
     def __missing__(self, event_type):
-        return self.evolve
+        self[event_type] = evolve = self.evolve
+        return evolve
 
 
 _REVEALS: dict = {}  # id(secret) -> (secret, its reveal): shared by every playout

@@ -104,3 +104,5 @@ def test_the_fast_table_calls_a_function_that_wraps_a_folds_evolve():
         played = bs.random_playout(own, ["ann", "ben"], seed=b"wrapped", bot_seed=1)
         assert played == bs.random_playout(module, ["ann", "ben"], seed=b"wrapped", bot_seed=1)
     assert len(seen["wrapping"]) == len(seen["plain"]) > 50
+    every = _Unrecorded(None, evolve, None)._handler_of
+    assert every[int] is evolve and dict(every) == {int: evolve}  # (kept: one call a type)
