@@ -48,7 +48,8 @@ def test_shared_reads_are_each_parts_own_reads():
                 command for c in chars for command in _legal.releases_of(s, seat, c)
             ]
             checked["attackers"] += len(chars)
-            for asked in (Awaiting(s.phase, s.queue), Awaiting(s.phase + 1, s.queue)):
+            others = (Awaiting(s.phase + 1, s.queue), Awaiting(s.phase, (*s.queue, seat)))
+            for asked in (Awaiting(s.phase, s.queue), *others):  # (again; another phase, queue)
                 assert _evolve.evolve(s, asked) == s._replace(phase=asked.phase, queue=asked.seats)
             checked["positions"] += 1
 
