@@ -94,4 +94,4 @@ def handlers_of(evolve) -> MappingProxyType | None:
     that wraps it (``functools.wraps`` copies them) must be called, not skipped."""
     if getattr(evolve, "__code__", None) is not _FOLDING:
         return None
-    return evolve.by_event_type
+    return getattr(evolve, "by_event_type", None)
