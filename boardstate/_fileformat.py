@@ -180,26 +180,33 @@ _MISSING = (errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP)
 
 def _remove_orphans(directory: str, name: str) -> None:
     """Remove the temporary files that a killed writer of ``name`` left behind: those whose
-    writing process no longer exists (a live writer's file is never touched).  Theirs are the
-    names ``.NAME.*.tmp`` (``new_temporary``'s), matched as that pattern matches them: the
-    prefix, anything, the suffix."""
+    writing process no longer exists (a live writer's file is never touched)."""
     prefix = f".{name}."
     try:
-        leftovers = [
-            n
-            for n in os.listdir(directory)
-            if n.startswith(prefix) and n.endswith(".tmp") and len(n) >= len(prefix) + 4
-        ]
+        leftovers = [n for n in os.listdir(directory) if n.startswith(prefix)]
     except OSError:
         return
     for tmp in leftovers:
-        pid = tmp[len(name) + 2 :].split(".", 1)[0]
-        if not pid.isdigit() or _alive(int(pid)):
+        pid = _writer_of(tmp[len(prefix) :])
+        if pid is None or _alive(pid):
             continue
         try:
             os.unlink(os.path.join(directory, tmp))
         except OSError:
             pass
+
+
+def _writer_of(rest: str) -> int | None:
+    """The writer's pid if ``.NAME.`` + ``rest`` is ``new_temporary``'s name for a write of
+    ``NAME`` (``PID.RANDOM.tmp``: ASCII digits, a dotless random part), else None: a file
+    named ``NAME.123`` has writers of its own (``.NAME.123.PID.RANDOM.tmp``), and a name whose
+    PID no process can have (``²``, 20 digits) is no writer's."""
+    pid, dot, random_part = rest.removesuffix(".tmp").partition(".")
+    if not (rest.endswith(".tmp") and dot and random_part) or "." in random_part:
+        return None
+    if not (pid.isascii() and pid.isdigit()) or len(pid) > 9:  # (a pid_t: below 2**31)
+        return None
+    return int(pid)
 
 
 def _alive(pid: int) -> bool:

@@ -173,3 +173,29 @@ def test_a_killed_writers_temporary_file_is_removed_by_the_next_write(tmp_path, 
     rc, _, err = run(tmp_path, "move", game, "play 3", "--as", "alice")
     assert rc == 0, err
     assert not orphan.exists() and live.exists()
+
+
+@pytest.mark.parametrize("name", ["game.msgpack", "a[b]*?.x y", "[*]", "..tmp", "g"])
+def test_only_a_dead_writers_own_leftovers_are_removed(tmp_path, name):
+    """A write of ``name`` removes ``.NAME.PID.RANDOM.tmp`` of a dead PID (brackets, ``*``,
+    ``?``, dots and spaces in the name are its letters), and nothing else: not a live writer's,
+    not another file's writer's (``NAME.123``'s ``.NAME.123.PID.RANDOM.tmp``, 123 no process),
+    not a name whose PID is no process's number (``²``, 20 digits) and no traceback for those."""
+    from boardstate._fileformat import atomic_write
+
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True).stdout.strip()  # fmt: skip
+    orphan = tmp_path / f".{name}.{dead}.0123456789ab.tmp"
+    kept = [
+        f".{name}.{os.getpid()}.0123456789ab.tmp",  # (a live writer's)
+        f".{name}.{dead}.{os.getpid()}.0123456789ab.tmp",  # (a live writer of NAME.DEAD)
+        f".{name}.\u00b2.0123456789ab.tmp",  # (isdigit, not a number int reads)
+        f".{name}.{'9' * 20}.0123456789ab.tmp",  # (no process's number: os.kill overflows)
+        f".{name}x.{dead}.0123456789ab.tmp",
+        f".{name}.{dead}.0123456789ab.tmpx",
+    ]
+    for leftover in [orphan.name, *kept]:
+        (tmp_path / leftover).write_bytes(b"half a game")
+    atomic_write(str(tmp_path / name), b"a game")
+    assert (tmp_path / name).read_bytes() == b"a game"
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([name, *kept])
