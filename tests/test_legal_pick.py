@@ -1,11 +1,12 @@
 """A module's ``legal_pick`` is the list's pick, differentially.
 
 ``random_playout`` asks ``legal_pick(state, seat, below)`` where a module has one (Epic Duels:
-the moves of the move phase counted from their bitmasks, only the one picked made) instead of
-choosing from the whole ``legal`` list.  It must ask ``below`` for the list's length and give
-the command at that position, so the uniform choice and every seeded playout stay the same.
-Here that is held at every position of random games (variants varied), for every position of
-the list, and on whole playouts against the same module choosing from its list.
+the move and action phases' list counted in its parts, the moves from their bitmasks and
+``draw 2``'s discards from the hand's counts, only the one picked made) instead of choosing
+from the whole ``legal`` list.  It must ask ``below`` for the list's length and give the
+command at that position, so the uniform choice and every seeded playout stay the same.  Here
+that is held at every position of random games (variants, boards and 2 to 6 players), for
+every position of the list, and on whole playouts against the same module choosing from it.
 """
 
 from __future__ import annotations
