@@ -2,7 +2,8 @@
 skip work but never restate a rule.  Held at every position of random games (variants and
 player counts varied, tests/test_is_legal.py's games): the movers' searches made together
 (``reachable_bits_of``) against each one's own, the attacks of all the seat's characters
-(``attacks_of``) against each one's, plays and releases against one card or character at a
+(``attacks_of``) against each one's and against attacks asked apart (its cards, ``can_attack``
+for each enemy), plays and releases against one card or character at a
 time, the hand read once (``hand_cards``, kept by the hand tuple) against the hand read anew,
 and the fold of an ``Awaiting`` that asks again against the copy it used to make."""
 
@@ -11,13 +12,15 @@ from __future__ import annotations
 from test_is_legal import GAMES
 
 from boardstate.modules.epic_duels import MODULE, _evolve, _legal, _space
+from boardstate.modules.epic_duels._combat import attack_cards
+from boardstate.modules.epic_duels._space import can_attack
 from boardstate.modules.epic_duels._state import ACT, DIE, MOVE, Awaiting, values_of
 from boardstate.rules import SecretUnavailable
 from boardstate.testing import random_game
 
 
 def test_shared_reads_are_each_parts_own_reads():
-    checked = {"positions": 0, "movers": 0, "attackers": 0}
+    checked = {"positions": 0, "movers": 0, "attackers": 0, "attacks": 0}
 
     def check(game):
         if game.reveal_due():
@@ -27,7 +30,7 @@ def test_shared_reads_are_each_parts_own_reads():
             chars = s.roster.chars_of(seat)
             try:
                 hand = _legal.hand_cards(s, seat)
-            except Exception:  # (a hand this copy cannot read: nothing to compare)
+            except SecretUnavailable:  # (a hand this copy cannot read: nothing to compare)
                 continue
             assert hand == tuple(sorted(set(values_of(s.hands[seat], s, seat))))
             assert _legal.hand_values(s, seat) == values_of(s.hands[seat], s, seat)
@@ -41,6 +44,9 @@ def test_shared_reads_are_each_parts_own_reads():
             assert _legal.attacks_of(s, chars, hand) == [
                 command for a in chars for command in _legal.attacks_by(s, a, hand)
             ]
+            assert _legal.attacks_of(s, chars, hand) == [
+                command for a in chars for command in attacks_asked_apart(s, a, hand)
+            ]
             assert _legal.plays(s, hand) == [
                 command for k in hand for command in _legal.plays_of(s, k)
             ]
@@ -48,6 +54,7 @@ def test_shared_reads_are_each_parts_own_reads():
                 command for c in chars for command in _legal.releases_of(s, seat, c)
             ]
             checked["attackers"] += len(chars)
+            checked["attacks"] += len(_legal.attacks_of(s, chars, hand))
             others = (Awaiting(s.phase + 1, s.queue), Awaiting(s.phase, (*s.queue, seat)))
             for asked in (Awaiting(s.phase, s.queue), *others):  # (again; another phase, queue)
                 assert _evolve.evolve(s, asked) == s._replace(phase=asked.phase, queue=asked.seats)
@@ -55,7 +62,19 @@ def test_shared_reads_are_each_parts_own_reads():
 
     for seed, players, options in GAMES["epic-duels"]:
         random_game(MODULE, seed, players, options=options, check_each=check)
-    assert checked["positions"] > 500 and checked["movers"] > 200
+    assert checked["positions"] > 500 and checked["movers"] > 200 and checked["attacks"] > 100
+
+
+def attacks_asked_apart(s, a: int, hand) -> list:
+    """``a``'s attacks from answers that share nothing: its attack cards (``attack_cards``) in
+    the hand, one that is not an action if none is left, and each enemy ``can_attack`` hits
+    (held to the board's line of sight by tests/test_epic_duels_space.py)."""
+    if s.square[a] == -1 or s.held[a]:
+        return []
+    cards = s.roster.cards
+    if not any(k in hand and (s.actions > 0 or cards[k].free) for k in attack_cards(s, a)):
+        return []
+    return [("attack", a, d) for d in s.roster.enemies(a) if can_attack(s, a, d)]
 
 
 def test_one_players_movers_read_their_enemies_squares_once(monkeypatch):
