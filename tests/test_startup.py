@@ -208,6 +208,7 @@ def test_commands_import_only_what_they_use(tmp_path):
     heavy = tuple(h + p for h in HEAVY for p in ("", "."))
     assert sorted(m for m in after_shows if m.startswith(heavy)) == []
     assert sorted(after_shows & set(UNUSED)) == []
+    assert "boardstate.cli.batch" not in after_shows  # (verify's options: cli/_runs)
     drawing = tuple(h + p for h in DRAWING for p in ("", "."))
     assert sorted(m for m in after_quiet if m.startswith(drawing)) == []
     svg = tuple(h + p for h in SVG for p in ("", "."))
@@ -230,6 +231,42 @@ def test_every_public_name_is_there_when_asked_for():
     assert sorted(PLUGS) == ["hosted", "open", "peer", "shared-deck"]
     with pytest.raises(AttributeError, match="no attribute 'no_such_name'"):
         bs.no_such_name  # noqa: B018
+
+
+FACADES = ("boardstate", "boardstate.rules", "boardstate.geometry", "boardstate.trust")
+
+FIRST_USE = {
+    "boardstate": {"verify": "_referee", "Referee": "_referee", "BOT_LEVELS": "_deadline"},
+    "boardstate.rules": {"determinize": "boardstate._determinize", "label": "_drawing"},
+}
+"""Names each façade imports when first asked for, and the module that defines them."""
+
+STAR_IMPORTS = """
+import importlib, sys
+for package, lazy in FIRST_USE.items():
+    found = {}
+    exec(f"from {package} import *", found)
+    for name, where in lazy.items():
+        module = importlib.import_module(where if "." in where else f"{package}.{where}")
+        assert found[name] is getattr(module, name), (package, name)
+for package in FACADES:
+    found = {}
+    exec(f"from {package} import *", found)
+    names = sys.modules[package].__all__
+    print(package, len(names), sorted(set(names) - set(found)))
+"""
+
+
+def test_a_star_import_of_each_facade_gives_every_name_of_its_all():
+    """``from boardstate.rules import *`` (and of each façade) in a new process gives each name
+    of its ``__all__``, the names loaded on first use the defining module's very objects."""
+    given = f"FIRST_USE = {FIRST_USE!r}\nFACADES = {FACADES!r}\n"
+    done = subprocess.run(
+        [sys.executable, "-c", given + STAR_IMPORTS], capture_output=True, text=True
+    )
+    lines = [line.split(" ", 2) for line in done.stdout.splitlines()]
+    assert [(p, missing) for p, _n, missing in lines] == [(p, "[]") for p in FACADES], done.stderr
+    assert all(int(count) > 5 for _p, count, _missing in lines)
 
 
 @pytest.mark.parametrize(
