@@ -24,11 +24,10 @@ from __future__ import annotations  # (as attrs' own module: the same compiler f
 import atexit
 import builtins
 import marshal
-import os
 import sys
 from types import CodeType
 
-from ._cache import cache_dir, put, read_own
+from ._cache import cache_path, put, read_own
 
 STAND_IN = 0x5EEDC0DE5EEDC0DE
 """Put where the source holds its process's hash of the class's name."""
@@ -47,9 +46,8 @@ only what this process used: the code of classes since changed (an edited checko
 grow it for every command to read."""
 
 
-def cache_file() -> str:
-    name = f"{sys.implementation.cache_tag}-{sys.hexversion:x}.marshal"
-    return os.path.join(cache_dir(), "attrs", name)
+def cache_file() -> str | None:
+    return cache_path("attrs", f"{sys.implementation.cache_tag}-{sys.hexversion:x}.marshal")
 
 
 class _Codes:

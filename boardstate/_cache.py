@@ -28,17 +28,30 @@ Python's version, in every key of the cache, names it."""
 MAX_BYTES = 1 << 28  # (the largest file of the cache read back)
 
 
-def cache_dir() -> str:
-    """Where the cache is kept (the environment decides)."""
-    from ._folders import user_folder_name
+def cache_dir() -> str | None:
+    """Where the cache is kept (the environment decides); None: nowhere, with no home folder
+    and no folder named (the commands run without it: it only saves time)."""
+    from ._folders import NoHomeFolder, user_folder_name
 
-    return user_folder_name("BOARDSTATE_CACHE", "XDG_CACHE_HOME", ".cache")
+    try:
+        return user_folder_name("BOARDSTATE_CACHE", "XDG_CACHE_HOME", ".cache")
+    except NoHomeFolder:
+        return None
 
 
-def put(path: str, data: bytes | Iterable[bytes]) -> None:
+def cache_path(*names: str) -> str | None:
+    """A file of the cache, ``names`` joined to its folder (None: no cache folder)."""
+    folder = cache_dir()
+    return None if folder is None else os.path.join(folder, *names)
+
+
+def put(path: str | None, data: bytes | Iterable[bytes]) -> None:
     """A new file put in place (a crash leaves the old one, or none), readable by this user
     only; a folder that cannot be written leaves it as it was (the next command checks more,
-    nothing else).  ``data``: its bytes, or its parts in order (streamed)."""
+    nothing else), and so does no cache folder (``path`` None).  ``data``: its bytes, or its
+    parts in order (streamed)."""
+    if path is None:
+        return
     from ._fileformat import new_temporary  # (not tempfile: shutil, the compressors, random)
 
     folder, name = os.path.split(path)
@@ -82,7 +95,7 @@ def _own(st: os.stat_result) -> bool:
     return kind and st.st_uid == os.getuid() and not st.st_mode & 0o022
 
 
-def read_own(path: str) -> bytes | None:
+def read_own(path: str | None) -> bytes | None:
     """The bytes of ``path`` if it and its folder are this user's alone (never through a
     link: the file is checked as opened), else None."""
     fd = open_own(path)
@@ -95,10 +108,11 @@ def read_own(path: str) -> bytes | None:
         return f.read(size)  # (not the limit: read() reserves what it is asked for)
 
 
-def open_own(path: str) -> int | None:
+def open_own(path: str | None) -> int | None:
     """A descriptor of ``path`` opened to read, if it and its folder are this user's alone
-    (never through a link: the file is checked as opened), else None."""
-    if not _own(os.lstat(os.path.dirname(path))):
+    (never through a link: the file is checked as opened), else None (and for no path: no
+    cache folder)."""
+    if path is None or not _own(os.lstat(os.path.dirname(path))):
         return None
     fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0))
     if not _own(os.fstat(fd)):

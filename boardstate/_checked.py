@@ -38,7 +38,7 @@ import sys
 import attrs
 import msgpack
 
-from ._cache import HIGHEST, MAX_BYTES, cache_dir, code_fingerprint, open_own, pickling, put
+from ._cache import HIGHEST, MAX_BYTES, cache_path, code_fingerprint, open_own, pickling, put
 from ._commitments import SIZE, Commitments, OnFile
 from ._cuts import start_cuts_at
 from ._datacache import data_key
@@ -51,15 +51,18 @@ MAX_REMEMBERED = 8  # (seq, digest) pairs per game: several copies of one game o
 _MAX_BYTES = 4096
 
 
-def _path(game_id: bytes) -> str:
-    return os.path.join(cache_dir(), "checked", game_id.hex())
+def _path(game_id: bytes) -> str | None:
+    return cache_path("checked", game_id.hex())
 
 
 def remembered(game_id: bytes) -> list[tuple[int, bytes]]:
     """The ``(seq, digest)`` pairs remembered for a game, newest first (none if unreadable:
     the memory only ever saves work)."""
+    path = _path(game_id)
+    if path is None:
+        return []
     try:
-        with open(_path(game_id), "rb") as f:
+        with open(path, "rb") as f:
             data = f.read(_MAX_BYTES + 1)
         pairs = msgpack.unpackb(data, use_list=False) if len(data) <= _MAX_BYTES else ()
     except (OSError, ValueError, msgpack.UnpackException):
@@ -128,8 +131,8 @@ _STATE_FORMAT = b"boardstate-state-5"
 _TRAILER = struct.Struct(">QQ")  # (the bytes of the commitments, of the key and body)
 
 
-def _state_path(header) -> str:
-    return os.path.join(cache_dir(), "checked", f"{header.game_id.hex()}-{header.viewer}.state")
+def _state_path(header) -> str | None:
+    return cache_path("checked", f"{header.game_id.hex()}-{header.viewer}.state")
 
 
 def rows_hashed(rows, sha=None):

@@ -21,14 +21,14 @@ import os
 import stat
 from importlib import import_module
 
-from ._cache import HIGHEST, cache_dir, code_fingerprint, pickling, put, read_own
+from ._cache import HIGHEST, cache_path, code_fingerprint, pickling, put, read_own
 
 
 def parsed(parse, text: str, name: str, package: str):
     """``parse(text, name)``, or the value it gave before for the same key."""
     if parse.__closure__ is not None:  # (a closure may hold more than the key says)
         return parse(text, name)
-    path = os.path.join(cache_dir(), "data", _key(parse, text, name, package))
+    path = cache_path("data", _key(parse, text, name, package))
     try:
         return pickling.loads(read_own(path))  # (None, not this user's alone: a TypeError)
     except Exception:  # (missing, not ours, or written by a run that was cut short)

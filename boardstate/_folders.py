@@ -6,6 +6,13 @@ from __future__ import annotations
 
 import os
 
+from ._errors import OptionError
+
+
+class NoHomeFolder(OptionError):
+    """No home folder to put a user's folder in (``$HOME`` unset, no entry for the user: a
+    container's arbitrary user), and the environment names none."""
+
 
 def user_folder_name(variable: str, xdg: str, home: str, *under: str) -> str:
     """A folder of this user's boardstate: ``$variable``, else ``$xdg/boardstate/...``, else
@@ -14,13 +21,14 @@ def user_folder_name(variable: str, xdg: str, home: str, *under: str) -> str:
     given = os.environ.get(variable)
     if given:
         return given
-    base = os.environ.get(xdg) or os.path.join(_home(), home)
+    base = os.environ.get(xdg)
+    if not base:
+        # (as ``Path.home()`` finds it; it raised a ``RuntimeError``: every command's traceback)
+        found = os.path.expanduser("~")
+        if found[:1] == "~":
+            raise NoHomeFolder(
+                f"no home folder (HOME is not set, and this user has no entry): set HOME, "
+                f"{xdg} or {variable}"
+            )
+        base = os.path.join(found, home)
     return os.path.join(base, "boardstate", *under)
-
-
-def _home() -> str:
-    """The user's home folder, as ``Path.home()`` finds it."""
-    home = os.path.expanduser("~")
-    if home[:1] == "~":
-        raise RuntimeError("Could not determine home directory.")
-    return home

@@ -131,3 +131,51 @@ def test_a_link_to_nothing_is_no_file_of_either_key(tmp_path, monkeypatch):
     (game / "gone.toml").symlink_to(tmp_path / "nowhere.toml")
     (game / "gone.py").symlink_to(tmp_path / "nowhere.py")
     assert keys() == first
+
+
+NO_HOME = """
+import pwd, sys
+def no_entry(uid):
+    raise KeyError(uid)
+pwd.getpwuid = no_entry  # (a user of no passwd entry, as a container's arbitrary uid is)
+from boardstate.cli import cli
+try:
+    cli.main(sys.argv[1:], prog_name="boardstate")
+except SystemExit as stop:
+    sys.exit(stop.code)
+"""
+"""A command run where no home folder can be found (no ``$HOME``, no entry for the user)."""
+
+
+def test_without_a_home_folder_commands_run_without_the_cache(tmp_path):
+    """No home folder and no ``BOARDSTATE_CACHE``/``XDG_CACHE_HOME``: a command runs without
+    the cache (it only saves time), nothing written beside the game but its output; a key's
+    folder, which a signed game needs, is a one-line error.  (Both were ``RuntimeError``
+    tracebacks: every command failed.)"""
+    import subprocess
+    import sys
+
+    import boardstate as bs
+
+    game = bs.Game.new(bs.get_module("jedi-duel"), ["ann", "ben"], {}, seed=b"home")
+    bs.save_game(game, tmp_path / "game.msgpack")
+    seat = game.to_act()[0]
+    player, command = game.players[seat], game.legal(seat)[0]
+    gone = {"HOME", "BOARDSTATE_CACHE", "XDG_CACHE_HOME", "BOARDSTATE_KEYS", "XDG_CONFIG_HOME"}
+    env = {k: v for k, v in os.environ.items() if k not in gone}
+
+    def run(*argv):
+        return subprocess.run(
+            [sys.executable, "-c", NO_HOME, *argv],
+            capture_output=True, text=True, cwd=tmp_path, env=env,
+        )  # fmt: skip
+
+    for argv in (["legal", "game.msgpack", "--as", player], ["verify", "game.msgpack"]):
+        done = run(*argv)
+        assert done.returncode == 0 and not done.stderr, (argv, done.stderr)
+    done = run("move", "game.msgpack", "--as", player, command, "-o", "move.msgpack")
+    assert done.returncode == 0, done.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.msgpack", "move.msgpack"]
+    done = run("key", "show", "ann")
+    assert done.returncode != 0 and "Traceback" not in done.stderr
+    assert done.stderr.count("\n") == 1 and "home folder" in done.stderr, done.stderr
