@@ -68,7 +68,7 @@ def make_player(text: str):
 
 def play(module, players, g: int) -> tuple[float, list, list]:
     """Game ``g``: (the first player's score, CPU seconds per player, moves per player)."""
-    game = bs.Game.new(module, ["ann", "ben"], {}, seed=b"bench-strong-%d" % g)
+    game = bs.Game.new(module, ["ann", "ben"], {}, seed=b"strong-%d" % g)
     rng = random.Random(g)
     order = (0, 1) if g % 2 == 0 else (1, 0)  # order[seat]: the player at that seat
     cpu, moves = [0.0, 0.0], [0, 0]

@@ -40,15 +40,15 @@ class InformedJedi(JediPolicy):
             return commands[rng.randrange(len(commands))]
         action, defend, stance, _ = self.phases
         phase = state.phase
-        if phase == action:
-            worth = self.gain
-        elif phase == defend:
-            worth = self.saved
+        if phase == action:  # the most fatigue swung (ties broken at random)
+            return max(commands, key=lambda c: self.gain(state, seat, c) + 0.1 * rng.random())
+        if phase == defend:
+            cost = self.loss
         elif phase in stance:
-            worth = self.defence
+            cost = self.slowness
         else:
             return commands[rng.randrange(len(commands))]
-        return max(commands, key=lambda c: worth(state, seat, c) + 0.1 * rng.random())
+        return min(commands, key=lambda c: cost(state, seat, c) + 0.1 * rng.random())
 
     def gain(self, s, seat: int, command) -> float:
         """The fatigue an action swings to ``seat`` (a card kept back is worth half a point)."""
@@ -70,21 +70,21 @@ class InformedJedi(JediPolicy):
             )
         return 0.5  # Force Push/Pull, Force Sense
 
-    def defence(self, s, seat: int, command) -> float:
-        """A stance's worth: the lower its card, the faster its defence (``keep``: none)."""
-        return -self.rank[command[1]] if len(command) > 1 else -99.0
+    def slowness(self, s, seat: int, command) -> float:
+        """A stance's card: the lower, the faster its defence (``keep`` alone has none)."""
+        return self.rank[command[1]] if len(command) > 1 else 99.0
 
-    def saved(self, s, seat: int, command) -> float:
-        """Minus the fatigue a defence leaves ``seat`` to lose (a card spent costs a little)."""
+    def loss(self, s, seat: int, command) -> float:
+        """The fatigue a defence leaves ``seat`` to lose (a card spent costs a little)."""
         rules = self.rules
         kind, _card, area, speed, _stance = s.attack
         verb = command[0]
         if kind == self.phases[3]:  # a blow: its damage, against the stance or a Club
             if verb == "take":
-                return -rules.blow_damage(s, seat, area, speed)
+                return rules.blow_damage(s, seat, area, speed)
             if verb == "defend":
-                return -rules.blow_damage(s, seat, area, speed, command[1]) - 0.7
-            return -2.0  # a Force Defence spends a royal
+                return rules.blow_damage(s, seat, area, speed, command[1]) + 0.7
+            return 2.0  # a Force Defence spends a royal
         if verb == "take":  # a Joker or Force Lightning: to the bottom of the column
-            return rules.column_bottom(s.fatigue[seat]) - s.fatigue[seat]
-        return -2.0
+            return s.fatigue[seat] - rules.column_bottom(s.fatigue[seat])
+        return 2.0
