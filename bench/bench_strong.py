@@ -107,13 +107,13 @@ def main(argv=None) -> int:
         cpu = [a + b for a, b in zip(cpu, c)]
         moves = [a + b for a, b in zip(moves, m)]
         low, high = wilson(score, i)
+        per_move = [f"{1000 * c / max(m, 1):.0f} ms/move" for c, m in zip(cpu, moves)]
         print(
-            f"  game {g}: {s:g}  ({score:g} of {i}, {low:.0%}-{high:.0%})",
+            f"  game {g}: {s:g}  ({score:g} of {i}, {low:.0%}-{high:.0%}; {', '.join(per_move)})",
             file=sys.stderr,
             flush=True,
         )
     low, high = wilson(score, args.games)
-    per_move = [f"{1000 * c / max(m, 1):.0f} ms/move" for c, m in zip(cpu, moves)]
     print(
         f"{args.game} {args.first} vs {args.second}: {score:g}/{args.games} "
         f"= {score / args.games:.1%} [95% CI {low:.1%}-{high:.1%}]  "
