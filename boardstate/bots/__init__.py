@@ -5,7 +5,8 @@ A bot plays one seat from that seat's view alone: information-set Monte Carlo tr
 view (``boardstate.rules.determinize``), on the engine's fast path (decide and evolve on
 states, no log).  Levels (``LEVELS``): random, easy, normal, strong.  A game whose random
 rollouts say little has a ``Policy`` of its own (move abstraction, rollout choices, an
-evaluation where rollouts stop).  See docs/bots.md.
+evaluation where rollouts stop); the strong level plays the game's informed rollouts where it
+has them (Jedi Duel).  See docs/bots.md.
 
     bot = Bot("normal", seed=7)
     game.play(seat, bot.choose(game, seat))
