@@ -12,6 +12,7 @@ from ._rng import FastRng
 from ._secrets import Reveal, Secret
 from ._table import Table
 from .rules._fold import handlers_of
+from .rules._memo import IdentityMemo
 
 
 def random_playout(
@@ -134,14 +135,11 @@ class _Unrecorded(Table):
     def reveal(self, secret: Secret) -> Reveal:
         """``Table.reveal``; a secret this copy holds (a pure function of it, and the fast
         path's secrets are shared: ``PlayoutRng``) turned over once and the reveal kept."""
-        kept = _REVEALS.get(id(secret))
-        if kept is not None and kept[0] is secret:  # (the secret kept too: its id is its own)
-            return kept[1]
-        shown = Table.reveal(self, secret)
-        if secret.known:
-            if len(_REVEALS) >= _KEPT:
-                _REVEALS.clear()
-            _REVEALS[id(secret)] = (secret, shown)
+        shown = _REVEALS.get(secret)
+        if shown is None:
+            shown = Table.reveal(self, secret)
+            if secret.known:
+                _REVEALS.keep(secret, shown)
         return shown
 
 
@@ -158,4 +156,4 @@ class _Every(dict):
         return evolve
 
 
-_REVEALS: dict = {}  # id(secret) -> (secret, its reveal): shared by every playout
+_REVEALS = IdentityMemo(_KEPT)  # a secret -> its reveal: shared by every playout

@@ -8,10 +8,11 @@ once and sealed, or face down and turned over later, are engine features a modul
 ``Rules.choice`` (``Choice``).  ``Fold`` makes ``evolve`` from one handler per event type, and
 ``Teller`` makes ``tell`` (a record's events in words, as a seat may know them) the same way;
 ``rules_class`` makes the rules' class from the functions of the module's parts;
-``quick_replace`` gives a ``NamedTuple`` state a quicker ``_replace`` for the fold.  A module's
-accessible SVG picture of its table can start from ``picture`` and the small drawing helpers
-beside it (``label``, ``card_back``, ...).  ``determinize(module, view, seat, rng)`` fills what
-a seat cannot see with values consistent with what it can (bots; OpenSpiel's
+``quick_replace`` gives a ``NamedTuple`` state a quicker ``_replace`` for the fold, and
+``IdentityMemo`` keeps a hot path's answers by the very (immutable) value asked about.  A
+module's accessible SVG picture of its table can start from ``picture`` and the small drawing
+helpers beside it (``label``, ``card_back``, ...).  ``determinize(module, view, seat, rng)``
+fills what a seat cannot see with values consistent with what it can (bots; OpenSpiel's
 ``resample_from_infostate``).  See docs/writing-a-module.md.
 """
 
@@ -38,6 +39,7 @@ from .._module import HIDDEN, Choice, GameSpec, Module, Option, Outcome, Rules, 
 from .._secrets import UNKNOWN, Reveal, Secret, seats_mask
 from .._table import Table
 from ._fold import Fold
+from ._memo import IdentityMemo
 from ._parts import on_first_use, rules_class
 from ._replace import quick_replace
 from ._tell import Teller, plural, words_and
@@ -51,6 +53,7 @@ __all__ = [
     "Fold",
     "GameSpec",
     "HIDDEN",
+    "IdentityMemo",
     "IllegalCommand",
     "InvalidCommand",
     "Module",
