@@ -1,11 +1,12 @@
 """``boardstate``: create, play, exchange, replay and verify games.
 
 The click group and its one-line usage errors; the commands live by family: setting up
-(``setting_up``: modules, new, join, migrate), moves (``moves``: move, undo, apply, inspect,
-export), looking (``looking``: show, legal, replay, log, view), checking (``checking``: verify,
-check), and ``play``, ``board``, ``key`` and ``judge`` in their own files.  A command's file
-is imported when the command is run (or listed by ``--help``): a command starts without the
-others' imports (the judge's, the bots', the archives')."""
+(``setting_up``: modules, new, join, migrate), moves (``moves``: move, apply, inspect;
+``own_records``: undo, export), looking (``looking``: show, legal, log; ``replaying``: replay,
+view), checking (``checking``: verify, check), and ``play``, ``board``, ``key`` and ``judge`` in
+their own files.  A command's file is imported when the command is run (or listed by
+``--help``): a command starts without the others' imports (the judge's, the bots', the archives')
+and without building the others' click commands."""
 
 from __future__ import annotations
 
@@ -25,15 +26,15 @@ COMMANDS = {
     "join": ("setting_up", "join"),
     "migrate": ("setting_up", "migrate"),
     "move": ("moves", "move"),
-    "undo": ("moves", "undo"),
+    "undo": ("own_records", "undo"),
     "apply": ("moves", "apply"),
     "inspect": ("moves", "inspect"),
-    "export": ("moves", "export"),
+    "export": ("own_records", "export"),
     "show": ("looking", "show"),
     "legal": ("looking", "legal"),
-    "replay": ("looking", "replay"),
+    "replay": ("replaying", "replay"),
     "log": ("looking", "log"),
-    "view": ("looking", "view_cmd"),
+    "view": ("replaying", "view_cmd"),
     "games": ("games", "games"),
     "verify": ("checking", "verify"),
     "check": ("checking", "check"),

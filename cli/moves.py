@@ -1,6 +1,6 @@
 """Moves: ``move`` (a command, appended and written as a move file or a request for the judge),
-``undo``, ``apply`` (the other players' move files), ``inspect`` (a move file before applying it)
-and ``export`` (records again, as a move file)."""
+``apply`` (the other players' move files) and ``inspect`` (a move file before applying it);
+``undo`` and ``export`` are ``own_records``'."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from ._common import (
     write_reply,
     write_request,
 )
-from ._errors import BAD_INPUT, RULES_REJECTED, exit_code, fail, one_line_errors
+from ._errors import BAD_INPUT, exit_code, fail, one_line_errors
 
 MOVE_PATHS = click.Path(dir_okay=False, allow_dash=True)  # (move files, mails; '-': stdin)
 
@@ -99,46 +99,6 @@ def move(file, command, player, level, out, force, text, key):
     echo = click.echo if out != "-" else lambda line: click.echo(line, err=True)
     echo_records(game, records, seat, echo)
     echo_after(game, seat, echo, before=before)
-
-
-@click.command()
-@click.argument("file", type=click.Path(dir_okay=False))
-@click.option("--as", "player", required=True, help="The player taking the move back.")
-@one_line_errors
-def undo(file, player):
-    """Take back your last move(s) that no other copy holds yet: your own trailing records
-    that no move file has carried (the file keeps count of what was mailed or received)."""
-    with bs.locked(file):
-        game = bs.load_checked(file)
-        seat = game.seat(player)
-        count = game.undoable(seat)
-        if count == 0:
-            fail(f"error: {_why_no_undo(game, seat)}", RULES_REJECTED)
-        dropped = game.records[game.seq - count :]
-        game.truncate(game.seq - count)
-        bs.save_game(game, file)
-    for rec in dropped:
-        click.echo(f"undone: record {rec.seq}: {bs.describe(game, rec, seat)}")
-    echo_after(game, seat)
-
-
-def _why_no_undo(game: bs.Game, seat: int) -> str:
-    last = game.records[-1]
-    shared = game.header.shared
-    if shared is None:
-        return (
-            "nothing is undone: this file does not record which records were mailed (it was "
-            "made before files kept count)"
-        )
-    if last.seq <= shared:
-        return (
-            f"nothing to undo: record {last.seq} ({bs.describe(game, last, seat)}) has gone to "
-            "the other players (in a move file, or it came from them)"
-        )
-    return (
-        f"nothing to undo: the last record ({bs.describe(game, last, seat)}) is not "
-        f"{game.players[seat]}'s"
-    )
 
 
 @click.command()
@@ -334,31 +294,3 @@ def _peek(body: bytes) -> tuple:
     except Exception:  # (a damaged body: say so, do not fail)
         return "?", "damaged", "?", ""
     return seq, kind, actor, command if isinstance(command, str) else ""
-
-
-@click.command()
-@click.argument("file", type=click.Path(dir_okay=False))
-@click.option(
-    "--after",
-    "after",
-    type=int,
-    required=True,
-    help="The last record the other players already have.",
-)
-@click.option("-o", "--out", required=True, type=click.Path(dir_okay=False))
-@click.option("--force", is_flag=True, help="Replace an existing game file at the output path.")
-@click.option("--text", is_flag=True, help="Write the move file as text to paste into a mail.")
-@one_line_errors
-def export(file, after, out, force, text):
-    """Write the records after record N as a move file (to send again, or to a late player)."""
-    game = bs.load_game(file)
-    last = game.last_seq
-    if not -1 <= after < last:
-        fail(
-            f"error: --after {after} is out of range (records 0-{last}; the last has nothing "
-            f"after it)",
-            BAD_INPUT,
-        )
-    bs.check_output(out, force=force, reading=[file])
-    count = bs.save_moves(game, after, out, text=text)
-    click.echo(f"wrote {out}: records {after + 1}-{last} ({count})")
