@@ -120,8 +120,9 @@ def decide(t: Table, moves) -> None:
     ((seat, command),) = moves
     s = t.state
     if command is HIDDEN:  # the attack card, laid face down
+        defender = s.roster.seat_of[s.combat[1]]
         t.emit(LaidFaceDown(seat))
-        t.emit(Awaiting(DEFEND, (s.roster.seat_of[s.combat[1]],)))
+        t.emit(Awaiting(DEFEND, (defender,)))
         return
     _STEPS[command[0]](t, seat, command)
 
@@ -222,12 +223,13 @@ def _attack(t: Table, seat: int, command) -> None:
 
 def _defend(t: Table, seat: int, command) -> None:
     s = t.state
+    attacker = s.turn
     if command[0] == "undefended":
         t.emit(NotDefended(seat))
     else:
         pos = _hand_pos(t, seat, command[1])
         t.emit(Defended(seat, pos, t.reveal(s.hands[seat][pos])))
-    t.emit(Awaiting(TURN, (s.turn,)))  # the attacker turns the card over
+    t.emit(Awaiting(TURN, (attacker,)))  # the attacker turns the card over
 
 
 def _lay(t: Table, seat: int, command) -> None:
@@ -274,11 +276,11 @@ def _play(t: Table, seat: int, command) -> None:
 def _release(t: Table, seat: int, command) -> None:
     _, char, cards = command
     s = t.state
-    hand = s.hands[seat]
+    hand, moving = s.hands[seat], s.phase == MOVE
     pos = _effects.positions_of(hand, cards, t)
     t.emit(Discarded(seat, pos, tuple(t.reveal(hand[i]) for i in pos)))
     t.emit(Released(char))
-    if s.phase == MOVE:
+    if moving:
         t.emit(Awaiting(MOVE, (seat,)))
     else:
         settle(t, seat)
