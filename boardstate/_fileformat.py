@@ -107,12 +107,11 @@ def atomic_stream(path):
     """``atomic_write`` step by step: a binary file to write an output too large to hold in
     memory (the replay page) piece by piece.  It replaces ``path`` only when the ``with``
     block ends without an error; otherwise nothing is changed and no temporary file stays."""
-    from ._safety import write_target
+    from ._safety import refuse_unless_regular, write_target
 
     shown = path
     path = write_target(path)
-    if not _absent_or_regular(path):
-        raise GameFileError(f"{shown}: not a regular file; not writing there", code="not-a-file")
+    refuse_unless_regular(_mode_at(path), shown)
     directory, name = os.path.split(path)
     _remove_orphans(directory, name)
     try:
@@ -163,14 +162,14 @@ def new_temporary(directory, prefix: str, suffix: str) -> tuple[int, str]:
     raise FileExistsError(f"no new temporary name in {directory}")
 
 
-def _absent_or_regular(path: str) -> bool:
-    """No file at ``path``, or a regular one (``not Path.exists() or Path.is_file()``: a
-    failure to look other than a missing file is raised as theirs is)."""
+def _mode_at(path: str) -> int | None:
+    """The ``st_mode`` of what is at ``path``, None if nothing is (as ``Path.exists()`` reads
+    a failure to look: a missing file is nothing, any other failure is raised)."""
     try:
-        return stat.S_ISREG(os.stat(path).st_mode)
+        return os.stat(path).st_mode
     except OSError as exc:
         if exc.errno in _MISSING:
-            return True
+            return None
         raise
 
 

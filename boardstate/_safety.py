@@ -85,14 +85,22 @@ def check_output(path, *, force: bool = False, reading=()) -> Path:
         return target
     except OSError as exc:
         raise GameFileError(f"{path}: cannot write ({exc.strerror})", code="unwritable") from None
-    if not stat.S_ISREG(mode):
-        raise GameFileError(f"{path}: not a regular file; not writing there", code="not-a-file")
+    refuse_unless_regular(mode, path)
     if not force and _is_game_file(target):
         raise GameFileError(
             f"{path} is a game file; not replacing it (choose another name, or add --force)",
             code="would-overwrite",
         )
     return target
+
+
+def refuse_unless_regular(mode: int | None, shown) -> None:
+    """Never write over (or through) what is not a regular file: a device, a directory, a
+    pipe.  ``mode``: the ``st_mode`` of what is at the path, None if nothing is (then there is
+    nothing to refuse); refused: ``GameFileError``, code ``"not-a-file"``, naming ``shown``.
+    Both ``check_output`` and every atomic write ask it."""
+    if mode is not None and not stat.S_ISREG(mode):
+        raise GameFileError(f"{shown}: not a regular file; not writing there", code="not-a-file")
 
 
 @contextmanager

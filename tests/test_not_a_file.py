@@ -1,0 +1,31 @@
+"""Nothing but a regular file is ever written over: ``check_output`` (before a command's work)
+and every atomic write (the last word) refuse a device, a directory or a pipe alike, with
+``_safety.refuse_unless_regular``'s one message and code."""
+
+import os
+
+import pytest
+
+import boardstate as bs
+
+
+@pytest.mark.parametrize("kind", ["directory", "pipe"])
+def test_what_is_not_a_regular_file_is_refused_by_both(tmp_path, kind):
+    """(No device: a broken check run as root would replace /dev/null.)"""
+    path = str(tmp_path / kind)
+    os.mkdir(path) if kind == "directory" else os.mkfifo(path)
+    for write in (lambda: bs.check_output(path), lambda: bs.atomic_write(path, b"a game")):
+        with pytest.raises(bs.GameFileError) as refused:
+            write()
+        assert refused.value.code == "not-a-file"
+        assert refused.value.reason == f"{path}: not a regular file; not writing there"
+    assert os.listdir(tmp_path) == [kind]  # no temporary file left
+
+
+def test_a_new_name_or_a_regular_file_is_written(tmp_path):
+    new, old = tmp_path / "new.svg", tmp_path / "old.svg"
+    old.write_bytes(b"old")
+    for path in (new, old):
+        assert bs.check_output(path) == path
+        bs.atomic_write(path, b"drawn")
+        assert path.read_bytes() == b"drawn"
