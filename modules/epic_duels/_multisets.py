@@ -20,10 +20,8 @@ def multiset_count(values, n: int) -> int:
     if n <= 1:
         return 1 if n == 0 else len(set(values))
     if n == 2:
-        kinds = len(set(values))
-        ordered = sorted(values)
-        twice = len({a for a, b in zip(ordered, ordered[1:]) if a == b})
-        return kinds * (kinds - 1) // 2 + twice
+        kinds, twice = _kinds_and_twice(values)
+        return len(kinds) * (len(kinds) - 1) // 2 + len(twice)
     copies: dict = {}
     for v in values:
         copies[v] = copies.get(v, 0) + 1
@@ -58,7 +56,37 @@ class Multisets:
         return self._made
 
     def __getitem__(self, i: int):
+        if self.n <= 2 and self._made is None and 0 <= i < len(self):  # (the usual asks)
+            made = _nth_of_few(self.values, self.n, i)
+            return made if self.head is None else (*self.head, made)
         return self._list()[i]
 
     def __iter__(self):
         return iter(self._list())
+
+
+def _nth_of_few(values, n: int, i: int) -> tuple:
+    """``multisets(values, n)[i]`` for ``n`` up to 2, the list not made: one card is the
+    ``i``-th distinct value; two are, value by value ascending, the value twice (if held
+    twice) and then the value with each greater one."""
+    if n == 0:
+        return ()
+    if n == 1:
+        return (sorted(set(values))[i],)
+    kinds, twice = _kinds_and_twice(values)
+    for k, a in enumerate(kinds):
+        if a in twice:
+            if i == 0:
+                return (a, a)
+            i -= 1
+        greater = len(kinds) - 1 - k
+        if i < greater:
+            return (a, kinds[k + 1 + i])
+        i -= greater
+    raise IndexError("the choice is past the last")  # (the caller checked: not reached)
+
+
+def _kinds_and_twice(values) -> tuple[list, set]:
+    """The distinct values ascending, and those held at least twice (the pairs' parts)."""
+    ordered = sorted(values)
+    return sorted(set(ordered)), {a for a, b in zip(ordered, ordered[1:]) if a == b}
