@@ -8,6 +8,8 @@ of a record's cost (tests/test_is_legal.py holds the two equal)."""
 
 from __future__ import annotations
 
+from boardstate.rules import IdentityMemo
+
 from . import _effects
 from ._combat import attack_card_sets, attack_cards, defence_cards
 from ._multisets import Multisets, multisets
@@ -186,22 +188,18 @@ def hand_values(s: EpicState, seat: int) -> tuple:
 def _read_hand(s: EpicState, seat: int) -> tuple:
     """(``values_of`` the seat's hand, its distinct cards ascending), kept for the hands asked
     about (up to ``_KEPT``; then the table starts again): a turn asks again after every move
-    and action.  Found by the tuple's id with the tuple kept beside it, so that id stays its
-    own (a hand is immutable, and so are its secrets: a value of the tuple alone)."""
+    and action.  Kept by the very tuple (``IdentityMemo``: a hand is immutable, and so are its
+    secrets: a value of the tuple alone)."""
     hand = s.hands[seat]
-    kept = _hands_read.get(id(hand))
-    if kept is not None and kept[0] is hand:
-        return kept[1]
-    values = values_of(hand, s, seat)
-    read = (values, tuple(sorted(set(values))))
-    if len(_hands_read) >= _KEPT:
-        _hands_read.clear()
-    _hands_read[id(hand)] = (hand, read)
+    read = _hands_read.get(hand)
+    if read is None:
+        values = values_of(hand, s, seat)
+        read = _hands_read.keep(hand, (values, tuple(sorted(set(values)))))
     return read
 
 
-_hands_read: dict = {}  # id(hand) -> (hand, (its values, its distinct cards))
 _KEPT = 256  # hands kept at most (then the table starts again)
+_hands_read = IdentityMemo(_KEPT)  # a hand -> (its values, its distinct cards)
 
 
 def action_parts(s: EpicState, seat: int) -> list:

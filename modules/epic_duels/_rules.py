@@ -7,7 +7,7 @@ the trust modes, whose turn and how they choose, the outcome, the report and the
 
 from __future__ import annotations
 
-from boardstate.rules import Choice, OptionError, Outcome, Setup
+from boardstate.rules import Choice, IdentityMemo, OptionError, Outcome, Setup
 
 from ._characters import cast
 from ._decks import deck_for, parse_deck, read_player_deck
@@ -153,22 +153,22 @@ def view(s: EpicState, seat: int | None) -> EpicState:
     return s._replace(hands=hands, piles=piles, seen=seen)
 
 
-_SEEN: dict[tuple[int, int | None], tuple[tuple, tuple]] = {}
-"""``_seen_by``'s answers, by the very tuple of cards (kept with it: its id is not reused)."""
+_SEEN = IdentityMemo(256)
+"""``_seen_by``'s answers, by the very tuple of cards: each seat's ({seat: the tuple held})."""
 
 
 def _seen_by(cards: tuple, seat: int | None) -> tuple:
     """``cards`` as ``seat`` holds them: each secret it does not own sealed (None: every one).
     A pile stays the very same tuple from state to state until it changes, and ``log`` views
     every state: the answer for the same tuple is given again, not made again (issue 29)."""
-    key = (id(cards), seat)
-    kept = _SEEN.get(key)
-    if kept is not None and kept[0] is cards:
-        return kept[1]
-    held = tuple(c if seat is not None and c.owned_by(seat) else c.sealed() for c in cards)
-    if len(_SEEN) >= 256:
-        _SEEN.clear()
-    _SEEN[key] = (cards, held)
+    answers = _SEEN.get(cards)
+    if answers is None:
+        answers = _SEEN.keep(cards, {})
+    held = answers.get(seat)
+    if held is None:
+        held = answers[seat] = tuple(
+            c if seat is not None and c.owned_by(seat) else c.sealed() for c in cards
+        )
     return held
 
 
