@@ -383,6 +383,21 @@ def test_disputed_alternatives_apply_one_at_a_time_and_together():
     assert _talents(yoda)["Force Lift"][4] == 2 and _talents(yoda)["Insight"][4] == 3
 
 
+def test_a_kept_deck_is_kept_without_its_file_and_reads_it_when_asked():
+    """The cache keeps a built-in deck without its file (whose classes a command then never
+    makes: ``_deck_files``); read back, its file is the built-in one parsed, and its alternatives
+    are the same deck as the parsed deck's."""
+    import pickle
+
+    text = _decks.deck_file("yoda").builtin_text()
+    parsed = _decks.parse_deck(text, "decks/yoda.toml")
+    back = pickle.loads(pickle.dumps(parsed))
+    assert back == parsed and back._file is None and parsed._file is not None
+    assert back.file == parsed.file
+    for alt in parsed.alternatives:
+        assert back.with_alternatives([alt]) == parsed.with_alternatives([alt])
+
+
 def test_an_unknown_alternative_is_refused():
     with pytest.raises(OptionError, match="deck 'luke' has no alternative 'x' .offered: none"):
         _decks.builtin_decks()["luke"].with_alternatives(["x"])

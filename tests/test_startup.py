@@ -71,6 +71,10 @@ is imported when a name of it is first asked for (``_peer`` and ``_hosted``: by 
 game's plug; ``_deadline``: by a hosted game's header; ``keys``: by a signed game, the cache
 folder is ``_folders``'s; ``_determinize``: by a bot)."""
 
+PARSING = ("boardstate.modules.epic_duels._deck_files", "boardstate.modules.epic_duels._templates")
+"""Epic Duels' deck file and templates: their classes are for parsing a deck file (or varying a
+deck), never made by a command whose data files are kept parsed."""
+
 DRAWING = (
     "xml",
     "tomllib",
@@ -208,6 +212,7 @@ def test_commands_import_only_what_they_use(tmp_path):
     heavy = tuple(h + p for h in HEAVY for p in ("", "."))
     assert sorted(m for m in after_shows if m.startswith(heavy)) == []
     assert sorted(after_shows & set(UNUSED)) == []
+    assert sorted(after_shows & set(PARSING)) == []
     assert "boardstate.cli.batch" not in after_shows  # (verify's options: cli/_runs)
     drawing = tuple(h + p for h in DRAWING for p in ("", "."))
     assert sorted(m for m in after_quiet if m.startswith(drawing)) == []

@@ -21,13 +21,19 @@ from __future__ import annotations
 
 import hashlib
 
+from boardstate.rules import DataFile
+
 from ._characters import CHARACTERS_FILE, cast
 from ._decks import deck_file
-from ._templates import TEMPLATES_FILE
+
+TEMPLATES = "decks/templates.toml"
+"""The templates' file (``_templates.TEMPLATES_FILE``), named here so that the digest, made at
+every start, does not import ``_templates``: its classes are for parsing a deck file only."""
 
 
 def data_digest() -> str:
     """Names the content of every built-in data file (for ``GameSpec.data_digest``)."""
-    parts = [CHARACTERS_FILE.digest, TEMPLATES_FILE.digest]
+    templates = DataFile(__package__, TEMPLATES, None, what="templates file", code="bad-templates")
+    parts = [CHARACTERS_FILE.digest, templates.digest]
     parts += [deck_file(t.id).digest for t in cast().teams]
     return hashlib.sha256("".join(parts).encode()).hexdigest()[:16]

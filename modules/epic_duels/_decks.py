@@ -1,5 +1,8 @@
 """Epic Duels' decks: ``decks/<team>.toml``, one team's 31 cards (10 + 9 basic combat cards,
-12 talent cards), as its file writes it (``DeckFile``) and as a game uses it (``Deck``).
+12 talent cards), as a game uses them (``Deck``); as the file writes them (``DeckFile``) they are
+``_deck_files``', imported when a file is parsed or a deck varied, never by a command whose decks
+are kept parsed (the file's four attrs classes, with their checks, and the templates' three
+were 1-1.5 ms of every start, issue 29).
 
 Values the sources disagree on carry their ``disputed`` alternatives, which a deck applies by
 id (``Deck.with_alternatives``).  A player who owns the printed cards can load a deck file of
@@ -11,188 +14,28 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 import attrs
 
-from boardstate.rules import DataFile, FieldError, OptionError, read_data_file, structure_toml
+from boardstate.rules import DataFile, OptionError, read_data_file
 
-from ._characters import cast, known_sources
-from ._fields import an_id, converter, nonblank, on_converter, one_of, whole
-from ._templates import MAIN_COMBAT_CARDS, MINOR_COMBAT_CARDS, CombatLine, multiset, templates
-from ._vocabulary import TALENT_KINDS, TEAM, Effect, Value, check_steps, check_value, ours
+from ._characters import cast
+from ._vocabulary import Effect, Value
 
-TALENT_CARDS = 12
-DECK_CARDS = MAIN_COMBAT_CARDS + MINOR_COMBAT_CARDS + TALENT_CARDS  # 31
+if TYPE_CHECKING:
+    from ._deck_files import DeckFile
 
-
-# --- cards and decks ----------------------------------------------------------------------------
+FILE_CLASSES = ("Alternative", "TalentCard", "BasicCards", "DeckFile")
+"""The deck file's classes, ``_deck_files``' (``_decks.DeckFile`` still finds them)."""
 
 
-@attrs.frozen
-class Alternative:
-    """One disputed alternative to a card: what ``source`` says instead.
+def __getattr__(name: str):
+    if name in FILE_CLASSES:
+        from . import _deck_files
 
-    Its ``id`` names the alternative across the deck: cards that carry the same id change
-    together (``Deck.with_alternatives``).  Omitted fields keep the card's values.
-    """
-
-    id: str = attrs.field(validator=an_id)
-    source: tuple[str, ...] = attrs.field(
-        validator=attrs.validators.and_(attrs.validators.min_len(1), known_sources)
-    )
-    note: str = attrs.field(validator=nonblank)
-    attack: Value | None = None
-    defense: Value | None = None
-    copies: int | None = attrs.field(default=None, validator=whole(1, 12))
-    effects: tuple[Effect, ...] | None = None
-
-    def __attrs_post_init__(self) -> None:
-        if (self.attack, self.defense, self.copies, self.effects) == (None,) * 4:
-            raise FieldError("changes nothing (give attack, defense, copies or effects)")
-
-    def changes(self) -> dict:
-        return {
-            n: getattr(self, n)
-            for n in ("attack", "defense", "copies", "effects")
-            if getattr(self, n) is not None
-        }
-
-
-@attrs.frozen
-class TalentCard:
-    """A power combat or special card as its deck file writes it (with ``copies``)."""
-
-    name: str = attrs.field(validator=nonblank)
-    pictures: str = attrs.field(validator=an_id)
-    kind: str = attrs.field(validator=one_of(TALENT_KINDS))
-    copies: int = attrs.field(validator=whole(1, 12))
-    text: str = attrs.field(validator=nonblank)
-    attack: Value | None = None
-    defense: Value | None = None
-    free: bool = False
-    """Playing it does not count as one of the turn's actions."""
-    effects: tuple[Effect, ...] = ()
-    source: tuple[str, ...] = attrs.field(default=(), validator=known_sources)
-    uncertain: str | None = None
-    """⚠ a value or reading only a weak source gives (no alternative known)."""
-    disputed: tuple[Alternative, ...] = ()
-
-    def __attrs_post_init__(self) -> None:
-        ours(self.pictures, "pictures")
-        if self.kind == "special":
-            for name in ("attack", "defense"):
-                if getattr(self, name) is not None:
-                    raise FieldError("a special card has no combat value", field=name)
-            if not self.effects:
-                raise FieldError("a special card needs at least one effect", field="effects")
-        elif self.attack is None and self.defense is None:
-            raise FieldError("a power combat card needs an attack or a defense value", "attack")
-        for name in ("attack", "defense"):
-            check_value(getattr(self, name), name)
-        if self.uncertain is not None and not self.uncertain.strip():
-            raise FieldError("must not be empty", field="uncertain")
-        check_steps(self.effects, self.kind)
-        ids = [a.id for a in self.disputed]
-        for j, a in enumerate(self.disputed):
-            if ids.index(a.id) != j:
-                raise FieldError(f"alternative {a.id!r} twice", field=f"disputed[{j}].id")
-            try:
-                attrs.evolve(self, disputed=(), **a.changes())
-            except FieldError as exc:
-                where = f"[{j}]" + (f".{exc.field}" if exc.field else "")
-                raise FieldError(f"{where} (alternative {a.id!r}): {exc}", "disputed") from None
-
-
-@attrs.frozen
-class BasicCards:
-    """A character's basic combat cards; ``template`` (if given) must match them exactly."""
-
-    cards: tuple[CombatLine, ...]
-    template: str | None = None
-
-
-@attrs.frozen
-class DeckFile:
-    """``decks/<team>.toml`` (or a player's deck file in the same format)."""
-
-    team: str = attrs.field(validator=an_id)
-    main_combat: BasicCards
-    minor_combat: BasicCards
-    card: tuple[TalentCard, ...]
-
-    def __attrs_post_init__(self) -> None:
-        _check_deck(self)
-
-    def alternative_ids(self) -> tuple[str, ...]:
-        seen: list[str] = []
-        for c in self.card:
-            for a in c.disputed:
-                if a.id not in seen:
-                    seen.append(a.id)
-        return tuple(seen)
-
-
-def _check_deck(d: DeckFile) -> None:
-    if cast().by_id(d.team) is None:
-        known = ", ".join(t.id for t in cast().teams)
-        raise FieldError(f"unknown team {d.team!r} (teams: {known})", field="team")
-    temps = templates().template
-    for role, need in (("main", MAIN_COMBAT_CARDS), ("minor", MINOR_COMBAT_CARDS)):
-        basic: BasicCards = getattr(d, f"{role}_combat")
-        have = sum(line.copies for line in basic.cards)
-        if have != need:
-            raise FieldError(
-                f"{role} basic combat cards: {need} needed, got {have}", f"{role}_combat.cards"
-            )
-        if basic.template is not None:
-            t = temps.get(basic.template)
-            if t is None or t.role != role:
-                fits = ", ".join(n for n, t in temps.items() if t.role == role)
-                raise FieldError(
-                    f"unknown {role} template {basic.template!r} (templates: {fits})",
-                    f"{role}_combat.template",
-                )
-            if multiset(basic.cards) != multiset(t.cards):
-                raise FieldError(
-                    f"the cards differ from template {basic.template!r}", f"{role}_combat.cards"
-                )
-    have = sum(card.copies for card in d.card)
-    if have != TALENT_CARDS:
-        last = len(d.card) - 1
-        raise FieldError(
-            f"the talent cards add up to {have} copies, {TALENT_CARDS} are needed",
-            f"card[{last}].copies" if last >= 0 else "team",
-        )
-    names = [card.name for card in d.card]
-    for i, card in enumerate(d.card):
-        if names.index(card.name) != i:
-            raise FieldError(f"{card.name!r} is listed twice (use copies)", f"card[{i}].name")
-        steps = [card.effects] + [a.effects for a in card.disputed if a.effects is not None]
-        for effects in steps:
-            for e in effects:
-                if e.named is not None and e.named not in names:
-                    raise FieldError(
-                        f"an effect searches for {e.named!r}, which this deck does not hold",
-                        f"card[{i}].name",
-                    )
-    for alt_id in d.alternative_ids():
-        have = sum(_varied(card, (alt_id,)).copies for card in d.card)
-        if have != TALENT_CARDS:
-            i = next(i for i, card in enumerate(d.card) if alt_id in [a.id for a in card.disputed])
-            raise FieldError(
-                f"with alternative {alt_id!r} the deck has {have} talent cards, not {TALENT_CARDS}",
-                f"card[{i}].disputed",
-            )
-
-
-def _varied(card: TalentCard, ids: Iterable[str]) -> TalentCard:
-    chosen = [a for a in card.disputed if a.id in ids]
-    if len(chosen) > 1:
-        raise OptionError(
-            f"alternatives {', '.join(a.id for a in chosen)} both change {card.name!r}",
-            code="bad-alternative",
-        )
-    return attrs.evolve(card, **chosen[0].changes()) if chosen else card
+        return getattr(_deck_files, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 # --- the loaded deck ----------------------------------------------------------------------------
@@ -222,7 +65,21 @@ class Deck:
     """Ids of the disputed alternatives this deck offers."""
     chosen: tuple[str, ...] = ()
     """The alternatives applied to ``cards``."""
-    file: DeckFile = attrs.field(eq=False, repr=False, hash=False, default=None)
+    _file: DeckFile | None = attrs.field(eq=False, repr=False, hash=False, default=None)
+    """The file it was made from; None for a built-in deck read back from the kept parse (the
+    cache keeps a deck without it): its team's built-in file, parsed when asked for."""
+
+    def __reduce__(self):
+        return Deck, (self.team, self.cards, self.alternatives, self.chosen)
+
+    @property
+    def file(self) -> DeckFile:
+        """The deck file it was made from (``_deck_files.DeckFile``)."""
+        if self._file is not None:
+            return self._file
+        from ._deck_files import builtin_deck_file
+
+        return builtin_deck_file(self.team)
 
     def with_alternatives(self, ids: Iterable[str]) -> Deck:
         """The deck with the named disputed alternatives in place of the default values."""
@@ -234,7 +91,9 @@ class Deck:
                     f"deck {self.team!r} has no alternative {i!r} (offered: {offered})",
                     code="bad-alternative",
                 )
-        return _build(self.file, ids)
+        from ._deck_files import build
+
+        return build(self.file, ids)
 
     def count(self, kind: str | None = None, pictures: str | None = None) -> int:
         return sum(
@@ -244,51 +103,14 @@ class Deck:
         )
 
 
-def _build(d: DeckFile, ids: tuple[str, ...] = ()) -> Deck:
-    team = cast().by_id(d.team)
-    cards: list[Card] = []
-    for basic, who in ((d.main_combat, team.main), (d.minor_combat, team.minor)):
-        for line in basic.cards:
-            card = Card(
-                who.name, who.id, "combat", Value(base=line.attack), Value(base=line.defense)
-            )
-            cards.extend([card] * line.copies)
-    for talent in d.card:
-        t = _varied(talent, ids)
-        card = Card(t.name, t.pictures, t.kind, t.attack, t.defense, t.free, t.effects, t.text)
-        cards.extend([card] * t.copies)
-    return Deck(d.team, tuple(cards), d.alternative_ids(), ids, d)
-
-
-# --- structuring a deck file --------------------------------------------------------------------
-
-
-def _install(converter) -> None:
-    """A deck file, structured with its team known to the nested checks (see ``TEAM``)."""
-    from cattrs.gen import make_dict_structure_fn
-
-    table = make_dict_structure_fn(DeckFile, converter)
-
-    def structure_deck(value, _type) -> DeckFile:
-        team = value.get("team") if isinstance(value, dict) else None
-        token = TEAM.set(cast().by_id(team) if type(team) is str else None)
-        try:
-            return table(value, DeckFile)
-        finally:
-            TEAM.reset(token)
-
-    converter.register_structure_hook(DeckFile, structure_deck)
-
-
-on_converter(_install)
-
-
 # --- the files ----------------------------------------------------------------------------------
 
 
 def parse_deck(text: str, source: str) -> Deck:
     """A deck file -> Deck (checked against the built-in characters and templates)."""
-    return _build(structure_toml(text, source, DeckFile, converter(), "bad-deck"))
+    from ._deck_files import build, parse_deck_file
+
+    return build(parse_deck_file(text, source))
 
 
 def deck_file(team: str) -> DataFile:

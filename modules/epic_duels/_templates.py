@@ -11,6 +11,7 @@ import attrs
 from boardstate.rules import DataFile, FieldError, structure_toml
 
 from ._characters import known_sources
+from ._data import TEMPLATES
 from ._fields import ID, converter, one_of, whole
 
 MAIN_COMBAT_CARDS = 10
@@ -67,7 +68,7 @@ def parse_templates(text: str, source: str) -> Templates:
 
 TEMPLATES_FILE = DataFile(
     __package__,
-    "decks/templates.toml",
+    TEMPLATES,
     parse_templates,
     what="templates file",
     code="bad-templates",
