@@ -32,11 +32,11 @@ def claim_output(
     from pathlib import Path  # (a file written: not every command's start, issue 29)
 
     if checked_first:
-        bs.check_output(path, force=force, reading=reading)
+        bs.check_output(path, force=force, reading=reading, as_path=False)
     if not force and Path(path).exists():
         fail(f"error: {path} exists{refused}", BAD_INPUT)
     if not checked_first:
-        bs.check_output(path, force=force, reading=reading)
+        bs.check_output(path, force=force, reading=reading, as_path=False)
 
 
 def seat_of(game: bs.Game, name: str | None) -> int | None:

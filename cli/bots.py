@@ -38,7 +38,7 @@ def hint(file, player, level, top):
     A search from the player's view alone (what their copy shows them): it never reads the
     others' hidden cards, even in a file that holds them.
     """
-    with bs.locked(file):
+    with bs.locked(file, as_path=False):
         game = bs.load_checked(file)
     seat = game.seat(player)
     game.check_can_act(seat)

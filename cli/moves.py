@@ -58,14 +58,14 @@ def move(file, command, player, level, out, force, text, key):
     if level and command:
         fail("error: give a command or --bot, not both", BAD_INPUT)
     commands = split_commands(command) if not level else []
-    with bs.locked(file):
+    with bs.locked(file, as_path=False):
         game = bs.load_checked(file)
         if level:
             from .bots import bot_command  # (here: the bots' search is imported for --bot only)
 
             commands = [bot_command(game, player, level)]
         if out is not None and out != "-":
-            bs.check_output(out, force=force, reading=[file])
+            bs.check_output(out, force=force, reading=[file], as_path=False)
         seat = game.seat(player)
         if game.header.signed and game.header.viewer != seat:
             fail(
@@ -129,11 +129,11 @@ def apply(file, movefiles, out, force, text, key, protocol):
     for the whole command and written once, at the end (the reply first, so a failed write
     leaves the game as it was)."""
     reading = [file, *movefiles]
-    with bs.locked(file):
+    with bs.locked(file, as_path=False):
         game = bs.load_checked(file)
         before, viewer = game.state, game.header.viewer
         if out is not None and out != "-":
-            bs.check_output(out, force=force, reading=reading)
+            bs.check_output(out, force=force, reading=reading, as_path=False)
         mailed = [move for path in movefiles for move in bs.read_mailed(path)]
         sign_as(game, key)  # (the reveals and deals due from this copy's player are signed)
         unsettled = game.mail_base(game.last_seq)

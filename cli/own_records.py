@@ -20,7 +20,7 @@ from ._errors import BAD_INPUT, RULES_REJECTED, fail, one_line_errors
 def undo(file, player):
     """Take back your last move(s) that no other copy holds yet: your own trailing records
     that no move file has carried (the file keeps count of what was mailed or received)."""
-    with bs.locked(file):
+    with bs.locked(file, as_path=False):
         game = bs.load_checked(file)
         seat = game.seat(player)
         count = game.undoable(seat)
@@ -76,6 +76,6 @@ def export(file, after, out, force, text):
             f"after it)",
             BAD_INPUT,
         )
-    bs.check_output(out, force=force, reading=[file])
+    bs.check_output(out, force=force, reading=[file], as_path=False)
     count = bs.save_moves(game, after, out, text=text)
     click.echo(f"wrote {out}: records {after + 1}-{last} ({count})")

@@ -42,7 +42,7 @@ def play(module, players, bots, options, seed, out):
             fail(
                 "error: a game file is resumed as it is: no --player, --option or --seed", BAD_INPUT
             )
-        with bs.locked(module):
+        with bs.locked(module, as_path=False):
             game = bs.load_checked(module)
         out = out or module
     else:

@@ -121,7 +121,7 @@ def _show_step(game, states, i, seat) -> None:
 def view_cmd(file, player, out, force):
     """Write PLAYER's view of FILE: no seed, other players' secrets sealed."""
     game = bs.load_game(file)
-    bs.check_output(out, force=force, reading=[file])
+    bs.check_output(out, force=force, reading=[file], as_path=False)
     bs.save_game(game, out, viewer=game.seat(player))
     click.echo(f"wrote {out}: {player}'s view of {file}")
     click.echo(f"note: some records will be {game.trust.checked_in_part}")

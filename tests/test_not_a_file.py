@@ -29,3 +29,23 @@ def test_a_new_name_or_a_regular_file_is_written(tmp_path):
         assert bs.check_output(path) == path
         bs.atomic_write(path, b"drawn")
         assert path.read_bytes() == b"drawn"
+
+
+def test_the_target_as_a_string_is_the_paths_own(tmp_path):
+    """``as_path=False`` (a command that uses neither, so imports no ``pathlib``): the same
+    target as the ``Path`` given by default, as a string, for ``check_output`` and ``locked``;
+    and the same refusal of the file the command reads."""
+    (tmp_path / "real.svg").write_bytes(b"old")
+    os.symlink(tmp_path / "real.svg", tmp_path / "link.svg")
+    for name in ("new.svg", "real.svg", "link.svg"):
+        given = str(tmp_path / name)
+        target = bs.check_output(given, as_path=False)
+        assert type(target) is str and target == str(bs.check_output(given))
+    assert target == str(tmp_path / "real.svg")  # (a link is written through)
+    with bs.locked(str(tmp_path / "link.svg"), as_path=False) as held:
+        assert held == target
+    with bs.locked(str(tmp_path / "link.svg")) as held:
+        assert str(held) == target and not isinstance(held, str)
+    with pytest.raises(bs.GameFileError) as refused:
+        bs.check_output(target, reading=[str(tmp_path / "link.svg")], as_path=False)
+    assert refused.value.code == "would-overwrite"

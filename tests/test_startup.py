@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 import json
 import random
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -469,16 +470,23 @@ def _imported(commands: list, gone: tuple, folder) -> list[str]:
     return ast.literal_eval(done.stdout.rsplit("\nasked:", 1)[1])
 
 
-@pytest.mark.slow
-def test_a_command_that_only_reads_imports_no_pathlib(tmp_path):
-    """``legal``, ``show``, ``log``, ``verify``, ``inspect`` and ``show --svg`` on a game of
-    each shipped module: the cache folder, the file's name and the boards' files are strings
-    (a ``move`` or ``apply`` writes, and ``locked`` gives a ``Path``)."""
+def _a_game_of_each_module(tmp_path) -> dict[str, tuple[str, str, str]]:
+    """Module id -> a game of it half-way through (Epic Duels' where a character may attack):
+    its file, the seat to act's name and a command it may give."""
     player, attack = _epic_game_at_an_attack(tmp_path)
     games = {"epic-duels": (str(tmp_path / "epic.msgpack"), player, attack)}
     for module_id in ("duel-of-the-forces", "jedi-duel"):
         player, command = _card_game(tmp_path, module_id)
         games[module_id] = (str(tmp_path / f"{module_id}.msgpack"), player, command)
+    return games
+
+
+@pytest.mark.slow
+def test_a_command_that_only_reads_imports_no_pathlib(tmp_path):
+    """``legal``, ``show``, ``log``, ``verify``, ``inspect`` and ``show --svg`` on a game of
+    each shipped module: the cache folder, the file's name and the boards' files are strings
+    (a ``move`` or ``apply`` writes, and ``locked`` gives a ``Path``)."""
+    games = _a_game_of_each_module(tmp_path)
     commands = []
     for module_id, (path, player, command) in games.items():
         moves = str(tmp_path / f"{module_id}-move.msgpack")
@@ -495,6 +503,26 @@ def test_a_command_that_only_reads_imports_no_pathlib(tmp_path):
             ["verify", path],
             ["inspect", moves],
             ["show", path, "--svg"],
+        ]
+    assert _imported(commands, NOT_ON_A_READ, tmp_path) == []
+
+
+@pytest.mark.slow
+def test_move_and_apply_import_no_pathlib(tmp_path):
+    """``move`` with its move file named and ``apply`` on a copy of a game of each shipped
+    module: the lock and the output's check give strings to the command line (``locked`` and
+    ``check_output`` with ``as_path=False``; their ``Path`` brought ``pathlib``, 3 ms)."""
+    games = _a_game_of_each_module(tmp_path)
+    commands = []
+    for module_id, (path, player, command) in games.items():
+        copy, moves = (
+            str(tmp_path / f"{module_id}-copy.msgpack"),
+            str(tmp_path / f"{module_id}-move"),
+        )
+        shutil.copy(path, copy)
+        commands += [
+            ["move", path, "--as", player, command, "-o", moves],
+            ["apply", copy, moves],
         ]
     assert _imported(commands, NOT_ON_A_READ, tmp_path) == []
 
