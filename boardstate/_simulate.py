@@ -13,7 +13,6 @@ from ._secrets import Reveal, Secret
 from ._table import Table
 from .rules._fold import handlers_of
 from .rules._memo import IdentityMemo
-from .rules._replace import drafts_of
 
 
 def random_playout(
@@ -42,7 +41,7 @@ def random_playout(
     legal_pick = getattr(module.rules, "legal_pick", None)  # the same pick, the list not made
     choice = getattr(module.rules, "choice", None)
     decide_into = module.rules.decide
-    table = _table_for(state, decider.evolve, rng)  # one table for the game: no log is kept
+    table = _Unrecorded(state, decider.evolve, rng)  # one table for the game: no log is kept
     face_down: dict = {}
     actions = 0
     in_the_open, face_down_, turn_over = Choice.OPEN, Choice.FACE_DOWN, Choice.TURN_OVER
@@ -67,7 +66,7 @@ def random_playout(
             moves = ((seat, face_down.pop(seat)),)
         actions += len(moves)
         decide_into(table, moves)  # (the table holds ``state``: it made it)
-        state = table.settled()
+        state = table.state
         if actions > max_actions:
             raise RuntimeError("the game did not end")
     return state, result, actions
@@ -133,10 +132,6 @@ class _Unrecorded(Table):
     def emit(self, event) -> None:
         self.state = self._handler_of[type(event)](self.state, event)
 
-    def settled(self):
-        """The state the decision made."""
-        return self.state
-
     def reveal(self, secret: Secret) -> Reveal:
         """``Table.reveal``; a secret this copy holds (a pure function of it, and the fast
         path's secrets are shared: ``PlayoutRng``) turned over once and the reveal kept."""
@@ -146,47 +141,6 @@ class _Unrecorded(Table):
             if secret.known:
                 _REVEALS.keep(secret, shown)
         return shown
-
-
-class _Drafting(_Unrecorded):
-    """``_Unrecorded`` folding each decision's events into one draft of the state, in place
-    (``rules._replace.drafts_of``): k events, one copy, not k; ``settled()`` freezes it.  Only
-    for a ``Fold``'s handlers (each reads the state and sets fields through ``_replace``) and a
-    state made by ``quick_replace``; tests/test_simulate_drafts.py holds every game's playouts
-    to the copying table's, state by state."""
-
-    __slots__ = ("_draft", "_drafts")
-
-    def __init__(self, state, evolve, rng, drafts) -> None:
-        super().__init__(state, evolve, rng)
-        self._drafts = drafts
-        self._draft = None
-
-    def emit(self, event) -> None:
-        draft = self._draft
-        if self.state is not draft:  # (the decision's first event, or a handler made a state)
-            draft = self._draft = self._drafts(*self.state)
-        draft.opened = True
-        try:
-            self.state = self._handler_of[type(event)](draft, event)
-        finally:
-            draft.opened = False
-
-    def settled(self):
-        """The state the decision made (frozen: the draft is never seen again)."""
-        state = self.state
-        if state is self._draft:
-            state = self.state = state.freeze()
-            self._draft = None
-        return state
-
-
-def _table_for(state, evolve, rng) -> _Unrecorded:
-    """The drafting table if the module's fold and state allow it, else the copying one."""
-    drafts = drafts_of(type(state))
-    if drafts is None or handlers_of(evolve) is None:
-        return _Unrecorded(state, evolve, rng)
-    return _Drafting(state, evolve, rng, drafts)
 
 
 class _Every(dict):

@@ -120,9 +120,8 @@ def decide(t: Table, moves) -> None:
     ((seat, command),) = moves
     s = t.state
     if command is HIDDEN:  # the attack card, laid face down
-        defender = s.roster.seat_of[s.combat[1]]
         t.emit(LaidFaceDown(seat))
-        t.emit(Awaiting(DEFEND, (defender,)))
+        t.emit(Awaiting(DEFEND, (s.roster.seat_of[s.combat[1]],)))
         return
     _STEPS[command[0]](t, seat, command)
 
@@ -223,13 +222,12 @@ def _attack(t: Table, seat: int, command) -> None:
 
 def _defend(t: Table, seat: int, command) -> None:
     s = t.state
-    attacker = s.turn
     if command[0] == "undefended":
         t.emit(NotDefended(seat))
     else:
         pos = _hand_pos(t, seat, command[1])
         t.emit(Defended(seat, pos, t.reveal(s.hands[seat][pos])))
-    t.emit(Awaiting(TURN, (attacker,)))  # the attacker turns the card over
+    t.emit(Awaiting(TURN, (s.turn,)))  # the attacker turns the card over
 
 
 def _lay(t: Table, seat: int, command) -> None:
@@ -276,11 +274,11 @@ def _play(t: Table, seat: int, command) -> None:
 def _release(t: Table, seat: int, command) -> None:
     _, char, cards = command
     s = t.state
-    hand, moving = s.hands[seat], s.phase == MOVE
+    hand = s.hands[seat]
     pos = _effects.positions_of(hand, cards, t)
     t.emit(Discarded(seat, pos, tuple(t.reveal(hand[i]) for i in pos)))
     t.emit(Released(char))
-    if moving:
+    if s.phase == MOVE:
         t.emit(Awaiting(MOVE, (seat,)))
     else:
         settle(t, seat)

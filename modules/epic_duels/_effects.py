@@ -389,8 +389,8 @@ def _draw(t: Table, f: Frame, e, actor: int) -> bool:
     if _needs_opponent(s, f, e):
         return _choose_opponent(t, f)
     amount = value(s, f, e.amount)
-    for p, group in [(p, draw_group(s, f, p)) for p in players(s, f, e)]:
-        _flow.draw(t, p, amount, group)
+    for p in players(s, f, e):
+        _flow.draw(t, p, amount, draw_group(s, f, p))
     if not t.state.over:
         _next(t, t.state.stack[0])
     return False
@@ -413,9 +413,11 @@ def _penalty(t: Table, f: Frame, e, actor: int) -> bool:
     s = t.state
     if _needs_opponent(s, f, e):
         return _choose_opponent(t, f)
-    lose = value(s, f, e.amount) if e.verb == "lose-actions" else 0
     for p in players(s, f, e):
-        t.emit(Penalised(p, lose, e.verb != "lose-actions"))
+        if e.verb == "lose-actions":
+            t.emit(Penalised(p, value(s, f, e.amount), False))
+        else:
+            t.emit(Penalised(p, 0, True))
     _next(t, t.state.stack[0])
     return False
 
@@ -545,10 +547,10 @@ def _discard_shown(t: Table, request: tuple) -> None:
     if kind == "all":
         positions = tuple(range(len(hand) - 1, -1, -1))
     elif kind == "match":
-        cards = s.roster.cards
-        m = current(s)[1].matching
         if asker != p:
             show_hand(t, p, asker)
+        cards = s.roster.cards
+        m = current(s)[1].matching
         seen = [card_value(t, c) for c in hand]
         positions = tuple(
             i
@@ -628,7 +630,6 @@ def _answer_request(t: Table, seat: int, command) -> None:
     kind, p, asker, n, positions = s.request
     word = command[0]
     t.emit(Asked(()))
-    s = t.state
     if kind == "look":  # the card taken by its place (no copy needs its face); the rest go
         taken = command[1] if word == "take" else -1  # back into the pile
         t.emit(LookedCardTaken(seat, taken))

@@ -74,7 +74,7 @@ def draw(t: Table, seat: int, count: int, group: int | None = None) -> None:
 def _gone_through(t: Table, group: int) -> bool:
     """Count a pass through a group's pile: reshuffle, or end the game. False: it ended."""
     s = t.state
-    passes, discards = s.passes[group] + 1, s.discards[group]
+    passes = s.passes[group] + 1
     t.emit(PileGoneThrough(group, passes))
     if passes >= GONE_THROUGH_ENDS:
         seat = s.roster.group_seat[group]
@@ -83,7 +83,7 @@ def _gone_through(t: Table, group: int) -> bool:
             whose += f" ({s.roster.chars[s.roster.mains[group]].name})"
         end_on_damage(t, f"{whose} has gone through a draw pile twice")
         return False
-    t.emit(PileReshuffled(group, arranged(t, group, discards)))
+    t.emit(PileReshuffled(group, arranged(t, group, s.discards[group])))
     return True
 
 
@@ -99,11 +99,10 @@ def hurt(t: Table, char: int, amount: int) -> None:
     s = t.state
     if amount <= 0 or not s.alive(char) or ended(s):
         return
-    main = s.roster.chars[char].main
     t.emit(Damaged(char, amount))
     if not t.state.alive(char):
         t.emit(Destroyed(char))
-        if main:
+        if s.roster.chars[char].main:
             main_fell(t, char)
 
 
