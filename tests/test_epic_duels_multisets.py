@@ -4,7 +4,7 @@ random pick) is ``multisets`` item for item, and its count is the list's length.
 from __future__ import annotations
 
 import random
-from itertools import combinations
+from itertools import combinations, product
 
 import pytest
 
@@ -46,3 +46,20 @@ def test_the_sequence_is_the_list_with_its_head():
             if listed:
                 with pytest.raises(IndexError):
                     headed[len(listed)]
+
+
+def test_each_item_asked_alone_is_the_lists_every_small_hand():
+    """Every hand of up to 6 cards of 4 kinds, each choice of 0 to 2 cards: the item at each
+    index (and each negative one) asked of a new sequence, before any other ask made its list
+    (``Multisets.__getitem__`` makes one or two cards alone), is the list's; past the end,
+    IndexError."""
+    for size in range(7):
+        for hand in product(range(4), repeat=size):
+            for n in (0, 1, 2):
+                listed = multisets(hand, n)
+                for head in (None, ("draw-two", 0)):
+                    items = listed if head is None else [(*head, m) for m in listed]
+                    for i in range(-len(items), len(items)):
+                        assert Multisets(hand, n, head)[i] == items[i], (hand, n, head, i)
+                    with pytest.raises(IndexError):
+                        Multisets(hand, n, head)[len(items)]
