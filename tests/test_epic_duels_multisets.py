@@ -63,3 +63,13 @@ def test_each_item_asked_alone_is_the_lists_every_small_hand():
                         assert Multisets(hand, n, head)[i] == items[i], (hand, n, head, i)
                     with pytest.raises(IndexError):
                         Multisets(hand, n, head)[len(items)]
+
+
+def test_a_slice_of_a_new_sequence_is_the_lists():
+    """A slice asked first is the list's slice, as a list's is (the one-or-two-card path takes
+    a whole number only)."""
+    hand = (3, 1, 3, 2, 0)
+    for n in (1, 2, 3):
+        listed = multisets(hand, n)
+        for part in (slice(1, 4), slice(None, None, -2), slice(-3, None)):
+            assert Multisets(hand, n)[part] == listed[part], (n, part)

@@ -34,8 +34,9 @@ def multiset_count(values, n: int) -> int:
 
 class Multisets:
     """``multisets(values, n)`` as a sequence, each choice as ``head + (choice,)`` if a
-    ``head`` is given (the command it completes): its length counted (``multiset_count``), the
-    list made only when an item is asked for."""
+    ``head`` is given (the command it completes): its length counted (``multiset_count``); an
+    item of one or two cards made alone (``_nth_of_few``), the list only when another is asked
+    for."""
 
     __slots__ = ("values", "n", "head", "_size", "_made")
 
@@ -56,7 +57,8 @@ class Multisets:
         return self._made
 
     def __getitem__(self, i: int):
-        if self.n <= 2 and self._made is None and 0 <= i < len(self):  # (the usual asks)
+        if self.n <= 2 and self._made is None and type(i) is int and 0 <= i < len(self):
+            # (the usual asks: the one item made alone; a slice, from the list)
             made = _nth_of_few(self.values, self.n, i)
             return made if self.head is None else (*self.head, made)
         return self._list()[i]
