@@ -375,6 +375,7 @@ class RawFile:
         start = self._start
         end = start + unpacker.tell()
         length = _ITEM_LENGTH[self.header.trust]
+        tail = ROW_TAILS[length]
         try:
             while True:
                 try:
@@ -402,11 +403,8 @@ class RawFile:
                 if (
                     type(item) is not tuple
                     or len(item) != length
-                    or (
-                        len(item) >= 5
-                        and (type(item[3]) is not bytes or type(item[4]) is not tuple)
-                    )
-                    or (len(item) == 6 and type(item[5]) is not tuple)
+                    or (length >= 5 and (type(item[3]) is not bytes or type(item[4]) is not tuple))
+                    or (length == 6 and type(item[5]) is not tuple)
                     or type(item[0]) is not bytes
                     or type(item[1]) is not bytes
                     or len(item[1]) != HASH_SIZE
@@ -414,7 +412,7 @@ class RawFile:
                 ):
                     raise CorruptFile(f"{name}: corrupt at record {count} (malformed record)")
                 end = self.read_to = start + unpacker.tell()
-                yield _new(Row, item + ROW_TAILS[length])
+                yield _new(Row, item + tail)
                 count += 1
         finally:
             if self._close is not None:

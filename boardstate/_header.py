@@ -10,6 +10,7 @@ Players' names are checked by ``_names`` (the name grammar, stated once).
 from __future__ import annotations
 
 import datetime as _dt
+import functools
 import hashlib
 import os
 from typing import TYPE_CHECKING
@@ -143,20 +144,22 @@ class Header:
             out["protocol"] = self.protocol
         return out
 
-    @property
+    @functools.cached_property
     def game_id(self) -> bytes:
-        """Names the game in every copy: the full log, each view and each move file."""
+        """Names the game in every copy: the full log, each view and each move file.  (Hashed
+        once a header, kept beside its fields: not one of them, so neither compared, shown
+        nor pickled; a header is frozen.  Reading a file asked for it twice, 17 µs each.)"""
         if self.given_id is not None:
             return self.given_id
-        identity = [
+        identity = [  # (tuples: msgpack arrays, as lists are)
             self.module,
             self.module_version,
             self.data_digest,
-            [list(kv) for kv in self.options],
-            list(self.players),
+            self.options,
+            self.players,
             self.created,
             self.seed_commitment,
-            [list(e) for e in self.events],
+            self.events,
         ]
         if self.revision != 1 or self.trust != "open":  # (older ids stay as they were)
             identity.append(self.revision)
@@ -540,8 +543,33 @@ def _installed(module, header: Header, name: str):
             from ._errors import GameFileError
 
             raise GameFileError(f"{name}: {exc.reason}", code=exc.code) from None
-    _check_against(module, header, name)
+    key = (
+        id(module),
+        header.module_version,
+        header.revision,
+        header.compact,
+        header.events,
+        header.players,
+        header.options,
+    )
+    try:
+        known = _CHECKED.get(key) is module
+    except TypeError:  # (an option's value no hash takes: checked, not kept)
+        known, key = False, None
+    if not known:
+        _check_against(module, header, name)
+        if key is not None:
+            if len(_CHECKED) >= _CHECKED_KEPT:
+                _CHECKED.clear()
+            _CHECKED[key] = module
     return module
+
+
+# Headers found within the installed module's limits (``_check_against``), by what the check
+# reads of them: the games of one set-up share it, and the check was a third of reading a
+# header.  (Equal keys get the same verdict: every comparison it makes is by equality.)
+_CHECKED: dict[tuple, object] = {}
+_CHECKED_KEPT = 64
 
 
 def _check_against(module, header: Header, name: str) -> None:

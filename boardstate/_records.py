@@ -14,7 +14,7 @@ from typing import NamedTuple
 import msgpack
 
 from ._kinds import Kind as Kind  # (re-exported: where the kinds were always read from)
-from ._secrets import Reveal, Secret, commit, secret_of
+from ._secrets import Reveal, Secret, commit, reveal_of, secret_of
 
 EXT_SECRET = 1
 EXT_REVEAL = 2
@@ -115,18 +115,17 @@ def _walk(value):
             yield from _walk(item)
 
 
-def _ext(code: int, data: bytes):
-    # msgpack.ExtType is a namedtuple whose __new__ re-checks its arguments in Python; ours are
-    # right by construction, and this runs once per record in the referee's loop.
-    return tuple.__new__(msgpack.ExtType, (code, data))
-
-
 def _ext_default(obj):
+    # (msgpack.ExtType is a namedtuple whose __new__ re-checks its arguments in Python; ours
+    # are right by construction, made directly: this runs for every secret the referee encodes)
     if type(obj) is Secret:
-        return _ext(EXT_SECRET, bytes((obj.owners,)) + obj.commitment)
+        return _new(_ExtType, (EXT_SECRET, bytes((obj.owners,)) + obj.commitment))
     if type(obj) is Reveal:
-        return _ext(EXT_REVEAL, obj.commitment + obj.salt + _pack_value(obj.value))
+        return _new(_ExtType, (EXT_REVEAL, obj.commitment + obj.salt + _pack_value(obj.value)))
     raise TypeError(f"cannot encode {type(obj).__name__} in a record")
+
+
+_ExtType = msgpack.ExtType
 
 
 _packer = msgpack.Packer(default=_ext_default, use_bin_type=True)
@@ -139,7 +138,10 @@ def pack(obj) -> bytes:
 
 
 def chain(prev_hash: bytes, body: bytes) -> bytes:
-    return hashlib.sha256(prev_hash + body).digest()
+    return _sha256(prev_hash + body).digest()
+
+
+_sha256 = hashlib.sha256
 
 
 def make_record(
@@ -154,15 +156,13 @@ def make_record(
     hash_: bytes | None = None,
 ) -> Record:
     """Encode a record.  ``hash_``: the referee's already-checked hash for this very body."""
-    encode = table.encode
-    body = _packer.pack([seq, int(kind), actor, command, sealed, [encode(e) for e in events]])
+    kind = int(kind)
+    body = _packer.pack([seq, kind, actor, command, sealed, list(map(table.encode, events))])
     if hash_ is None:
         hash_ = chain(prev_hash, body)
     # (the tuple made directly: a NamedTuple's constructor is a Python function, a record of
     # the referee's loop twice the time; the fields a mode adds at their defaults)
-    return _new(
-        Record, (seq, int(kind), actor, command, sealed, tuple(events), body, hash_) + UNSIGNED
-    )
+    return _new(Record, (seq, kind, actor, command, sealed, tuple(events), body, hash_) + UNSIGNED)
 
 
 def may_open(header) -> int | None:
@@ -191,54 +191,38 @@ def _not_for_viewer(header, seq, owners: int):
     return ViewerMismatch(f"record {seq} opens {value}: {held}")
 
 
-class BodyDecoder:
-    """Decodes record bodies of one file: ext types back to secrets, filling held openings."""
+_FIRST_BUFFER = 4096  # bytes: a body unpacker's buffer before a larger body grows it
 
-    def __init__(self, decoders, limits: dict, header=None) -> None:
-        self.decoders = decoders
+
+class _Secrets:
+    """What the body unpacker's ext hook reads and counts while a body is decoded (the openings
+    given, the next secret's index, the first opening its file may not hold), kept apart from
+    ``BodyDecoder``: the unpacker holds the hook, and a hook bound to the decoder that holds
+    the unpacker made a reference cycle, which left every decoder (one a file ``verify``
+    reads) and its unpackers to the cyclic collector, their memory never reused by the next."""
+
+    __slots__ = ("openings", "next", "sees", "unseen", "values")
+
+    def __init__(self, sees: int | None) -> None:
         self.openings: tuple = ()
-        self._next = 0  # index of the next secret in the body being decoded
-        self._header = header
-        self._sees = None if header is None else may_open(header)
-        self._unseen = -1  # owners of the first opening in this body its file may not hold
-        self._limits = limits
-        self._reset()
+        self.next = 0  # index of the next secret in the body being decoded
+        self.sees = sees
+        self.unseen = -1  # owners of the first opening in this body its file may not hold
+        self.values = None  # the unpacker of a revealed value (``BodyDecoder._reset``)
 
-    def _reset(self) -> None:
-        # Reused unpackers: building one per body costs more than decoding a small body.
-        self._bodies = msgpack.Unpacker(
-            use_list=False, raw=False, ext_hook=self._ext_hook, **self._limits
-        )
-        self._values = msgpack.Unpacker(use_list=False, raw=False, **self._limits)
-
-    def _one(self, unpacker, data: bytes):
-        """Exactly one msgpack object from ``data`` (ValueError for less or more)."""
-        start = unpacker.tell()
-        unpacker.feed(data)
-        try:
-            out = unpacker.unpack()
-            if unpacker.tell() - start != len(data):
-                raise ValueError("extra data after the object")
-        except BaseException as exc:
-            self._reset()  # never leave a half-read object in a reused buffer
-            if isinstance(exc, msgpack.OutOfData):
-                raise ValueError("truncated data") from None
-            raise
-        return out
-
-    def _ext_hook(self, code: int, data: bytes):
+    def hook(self, code: int, data: bytes):
         if code == EXT_SECRET:
             if len(data) != HASH_SIZE + 1:
                 raise ValueError("bad secret")
             commitment = data[1:]
-            index = self._next
-            self._next = index + 1
+            index = self.next
+            self.next = index + 1
             openings = self.openings
             opening = openings[index] if index < len(openings) else None
             if opening is None:
                 return secret_of(commitment, data[0])
-            if self._sees is not None and not data[0] & self._sees and self._unseen < 0:
-                self._unseen = data[0]  # (refused once the body is read: ``fields``)
+            if self.sees is not None and not data[0] & self.sees and self.unseen < 0:
+                self.unseen = data[0]  # (refused once the body is read: ``fields``)
             if (
                 type(opening) is not tuple
                 or len(opening) != 2
@@ -250,18 +234,60 @@ class BodyDecoder:
         if code == EXT_REVEAL:
             if len(data) < HASH_SIZE + SALT_SIZE + 1:
                 raise ValueError("bad reveal")
-            value = self._one(self._values, data[HASH_SIZE + SALT_SIZE :])
-            return Reveal(data[:HASH_SIZE], data[HASH_SIZE : HASH_SIZE + SALT_SIZE], value)
+            value = _one(self.values, data[HASH_SIZE + SALT_SIZE :])
+            return reveal_of(data[:HASH_SIZE], data[HASH_SIZE : HASH_SIZE + SALT_SIZE], value)
         raise ValueError(f"unknown extension type {code}")
+
+
+def _one(unpacker, data: bytes):
+    """Exactly one msgpack object from ``data`` (ValueError for less or more; the caller
+    resets the unpacker on any error: never a half-read object left in a reused buffer)."""
+    start = unpacker.tell()
+    unpacker.feed(data)
+    try:
+        out = unpacker.unpack()
+    except msgpack.OutOfData:
+        raise ValueError("truncated data") from None
+    if unpacker.tell() - start != len(data):
+        raise ValueError("extra data after the object")
+    return out
+
+
+class BodyDecoder:
+    """Decodes record bodies of one file: ext types back to secrets, filling held openings."""
+
+    def __init__(self, decoders, limits: dict, header=None) -> None:
+        self.decoders = decoders
+        self._header = header
+        self._secrets = _Secrets(None if header is None else may_open(header))
+        self._limits = limits
+        self._reset()
+
+    def _reset(self) -> None:
+        # Reused unpackers: building one per body costs more than decoding a small body.  Their
+        # first buffer is small (a body is fed whole, and the buffer grows to hold a larger
+        # one): msgpack's default, a MiB, was mapped and unmapped for every decoder.
+        limits, secrets = self._limits, self._secrets
+        self._bodies = msgpack.Unpacker(
+            use_list=False, raw=False, ext_hook=secrets.hook, read_size=_FIRST_BUFFER, **limits
+        )
+        secrets.values = msgpack.Unpacker(
+            use_list=False, raw=False, read_size=_FIRST_BUFFER, **limits
+        )
 
     def fields(self, body: bytes, openings=()) -> tuple:
         """``(seq, kind, actor, command, sealed, raw_events)`` of a body; ``openings`` are
         aligned with its secrets and checked against their commitments as they are decoded."""
-        self.openings = openings
-        self._next = 0
-        self._unseen = -1
-        out = self._one(self._bodies, body)
-        if self._next < len(self.openings):
+        secrets = self._secrets
+        secrets.openings = openings
+        secrets.next = 0
+        secrets.unseen = -1
+        try:
+            out = _one(self._bodies, body)
+        except BaseException:
+            self._reset()  # never leave a half-read object in a reused buffer
+            raise
+        if secrets.next < len(openings):
             raise ValueError("more openings than secrets")
         if (
             not isinstance(out, tuple)
@@ -275,8 +301,8 @@ class BodyDecoder:
             raise ValueError("malformed record body")
         if out[1] not in (0, 1, 2, 3, 4, 5):
             raise ValueError(f"unknown record kind {out[1]}")
-        if self._unseen >= 0:
-            raise _not_for_viewer(self._header, out[0], self._unseen)
+        if secrets.unseen >= 0:
+            raise _not_for_viewer(self._header, out[0], secrets.unseen)
         return out
 
     def events(self, raw_events: tuple) -> tuple:

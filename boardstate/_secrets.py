@@ -62,27 +62,25 @@ class Secret:
         return bool(self.owners >> seat & 1)
 
 
-def _secret_setters():
-    set_commitment, set_owners, set_value, set_salt = (
-        Secret.__dict__[a.name].__set__ for a in attrs.fields(Secret)
-    )
-    new = object.__new__
-
-    def secret_of(commitment: bytes, owners: int, value=UNKNOWN, salt: bytes | None = None):
-        """``Secret(commitment, owners, value, salt)`` with its slots set directly: attrs'
-        frozen ``__init__`` looks a setter up and calls it for each field, a third of the time
-        of making one, and the referee makes several a record (the rules', the file's)."""
-        secret = new(Secret)
-        set_commitment(secret, commitment)
-        set_owners(secret, owners)
-        set_value(secret, value)
-        set_salt(secret, salt)
-        return secret
-
-    return secret_of
+def _setters(cls) -> tuple:
+    """The slot setters of a frozen attrs class, in field order: a value made with its slots
+    set directly (attrs' frozen ``__init__`` looks a setter up and calls it for each field, a
+    third of the time of making one, and the referee makes several a record)."""
+    return tuple(cls.__dict__[a.name].__set__ for a in attrs.fields(cls))
 
 
-secret_of = _secret_setters()
+_new = object.__new__
+_set_commitment, _set_owners, _set_value, _set_salt = _setters(Secret)
+
+
+def secret_of(commitment: bytes, owners: int, value=UNKNOWN, salt: bytes | None = None):
+    """``Secret(commitment, owners, value, salt)``, its slots set directly (``_setters``)."""
+    secret = _new(Secret)
+    _set_commitment(secret, commitment)
+    _set_owners(secret, owners)
+    _set_value(secret, value)
+    _set_salt(secret, salt)
+    return secret
 
 
 @attrs.frozen(slots=True)
@@ -97,6 +95,19 @@ class Reveal:
         return commit(self.value, self.salt) == self.commitment
 
 
+_set_opened, _set_opening_salt, _set_opened_value = _setters(Reveal)
+
+
+def reveal_of(commitment: bytes, salt: bytes, value) -> Reveal:
+    """``Reveal(commitment, salt, value)``, its slots set directly (``_setters``): the
+    referee reads one from every reveal record."""
+    opening = _new(Reveal)
+    _set_opened(opening, commitment)
+    _set_opening_salt(opening, salt)
+    _set_opened_value(opening, value)
+    return opening
+
+
 def make_secret(value, salt: bytes, owners: int = 0) -> Secret:
     return secret_of(commit(value, salt), owners, value, salt)
 
@@ -109,7 +120,7 @@ def reveal(secret: Secret) -> Reveal:
         raise SecretUnavailable(
             "this copy of the game does not hold that secret", code="no-opening"
         )
-    return Reveal(secret.commitment, secret.salt, secret.value)
+    return reveal_of(secret.commitment, secret.salt, secret.value)
 
 
 def seats_mask(*seats: int) -> int:
