@@ -1,6 +1,8 @@
 """``IdentityMemo`` (boardstate.rules): the one statement of the hot paths' answers kept by the
 very value asked about (the fast path's reveals, Epic Duels' hands read and views)."""
 
+import weakref
+
 import pytest
 
 from boardstate.rules import IdentityMemo
@@ -45,6 +47,26 @@ def test_full_it_starts_again():
     memo.keep(values[3], 3)  # the fourth: the table cleared first
     assert len(memo) == 1
     assert [memo.get(v) for v in values] == [None, None, None, 3]
+
+
+class _Held:
+    """A value a weak reference can watch (a tuple cannot be)."""
+
+    __slots__ = ("__weakref__",)
+
+
+def test_full_it_lets_its_values_go():
+    """Starting again drops the values held with the answers: the memory stays bounded (the
+    values outlive their answers by nothing)."""
+    memo = IdentityMemo(2)
+    first = _Held()
+    watched = weakref.ref(first)
+    memo.keep(first, 1)
+    del first
+    memo.keep(_Held(), 2)
+    assert watched() is not None  # (held while its answer is kept)
+    memo.keep(_Held(), 3)  # the third: the table cleared first
+    assert watched() is None
 
 
 def test_a_bound_below_one_is_refused():

@@ -16,7 +16,10 @@ class IdentityMemo:
     """At most ``bound`` answers, each kept by its value's identity; full, it starts again.
 
     ``get(value)`` is the answer kept for that very object, or None; ``keep(value, answer)``
-    keeps it and returns it.  An answer is never None (None says "not kept")."""
+    keeps it and returns it.  An answer is never None (None says "not kept").  One thread at
+    a time: an answer and its value are set one after the other, so a clear by another thread
+    in between could leave an answer whose value is let go and its id reused (the engine's
+    playouts, bots and judge each run in one thread; batches in processes)."""
 
     __slots__ = ("_answers", "_held", "bound")
 
