@@ -202,8 +202,9 @@ class Game(SealedChoices, ModeQuestions):
         return self.facts()[0]
 
     def to_act(self) -> tuple[int, ...]:
-        if self.trust.waits(self):
-            return self.trust.waiting_for(self)
+        trust = self.trust
+        if not trust.adds_nothing and trust.waits(self):
+            return trust.waiting_for(self)
         phase = self.round  # (a round under way means the game is on)
         return self.facts()[1] if phase is None else phase.acting
 
@@ -427,7 +428,9 @@ class Game(SealedChoices, ModeQuestions):
 
     def make(self, kind, actor, command, sealed, events, hash_: bytes | None = None) -> Record:
         """The next record, with what the trust mode adds (a signature, letters, a request)."""
-        return self.trust.seal(self, self._make(kind, actor, command, sealed, events, hash_))
+        record = self._make(kind, actor, command, sealed, events, hash_)
+        trust = self.trust
+        return record if trust.adds_nothing else trust.seal(self, record)
 
     def remade(self, kind, actor, sealed, events, signature: bytes, letters=()) -> Record:
         """A commit, reveal, join or deal made again at the next place by a merge of sealed
@@ -462,7 +465,10 @@ class Game(SealedChoices, ModeQuestions):
         it from ``decide`` (else the events are folded here)."""
         kind = record.kind
         commuting = kind in (JOIN, DEAL) or (kind in (COMMIT, REVEAL) and self.round is not None)
-        self.trust.on_request(self, record)
+        trust = self.trust
+        quiet = trust.adds_nothing  # (the open mode: nothing of it asked)
+        if not quiet:
+            trust.on_request(self, record)
         if kind == MOVE and not record.events and canonical(record.command) == record.command:
             self.takebacks.said(self, record)  # (a takeback accepted: the turn is taken back)
             self._facts_of = None
@@ -476,7 +482,8 @@ class Game(SealedChoices, ModeQuestions):
             if kind in (MOVE, COMMIT):
                 self.takebacks.moving(self, record)
             self.talk.moved(record.actor)
-        self.trust.on_append(self, record)
+        if not quiet:
+            trust.on_append(self, record)
         self.note_sealed(record)
         if state is None:
             evolve = self.decider.evolve
@@ -488,8 +495,8 @@ class Game(SealedChoices, ModeQuestions):
             self.records.append(record)
         self._count += 1
         self.head_hash = record.hash
-        trust = self.trust  # (its ``pending`` read directly: ``Game.pending`` is a property)
-        joined = trust.joined(self)
+        joined = quiet or trust.joined(self)
+        # (the plug's ``pending`` read directly: ``Game.pending`` is a property)
         if self.round is None and trust.pending is None and joined:
             self.open_round()
         if not commuting:

@@ -222,7 +222,8 @@ class Referee:
             return ("",) + game.check_join(actor, sealed)
         if kind == DEAL:
             return ("",) + game.check_deal(actor, sealed)
-        if game.trust.due(game):
+        trust = game.trust
+        if not trust.adds_nothing and trust.due(game):
             raise IllegalCommand(
                 f"the game is {game.waiting_text()}", code="waiting", rule=ENGINE_RULE
             )

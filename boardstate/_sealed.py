@@ -54,13 +54,13 @@ class SealedRound:
         self.commits[seat] = secret
         self.all_committed = len(self.commits) == self.size
         if self.all_committed:  # the last to commit first, then the others in seat order
-            self.acting = (seat,) + tuple([s for s in self.seats if s != seat])
+            self.acting = (seat,) + tuple(filter(seat.__ne__, self.seats))
         else:
             self.acting = tuple([s for s in self.seats if s not in self.commits])
 
     def reveal(self, seat: int, value: str) -> None:
         self.revealed[seat] = value
-        self.acting = tuple([s for s in self.acting if s != seat])
+        self.acting = tuple(filter(seat.__ne__, self.acting))
 
 
 class FaceDown:

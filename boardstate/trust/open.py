@@ -27,6 +27,15 @@ class OpenTrust:
     # What a copy of this mode checks only in part, and what checks the rest (said once: at
     # the join, and by ``verify``)
     checked_in_part = "checked on the hash chain only: this copy has no seed"
+    # Whether a record asks nothing of the mode (its ``seal``, ``on_request``, ``on_append``,
+    # ``joined``, ``waits`` and ``due`` all this class's: set for each mode,
+    # ``__init_subclass__``): the engine then does not call them, five or six calls a record on
+    # the referee's path.
+    adds_nothing = True
+
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.adds_nothing = all(getattr(cls, n) is getattr(OpenTrust, n) for n in _PER_RECORD)
 
     def maker_of(self, game, actor: int) -> str:
         """Who made ``actor``'s records, in words."""
@@ -153,3 +162,6 @@ class OpenTrust:
 
     def join_request(self, game, seat: int, public_key: bytes):
         raise GameFileError("requests are sent to a judge: this game has none", code="no-judge")
+
+
+_PER_RECORD = ("seal", "on_request", "on_append", "joined", "waits", "due")
