@@ -6,7 +6,6 @@ one clear error per kind of damage); writing is atomic (temp file, fsync, rename
 
 from __future__ import annotations
 
-import errno
 import functools
 import gc
 import itertools
@@ -107,11 +106,11 @@ def atomic_stream(path):
     """``atomic_write`` step by step: a binary file to write an output too large to hold in
     memory (the replay page) piece by piece.  It replaces ``path`` only when the ``with``
     block ends without an error; otherwise nothing is changed and no temporary file stays."""
-    from ._safety import refuse_unless_regular, write_target
+    from ._safety import regular_or_nothing, write_target
 
     shown = path
     path = write_target(path)
-    refuse_unless_regular(_mode_at(path), shown)
+    regular_or_nothing(path, shown)
     directory, name = os.path.split(path)
     _remove_orphans(directory, name)
     try:
@@ -160,21 +159,6 @@ def new_temporary(directory, prefix: str, suffix: str) -> tuple[int, str]:
         except FileExistsError:
             continue
     raise FileExistsError(f"no new temporary name in {directory}")
-
-
-def _mode_at(path: str) -> int | None:
-    """The ``st_mode`` of what is at ``path``, None if nothing is (as ``Path.exists()`` reads
-    a failure to look: a missing file is nothing, any other failure is raised)."""
-    try:
-        return os.stat(path).st_mode
-    except OSError as exc:
-        if exc.errno in _MISSING:
-            return None
-        raise
-
-
-_MISSING = (errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP)
-"""The failures ``pathlib`` reads as "no such file"."""
 
 
 def _remove_orphans(directory: str, name: str) -> None:

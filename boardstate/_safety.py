@@ -78,14 +78,7 @@ def check_output(path, *, force: bool = False, reading=(), as_path: bool = True)
                 f"{path}: this is the file the command reads; write the output to another name",
                 code="would-overwrite",
             )
-    try:
-        mode = os.stat(target).st_mode
-    except FileNotFoundError:
-        mode = None
-    except OSError as exc:
-        raise GameFileError(f"{path}: cannot write ({exc.strerror})", code="unwritable") from None
-    refuse_unless_regular(mode, path)
-    if mode is not None and not force and _is_game_file(target):
+    if regular_or_nothing(target, path) and not force and _is_game_file(target):
         raise GameFileError(
             f"{path} is a game file; not replacing it (choose another name, or add --force)",
             code="would-overwrite",
@@ -97,13 +90,20 @@ def check_output(path, *, force: bool = False, reading=(), as_path: bool = True)
     return Path(target)
 
 
-def refuse_unless_regular(mode: int | None, shown) -> None:
-    """Never write over (or through) what is not a regular file: a device, a directory, a
-    pipe.  ``mode``: the ``st_mode`` of what is at the path, None if nothing is (then there is
-    nothing to refuse); refused: ``GameFileError``, code ``"not-a-file"``, naming ``shown``.
-    Both ``check_output`` and every atomic write ask it."""
-    if mode is not None and not stat.S_ISREG(mode):
+def regular_or_nothing(target: str, shown) -> bool:
+    """Is a regular file at ``target`` (False: nothing is)?  Never write over (or through)
+    anything else: a device, a directory, a pipe (``GameFileError``, code ``"not-a-file"``), nor
+    where what is there cannot be told (no permission, a loop of links: ``"unwritable"``),
+    naming ``shown``.  Both ``check_output`` and every atomic write ask it."""
+    try:
+        mode = os.stat(target).st_mode
+    except FileNotFoundError:
+        return False
+    except OSError as exc:
+        raise GameFileError(f"{shown}: cannot write ({exc.strerror})", code="unwritable") from None
+    if not stat.S_ISREG(mode):
         raise GameFileError(f"{shown}: not a regular file; not writing there", code="not-a-file")
+    return True
 
 
 @contextmanager
