@@ -593,3 +593,33 @@ def test_the_rules_tables_of_a_board_are_its_geometry(scene):
         for j, b in enumerate(board.cells):
             straight = i != j and board.is_straight_line(a, b, diagonal=True)
             assert shots[i][j] == (board.line_table.between[i][j] if straight else -1)
+
+
+END_OF_COMMAND = """
+import atexit, sys, threading, time
+atexit.register(lambda: print("exit handler ran", file=sys.stderr))
+if sys.argv[1] == "thread":
+    threading.Thread(target=lambda: (time.sleep(0.2), print("thread finished"))).start()
+sys.argv = ["boardstate", *sys.argv[2:]]
+from boardstate.cli.app import main
+main()
+"""
+
+
+@pytest.mark.parametrize("thread", ["thread", "alone"])
+def test_a_command_ends_as_sys_exit_would_without_the_teardown(tmp_path, thread):
+    """The command line's ``main`` ends the process itself (``app._end``, without the
+    interpreter's teardown): the exit handlers run once, every line is written and the exit
+    status is the command's (0, and 2 for a usage error); another thread still running is
+    waited for, as ever."""
+    for argv, status in ((["--version"], 0), (["show"], 2)):
+        done = subprocess.run(
+            [sys.executable, "-c", END_OF_COMMAND, thread, *argv],
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+        )
+        assert done.returncode == status, done.stderr
+        assert done.stderr.endswith("exit handler ran\n") and done.stderr.count("handler") == 1
+        assert ("thread finished" in done.stdout) == (thread == "thread")
+        assert ("version" in done.stdout) == (status == 0)
