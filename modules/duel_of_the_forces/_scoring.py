@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
-
 from boardstate.rules import Outcome
 
 # Extra points for 2, 3, 4 of the same villain, on top of face values (Ravensburger, Parlett's
@@ -15,15 +13,16 @@ ORIGINAL_FLAT = {2: 20, 3: 30, 4: 40}
 def score(captured, deck, edition: str) -> int:
     """One seat's score for the cards it captured (deck indices)."""
     total = 0
-    groups = Counter()
+    groups: dict[str, list] = {}  # villain name -> [how many, the first captured]
     for index in captured:
         card = deck[index]
         if card.vader:
             total += card.points  # negative
+        elif (group := groups.get(card.name)) is None:
+            groups[card.name] = [1, card]
         else:
-            groups[card.name] += 1
-    for name, count in groups.items():
-        card = next(deck[i] for i in captured if deck[i].name == name)
+            group[0] += 1
+    for count, card in groups.values():
         if edition == "parlett-original" and count >= 2:
             flat = card.original_pair if count == 2 and card.original_pair else None
             total += flat if flat is not None else ORIGINAL_FLAT[min(count, 4)]
