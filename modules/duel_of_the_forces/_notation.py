@@ -36,23 +36,30 @@ def notation(s: DuelState, seat: int, command) -> str:
 
 
 def parse(s: DuelState, seat: int, text: str):
+    return _parsed(s.players, s.heroes[seat], seat, s.edition, text)
+
+
+@cached_by_value(size=1024)
+def _parsed(players: tuple, hero: str, seat: int, edition: str, text: str):
+    """A command's meaning depends only on these (the referee parses every revealed bid and
+    every move of a long log: read once)."""
     words = text.strip().split()
     if not words:
         raise InvalidCommand(f"empty command (try: {COMMANDS})", code="syntax")
     verb, args = words[0].lower(), words[1:]
     if verb == "play":
         try:
-            return parse_bid(s.heroes[seat], text)
+            return parse_bid(hero, text)
         except OtherHero as other:
             raise IllegalCommand(
-                f"{s.players[seat]} plays {s.heroes[seat]}, not {other.hero}",
+                f"{players[seat]} plays {hero}, not {other.hero}",
                 code="not-your-hero",
-                rule=REF[s.edition]["bid"],
+                rule=REF[edition]["bid"],
             ) from None
     if verb in WORDS and not args:
         return (verb,)
     if verb == "give" and len(args) == 1:
-        return ("give", resolve_player(s.players, args[0], text))
+        return ("give", resolve_player(players, args[0], text))
     raise InvalidCommand(
         f"cannot read {text.strip()!r} (commands: {COMMANDS})",
         code="syntax",
