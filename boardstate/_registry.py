@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import importlib
-import re
 from contextlib import contextmanager
 from functools import cache
 
@@ -64,11 +63,22 @@ def broken_modules() -> dict[str, str]:
     return dict(BROKEN)
 
 
+_ID_CHARACTERS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
+
+
+def _is_an_id(text: str) -> bool:
+    """``[a-z][a-z0-9]*(-[a-z0-9]+)*`` (a module's id), told without compiling the pattern at
+    every start (0.1 ms, issue 29)."""
+    return "a" <= text[:1] <= "z" and all(
+        p and _ID_CHARACTERS.issuperset(p) for p in text.split("-")
+    )
+
+
 def _shipped(module_id: str):
     """The game of this id that this distribution ships, if it is one: imported directly, as
     its entry point names it, without reading every installed distribution's entry points
     (``importlib.metadata`` is a fifth of the start-up of a command)."""
-    if not re.fullmatch(r"[a-z][a-z0-9]*(-[a-z0-9]+)*", module_id):
+    if not _is_an_id(module_id):
         return None
     name = f"{SHIPPED}.{module_id.replace('-', '_')}"
     try:

@@ -623,3 +623,17 @@ def test_a_command_ends_as_sys_exit_would_without_the_teardown(tmp_path, thread)
         assert done.stderr.endswith("exit handler ran\n") and done.stderr.count("handler") == 1
         assert ("thread finished" in done.stdout) == (thread == "thread")
         assert ("version" in done.stdout) == (status == 0)
+
+
+def test_a_module_id_is_told_as_its_pattern_tells_it():
+    """``_registry._is_an_id`` (no pattern compiled at every start) says what
+    ``[a-z][a-z0-9]*(-[a-z0-9]+)*`` says, on every string of up to five of these characters."""
+    import itertools
+    import re
+
+    from boardstate._registry import _is_an_id
+
+    for length in range(6):
+        for chars in itertools.product("az09-A_é\n ", repeat=length):
+            text = "".join(chars)
+            assert _is_an_id(text) == bool(re.fullmatch(r"[a-z][a-z0-9]*(-[a-z0-9]+)*", text))

@@ -60,7 +60,7 @@ VERBS = (
     "take",
     "backs",
 )
-_SQUARE = re.compile(r"([a-z])([0-9]+)")
+_SQUARE = r"([a-z])([0-9]+)"  # (compiled when a square is first read: not at every start)
 
 
 def _bad(text: str, why: str, code: str = "syntax") -> InvalidCommand:
@@ -243,7 +243,7 @@ def parse_char(s: EpicState, text: str, whole: str) -> int:
 
 def parse_square(s: EpicState, text: str, whole: str) -> int:
     board = s.roster.board
-    m = _SQUARE.fullmatch(_clean(text))
+    m = re.fullmatch(_SQUARE, _clean(text))
     if m:
         col = ord(m.group(1)) - ord("a")
         row = board.height - int(m.group(2))
