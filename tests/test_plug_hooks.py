@@ -4,7 +4,11 @@ a mode that keeps all six as the open mode has them (``OpenTrust.adds_nothing``)
 
 from __future__ import annotations
 
+import pytest
+
 import boardstate as bs
+from boardstate._records import Row
+from boardstate._rederive import Referee
 from boardstate.trust import PLUGS
 from boardstate.trust.open import OpenTrust
 
@@ -59,3 +63,58 @@ def test_a_mode_that_fills_the_hooks_is_asked_on_every_record():
     assert {"seal", "request", "append", "joined", "waits"} <= set(plug.heard)
     plug.hold = True  # (a mode that waits for a join: nobody may act)
     assert game.to_act() == () and not game.is_legal(1, "play 3")
+
+
+_HOOKS = ("seal", "on_request", "on_append", "joined", "waits", "due")
+
+
+def _one_hook(name: str) -> type:
+    """A plug that fills only ``name``: it answers as the open mode does, and is heard."""
+
+    def heard(self, game, *args):
+        self.heard.append(name)
+        return getattr(OpenTrust, name)(self, game, *args)
+
+    def __init__(self) -> None:
+        OpenTrust.__init__(self)
+        self.heard = []
+
+    return type(f"Only_{name}", (OpenTrust,), {"__init__": __init__, name: heard})
+
+
+@pytest.mark.parametrize("name", _HOOKS)
+def test_a_mode_filling_one_hook_is_asked_it(name):
+    """Each hook alone makes a mode one the engine asks (``__init_subclass__`` looks at all
+    six), and both the player's path and the referee's ask it."""
+    plug_class = _one_hook(name)
+    assert plug_class.adds_nothing is False
+    module = bs.get_module(DOTF)
+    game = bs.Game.new(module, ["alice", "bob"], {}, seed=b"h", created="2026-01-01")
+    game.trust = plug_class()
+    game.play(0, "play 3")
+    game.play(1, "play 5")
+    asked_in_play = set(game.trust.heard)
+    fresh = bs.Game(module, game.header)
+    fresh.trust = plug = plug_class()
+    Referee(fresh).run(Row.of(r) for r in game.records)
+    assert fresh.head_hash == game.head_hash
+    if name != "due":  # (a player's path asks what is due through ``Game.due`` only where
+        assert name in asked_in_play  # it waits: the referee asks it of every record)
+    assert name in plug.heard
+
+
+def test_the_referee_refuses_a_record_while_a_mode_waits():
+    """The referee's own question (``due``) asked of a mode that fills nothing else."""
+
+    class Waiting(OpenTrust):
+        def due(self, game) -> str:
+            return "join" if game.seq > 0 else ""  # (after the setup)
+
+    module = bs.get_module(DOTF)
+    game = bs.Game.new(module, ["alice", "bob"], {}, seed=b"h", created="2026-01-01")
+    game.play(0, "play 3")
+    fresh = bs.Game(module, game.header)
+    fresh.trust = Waiting()
+    with pytest.raises(bs.VerificationFailed) as failed:
+        Referee(fresh).run(Row.of(r) for r in game.records)
+    assert failed.value.code == "waiting"
