@@ -100,7 +100,8 @@ def cli():
     """
 
 
-def main() -> None:
+def main() -> NoReturn:
+    """The ``boardstate`` command: runs the command line, then ends the process (``_end``)."""
     code = None
     try:
         cli.main(prog_name="boardstate")
