@@ -118,3 +118,32 @@ def test_the_referee_refuses_a_record_while_a_mode_waits():
     with pytest.raises(bs.VerificationFailed) as failed:
         Referee(fresh).run(Row.of(r) for r in game.records)
     assert failed.value.code == "waiting"
+
+
+@pytest.mark.parametrize("name", _HOOKS)
+def test_a_hook_filled_on_one_plug_is_asked(name):
+    """A hook set on a plug (not its class: a test's spy, ``monkeypatch.setattr``) is asked
+    as a class's would be."""
+    heard = []
+
+    def spy(game, *args):
+        heard.append(name)
+        return getattr(OpenTrust, name)(plug, game, *args)
+
+    module = bs.get_module(DOTF)
+    game = bs.Game.new(module, ["alice", "bob"], {}, seed=b"h", created="2026-01-01")
+    game.play(0, "play 3")
+    fresh = bs.Game(module, game.header)
+    plug = fresh.trust
+    setattr(plug, name, spy)
+    assert plug.adds_nothing is False and type(plug).adds_nothing is True
+    Referee(fresh).run(Row.of(r) for r in game.records)
+    fresh.play(1, "play 5")
+    assert name in heard
+
+
+def test_a_mode_asked_anyway_sets_its_fields_plainly():
+    """Only a mode whose hooks may be skipped looks at what is set on it."""
+    assert OpenTrust.__setattr__ is not object.__setattr__
+    for name, plug in PLUGS.items():
+        assert (plug.__setattr__ is object.__setattr__) is (not plug.adds_nothing), name

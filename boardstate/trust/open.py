@@ -29,13 +29,23 @@ class OpenTrust:
     checked_in_part = "checked on the hash chain only: this copy has no seed"
     # Whether a record asks nothing of the mode (its ``seal``, ``on_request``, ``on_append``,
     # ``joined``, ``waits`` and ``due`` all this class's: set for each mode,
-    # ``__init_subclass__``): the engine then does not call them, five or six calls a record on
-    # the referee's path.
+    # ``__init_subclass__``; on one plug, ``__setattr__``): the engine then does not call
+    # them, five or six calls a record on the referee's path.
     adds_nothing = True
 
     def __init_subclass__(cls, **kwargs) -> None:
         super().__init_subclass__(**kwargs)
         cls.adds_nothing = all(getattr(cls, n) is getattr(OpenTrust, n) for n in _PER_RECORD)
+        # (a mode whose hooks are asked anyway sets its fields as any object does: the signed
+        # modes set some every record)
+        cls.__setattr__ = OpenTrust.__setattr__ if cls.adds_nothing else object.__setattr__
+
+    def __setattr__(self, name: str, value) -> None:
+        # A hook set on one plug (a test's spy, ``monkeypatch.setattr``) is asked from then on,
+        # as a class's is: else the engine would skip it without a word.
+        if name in _PER_RECORD:
+            object.__setattr__(self, "adds_nothing", False)
+        object.__setattr__(self, name, value)
 
     def maker_of(self, game, actor: int) -> str:
         """Who made ``actor``'s records, in words."""
