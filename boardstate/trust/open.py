@@ -30,7 +30,8 @@ class OpenTrust:
     # Whether a record asks nothing of the mode (its ``seal``, ``on_request``, ``on_append``,
     # ``joined``, ``waits`` and ``due`` all this class's: set for each mode,
     # ``__init_subclass__``; on one plug, ``__setattr__``): the engine then does not call
-    # them, five or six calls a record on the referee's path.
+    # them, five or six calls a record on the referee's path.  (A hook patched onto a class
+    # after it was made is not seen: patch it on the plug, or subclass.)
     adds_nothing = True
 
     def __init_subclass__(cls, **kwargs) -> None:
