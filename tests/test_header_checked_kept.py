@@ -70,3 +70,28 @@ def test_headers_kept_are_bounded():
         _installed(module, attrs.evolve(header, created=f"2026-01-01T00:00:{i % 60:02d}"), "f")
         _installed(module, attrs.evolve(header, players=("alice", f"p{i}")), "f")
     assert 0 < len(_header._CHECKED) <= _header._CHECKED_KEPT
+
+
+def test_a_verdict_is_kept_for_one_module_object():
+    """Two versions of a game in one process (the judge, a batch, a test's older revision):
+    a header one of them takes is checked again against the other, in either order."""
+    module, header = _header_of_a_game()
+    spec = module.spec
+    older = bs.Module(attrs.evolve(spec, revision=1, oldest_revision=1), module.rules)
+    assert header.revision > 1
+    for first, second in ((module, older), (older, module)):
+        _header._CHECKED.clear()
+        wants = [_verdict(_check_against, m, header) for m in (first, second)]
+        assert [_verdict(_installed, m, header) for m in (first, second)] == wants
+    assert wants[0].startswith("refused FutureVersion") and wants[1] == "ok"  # (older, newer)
+
+
+def test_a_compact_headers_verdict_is_not_a_full_ones():
+    """A compact move file's header is checked for its version only (the rest is its game's):
+    a full header with the same fields is checked in full."""
+    module, header = _header_of_a_game()
+    bare = attrs.evolve(header, players=(), events=(), options=())
+    compact = attrs.evolve(bare, given_id=header.game_id)
+    _header._CHECKED.clear()
+    assert _verdict(_installed, module, compact) == "ok"
+    assert _verdict(_installed, module, bare) == _verdict(_check_against, module, bare) != "ok"
