@@ -8,6 +8,8 @@ test_duel_of_the_forces_corrections.py, revisions 1 and 3 in test_duel_of_the_fo
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 import boardstate as bs
@@ -21,7 +23,7 @@ from boardstate.modules.duel_of_the_forces import (
     give,
     play,
 )
-from boardstate.modules.duel_of_the_forces._cards import DECK_FILE
+from boardstate.modules.duel_of_the_forces._cards import DECK_FILE, Card
 from boardstate.modules.duel_of_the_forces._scoring import score
 from boardstate.modules.duel_of_the_forces._state import (
     BID,
@@ -348,6 +350,16 @@ def test_scoring_bonuses_and_vader_penalty():
     assert score(jabbas, deck, "parlett-original") == 30
     assert score([idx("Emperor Palpatine", k) for k in range(2)], deck, "parlett-original") == 40
     assert score([idx("Boba Fett", 0)], deck, "parlett-original") == 8
+
+
+def test_a_villain_scores_its_own_points_whatever_its_name():
+    """A deck file may name a villain as the Vader cards are named: a group of villains is
+    scored by its own cards, never by a Darth Vader captured before them (before a169231 a
+    pair of such villains scored 2 x -3 + 10, in that order only)."""
+    deck = (Card("Darth Vader", 5), Card("Darth Vader", 5), Card("Darth Vader", -3))
+    for captured in itertools.permutations(range(3)):
+        assert score(captured, deck, "ravensburger-2015") == 5 * 2 + 10 - 3
+        assert score(captured, deck, "parlett-original") == 20 - 3
 
 
 def test_tie_break_fewer_vader_points_then_more_villains():
