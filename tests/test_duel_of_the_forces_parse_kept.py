@@ -17,9 +17,14 @@ def _state(players, **options):
     return bs.Game.new(module, list(players), options, seed=b"p", created="2026-01-01").state
 
 
-def _read(state, seat, text) -> str:
+def _read(state, seat, text, kept=True) -> str:
+    """What ``text`` means for ``seat``: as the rules read it, or (``kept=False``) read anew,
+    past the memo."""
     try:
-        return repr(_notation.parse(state, seat, text))
+        if kept:
+            return repr(_notation.parse(state, seat, text))
+        anew = _notation._parsed.__wrapped__
+        return repr(anew(state.players, state.heroes[seat], seat, state.edition, text))
     except bs.BoardstateError as exc:
         return f"refused {exc.code} {exc.rule} {exc}"
 
@@ -33,10 +38,13 @@ def test_a_text_read_again_means_what_it_means_there(order):
         _state(["alice", "bob"]),
         _state(["bob", "alice"], heroes="han,luke"),
         _state(["alice", "bob", "carol"], edition="parlett-english"),
+        _state(["alice", "bob"], heroes="han,luke"),  # (the first's players, other heroes)
+        _state(["bob", "alice"]),  # (the first's heroes, the players the other way round)
     ]
     cases = [(g, seat, t) for g in games for seat in range(len(g.players)) for t in TEXTS]
+    anew = {i: _read(*case, kept=False) for i, case in enumerate(cases)}
     _notation._parsed.cache_clear()
     first = {i: _read(*case) for i, case in list(enumerate(cases))[::order]}
     again = {i: _read(*case) for i, case in enumerate(cases)}
-    assert again == first
-    assert first[0] == repr(("play", 3)) and first[len(TEXTS)].startswith("refused not-your-hero")
+    assert first == anew and again == anew  # (a memo's answers against fresh readings)
+    assert anew[0] == repr(("play", 3)) and anew[len(TEXTS)].startswith("refused not-your-hero")
