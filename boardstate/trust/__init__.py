@@ -13,6 +13,10 @@ in.  It asks its plug (``plug_for(header)``):
 - ``on_append(game, record)``: what the mode learns from a record (keys, links, requests);
 - ``due(game)`` / ``waiting_for(game)``: what the game waits for before anyone may act.
 
+A plug that keeps ``seal``, ``on_request``, ``on_append``, ``joined``, ``waits`` and ``due`` as
+``OpenTrust`` has them is not asked them (``OpenTrust.adds_nothing``, the open mode: told of a
+class when it is made, of a plug when one of them is set on it).
+
 Each mode is one module of this package and imports no ``Game``: ``open`` (hot seat and
 open play by mail), ``peer`` (no third party: every player signs, randomness from everyone's
 share), ``hosted`` (a judge makes every record from the players' signed requests) and
