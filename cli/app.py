@@ -100,36 +100,73 @@ def cli():
     """
 
 
-def main() -> NoReturn:
-    """The ``boardstate`` command: runs the command line, then ends the process (``_end``)."""
+def main() -> None:
+    """The ``boardstate`` command.  As the program itself (``_alone``) it ends the process once
+    the command is done (``_end``); called by another program it returns, or raises
+    ``SystemExit``, as it always has."""
+    alone = _alone(sys._getframe(1))
     code = None
     try:
         cli.main(prog_name="boardstate")
     except SystemExit as stop:
-        code = stop.code
+        if not alone:
+            raise
+        code = stop.code  # (the exception goes here: what its frames held is released now)
     finally:
         # The process ends here: the interpreter's last full collection would walk every object
         # the command made, to free memory the system takes back anyway (10-15 ms of an Epic
         # Duels command, issue 29).  Objects are still released as their last reference goes;
         # files are closed where they are written, never left to the collector.
         gc.freeze()
-    _end(code)
+    if alone:
+        _end(code)
 
 
 def _end(code) -> NoReturn:
     """Exit with ``code`` as ``sys.exit`` would, without the interpreter's teardown when
     nothing needs it: the exit handlers run and the standard streams are flushed, then the
     process ends (``os._exit``), not taking apart every module and object the command made
-    (2-2.5 ms of an Epic Duels command, issue 29).  A code that is a message, another thread
-    still running, or a stream that cannot be flushed: the interpreter's own exit, as ever."""
+    (2-2.5 ms of an Epic Duels command, issue 29).  A code that is a message or not a status
+    (0-255), another thread still running, or a stream that cannot be flushed: the
+    interpreter's own exit, as ever."""
     threading = sys.modules.get("threading")
-    if not isinstance(code, int | None) or (threading and threading.active_count() > 1):
+    if not (code is None or (isinstance(code, int) and 0 <= code <= 255)) or (
+        threading and threading.active_count() > 1
+    ):
         sys.exit(code)
     _flushed_or_exit(code)
     atexit._run_exitfuncs()
     atexit._clear()  # (run once, whichever way the process ends)
     _flushed_or_exit(code)
     os._exit(code or 0)
+
+
+def _alone(caller) -> bool:
+    """Whether ``main`` is the program, called by the ``boardstate`` script or ``python -m
+    boardstate.cli`` (through runpy) with nothing of anyone else's to run after it: not by a
+    program that catches its ``SystemExit``, a profiler, a debugger, coverage or ``python
+    -i`` (each does its work once ``main`` has raised it), nor on an interpreter without
+    CPython's exit handlers to call (PyPy flushes unclosed files only at its own teardown)."""
+    if (
+        sys.implementation.name != "cpython"
+        or not hasattr(atexit, "_run_exitfuncs")
+        or not hasattr(atexit, "_clear")
+        or sys.flags.inspect
+        or sys.gettrace() is not None
+        or sys.getprofile() is not None
+        or caller.f_code.co_name != "<module>"
+        or caller.f_globals.get("__name__") != "__main__"
+    ):
+        return False
+    monitoring = getattr(sys, "monitoring", None)  # (3.12: cProfile, coverage's sysmon core)
+    if monitoring is not None and any(monitoring.get_tool(tool) for tool in range(6)):
+        return False
+    frame = caller.f_back
+    while frame is not None:
+        if frame.f_globals.get("__name__") != "runpy":
+            return False
+        frame = frame.f_back
+    return True
 
 
 def _flushed_or_exit(code) -> None:
