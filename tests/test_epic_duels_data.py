@@ -398,6 +398,24 @@ def test_a_kept_deck_is_kept_without_its_file_and_reads_it_when_asked():
         assert back.with_alternatives([alt]) == parsed.with_alternatives([alt])
 
 
+def test_a_players_deck_keeps_its_own_file_when_pickled():
+    """Only a built-in deck is kept without its file (its team's built-in file, read again when
+    asked for): a deck made from a player's file keeps that file when pickled, and its
+    alternatives vary that file's cards, not the built-in ones."""
+    import pickle
+
+    builtin = _decks.deck_file("yoda").builtin_text()
+    text = builtin.replace('"After the combat, draw a card."', '"Draw a card after it."', 1)
+    mine = _decks.parse_deck(text, "my-yoda.toml")
+    back = pickle.loads(pickle.dumps(mine))
+    assert back.file == mine.file != _decks.parse_deck(builtin, "decks/yoda.toml").file
+    assert mine.alternatives
+    for alt in mine.alternatives:
+        assert back.with_alternatives([alt]) == mine.with_alternatives([alt])
+        varied = pickle.loads(pickle.dumps(mine.with_alternatives([alt])))
+        assert varied.file == mine.file
+
+
 def test_an_unknown_alternative_is_refused():
     with pytest.raises(OptionError, match="deck 'luke' has no alternative 'x' .offered: none"):
         _decks.builtin_decks()["luke"].with_alternatives(["x"])

@@ -190,8 +190,9 @@ def _varied(card: TalentCard, ids: Iterable[str]) -> TalentCard:
     return attrs.evolve(card, **chosen[0].changes()) if chosen else card
 
 
-def build(d: DeckFile, ids: tuple[str, ...] = ()) -> Deck:
-    """The deck ``d`` holds, with the disputed alternatives ``ids`` applied."""
+def build(d: DeckFile, ids: tuple[str, ...] = (), *, builtin: bool = False) -> Deck:
+    """The deck ``d`` holds, with the disputed alternatives ``ids`` applied (``builtin``: ``d``
+    is its team's built-in file, which a pickled deck need not carry)."""
     team = cast().by_id(d.team)
     cards: list[Card] = []
     for basic, who in ((d.main_combat, team.main), (d.minor_combat, team.minor)):
@@ -204,7 +205,7 @@ def build(d: DeckFile, ids: tuple[str, ...] = ()) -> Deck:
         t = _varied(talent, ids)
         card = Card(t.name, t.pictures, t.kind, t.attack, t.defense, t.free, t.effects, t.text)
         cards.extend([card] * t.copies)
-    return Deck(d.team, tuple(cards), d.alternative_ids(), ids, d)
+    return Deck(d.team, tuple(cards), d.alternative_ids(), ids, d, builtin)
 
 
 # --- structuring a deck file --------------------------------------------------------------------

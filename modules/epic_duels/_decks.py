@@ -68,9 +68,12 @@ class Deck:
     _file: DeckFile | None = attrs.field(eq=False, repr=False, hash=False, default=None)
     """The file it was made from; None for a built-in deck read back from the kept parse (the
     cache keeps a deck without it): its team's built-in file, parsed when asked for."""
+    _builtin: bool = attrs.field(eq=False, repr=False, hash=False, default=False)
+    """Made from its team's built-in file: pickled without it.  A player's deck keeps its own."""
 
     def __reduce__(self):
-        return Deck, (self.team, self.cards, self.alternatives, self.chosen)
+        fields = (self.team, self.cards, self.alternatives, self.chosen)
+        return Deck, (*fields, None, True) if self._builtin else (*fields, self._file)
 
     @property
     def file(self) -> DeckFile:
@@ -93,7 +96,7 @@ class Deck:
                 )
         from ._deck_files import build
 
-        return build(self.file, ids)
+        return build(self.file, ids, builtin=self._builtin)
 
     def count(self, kind: str | None = None, pictures: str | None = None) -> int:
         return sum(
@@ -110,7 +113,8 @@ def parse_deck(text: str, source: str) -> Deck:
     """A deck file -> Deck (checked against the built-in characters and templates)."""
     from ._deck_files import build, parse_deck_file
 
-    return build(parse_deck_file(text, source))
+    d = parse_deck_file(text, source)
+    return build(d, builtin=text == deck_file(d.team).builtin_text())
 
 
 def deck_file(team: str) -> DataFile:
