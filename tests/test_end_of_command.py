@@ -6,6 +6,8 @@ handlers) gets ``main``'s return or ``SystemExit`` as ever, and every code exits
 
 from __future__ import annotations
 
+import os
+import shutil
 import subprocess
 import sys
 
@@ -81,3 +83,78 @@ def test_an_interpreter_without_cpythons_exit_handlers_exits_as_ever():
         )
         assert done.returncode == status, done.stderr
         assert done.stderr.endswith("exit handler ran\n") and done.stderr.count("handler") == 1
+
+
+LEFT_OPEN = """
+import atexit, gc, io, sys, types
+def survey():  # (registered first: it runs last, after every other exit handler)
+    gc.unfreeze()
+    std = set()
+    for stream in (sys.stdin, sys.stdout, sys.stderr, sys.__stdin__, sys.__stdout__,
+                   sys.__stderr__):
+        while stream is not None:
+            std.add(id(stream))
+            stream = getattr(stream, "buffer", None) or getattr(stream, "raw", None)
+    left = set()
+    buffered = (io.BufferedIOBase, io.TextIOBase)  # (a raw file holds nothing unwritten)
+    for o in gc.get_objects():
+        if isinstance(o, buffered) and not isinstance(o, (io.BytesIO, io.StringIO)) \\
+                and id(o) not in std and not o.closed and o.writable():
+            left.add(f"open for writing: {getattr(o, 'name', o)!r}")
+        elif isinstance(o, types.GeneratorType) and o.gi_frame is not None and o.gi_frame.f_lasti >= 0 \\
+                and o.gi_code.co_filename.startswith(ours):
+            left.add(f"suspended: {o.gi_code.co_qualname}")
+    print("left at the end:", sorted(left), file=sys.stderr)
+atexit.register(survey)
+import os
+import boardstate
+from boardstate.cli import main
+ours = (os.path.dirname(boardstate.__file__), os.path.dirname(main.__code__.co_filename))
+if sys.argv[1] == "keep-one":
+    kept = open("kept.txt", "w")
+    open("held.msgpack", "wb").close()
+    held = boardstate.locked("held.msgpack")
+    held.__enter__()
+sys.argv = ["boardstate", *sys.argv[2:]]
+main()
+"""
+
+WRITING_COMMANDS = (
+    "new duel-of-the-forces --player alice --player bob --seed x -o game.msgpack",
+    "move game.msgpack --as alice play luke 5 --out to-bob.msgpack",
+    "apply bob.msgpack to-bob.msgpack",
+    "replay game.msgpack --as bob --html game.html",
+    "show game.msgpack --as bob -o table.svg",
+    "view game.msgpack --as bob -o view.msgpack",
+    "selfplay jedi-duel --games 3 --seed 1 --player a --player b --archive games.tar --jobs 2",
+    "selfplay jedi-duel --games 3 --seed 1 --player a --player b -o games",
+    "verify games --jobs 2",
+    "key new judge",
+    "judge new jedi-duel --player ann=a@x.example --player ben=b@x.example --store j.sqlite"
+    " --key judge",
+    "judge run --store j.sqlite --key judge --inbox dir:in --outbox dir:out --once",
+)
+
+
+def test_a_command_leaves_no_file_open_for_writing_nor_a_generator_suspended(tmp_path):
+    """What the end without the teardown (``app._end``, ``os._exit``) rests on: no command
+    leaves a file open for writing (its buffer would never be written) nor a generator of ours
+    suspended (its ``finally`` would never run) to the interpreter's teardown.  The survey
+    runs as the last exit handler, and sees a file and a lock a program kept (the first run)."""
+    env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "config")}
+    (tmp_path / "in").mkdir()
+    runs = [("keep-one", "--version")] + [("alone", *c.split()) for c in WRITING_COMMANDS]
+    for argv in runs:
+        if argv[1] == "move":  # (bob's copy, to apply alice's move file to)
+            shutil.copy(tmp_path / "game.msgpack", tmp_path / "bob.msgpack")
+        done = subprocess.run(
+            [sys.executable, "-c", LEFT_OPEN, *argv],
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+            env=env,
+        )
+        assert done.returncode == 0, (argv, done.stderr)
+        left = done.stderr.rsplit("left at the end: ", 1)[1]
+        kept = "[\"open for writing: 'kept.txt'\", 'suspended: locked']"
+        assert left.strip() == (kept if argv[0] == "keep-one" else "[]"), argv
