@@ -13,7 +13,7 @@ import re
 from boardstate.rules import AmbiguousCommand, InvalidCommand, SecretUnavailable, resolve_player
 
 from ._combat import attack_cards, defence_cards
-from ._roster import initials
+from ._roster import initials, kept_on_roster
 from ._space import square_name
 from ._state import NO_CARD, EpicState, values_of
 
@@ -255,11 +255,46 @@ def parse_square(s: EpicState, text: str, whole: str) -> int:
 
 # ---------------------------------------------------------------------------------- commands
 def parse(s: EpicState, seat: int, text: str):
+    """The command ``text`` stands for; read once a game for a verb whose reading depends on the
+    roster, the seat and the text alone (``_BY_NAMES``): the referee reads every command of a
+    long log, and a game repeats a few texts (refusals are not kept)."""
+    kept = _kept_readings(s.roster)
+    command = kept.get((seat, text))
+    if command is None:
+        verb, command = read(s, seat, text)
+        if verb in _BY_NAMES:
+            if len(kept) >= _KEPT_READINGS:
+                kept.clear()
+            kept[seat, text] = command
+    return command
+
+
+# The verbs whose reading asks the roster (characters, squares, decks, card names), the seat and
+# the text only, never the state's play: ``heal`` and ``play`` name a default that depends on
+# who stands and is wounded, ``lay``/``defend`` the combat and hand, ``keep``/``pick``/``take``/
+# ``backs`` a card's request, ``choose`` the players (tests/test_epic_duels_parse_kept.py).
+_BY_NAMES = frozenset(
+    {"done", "end", "skip", "show", "no", "place", "move", "draw", "attack", "release", "target"}
+    | {"discard"}
+)
+_KEPT_READINGS = 1024  # (seat, text) readings kept a roster at most (then the table starts again)
+
+
+@kept_on_roster
+def _kept_readings(rs) -> dict:
+    return {}
+
+
+def read(s: EpicState, seat: int, text: str) -> tuple:
+    """``(verb, command)``: ``text`` read afresh, never kept (``parse`` keeps some)."""
     words = _clean(text).split(" ")
     if not words[0]:
         raise _bad(text, "no command given")
     verb = _verb(words[0], text)
-    rest = words[1:]
+    return verb, _command(s, seat, text, verb, words[1:])
+
+
+def _command(s: EpicState, seat: int, text: str, verb: str, rest: list):
     arg = " ".join(rest)
     if verb in ("done", "end", "skip", "show"):
         if rest:

@@ -1,0 +1,68 @@
+"""Epic Duels reads a command once a game for the verbs whose reading asks the roster, the seat
+and the text alone (``_notation.parse``, ``_BY_NAMES``): every text the rules list anywhere in a
+game, read again at every position of it by every seat, means there what a fresh reading
+(``_notation.read``, past the memo) gives it there, refusals included.  (``lay``, ``defend`` or
+``take`` among the kept verbs fails it; ``play`` and ``heal``, whose default pawn moves only when
+one falls, and ``choose``, whose players a game keeps, are not caught by these games.)"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import boardstate as bs
+from boardstate.modules.epic_duels import _notation
+from boardstate.testing import random_game
+
+EPIC = "epic-duels"
+GAMES = [
+    (0, 2, None),
+    (3, 4, {"variant": "team"}),  # (a main falls and the game goes on: ``heal``'s default moves)
+    (4, 2, {"variant": "master"}),  # (two decks a seat: ``draw ... from TEAM``)
+    (2, 3, {"variant": "free-for-all", "board": "kamino"}),
+]
+TEXTS = 60  # texts tried at each position, for each seat that acts there
+
+
+def _read(state, seat, text, kept=True) -> str:
+    try:
+        if kept:
+            return repr(_notation.parse(state, seat, text))
+        return repr(_notation.read(state, seat, text)[1])
+    except bs.BoardstateError as exc:
+        return f"refused {exc.code} {exc}"
+
+
+@pytest.mark.parametrize("seed,players,options", GAMES)
+def test_a_kept_reading_is_what_the_text_means_there(seed, players, options):
+    module = bs.get_module(EPIC)
+    seen: list = []  # (state, seat) at each position, as played
+
+    def position(game):
+        seen.extend((game.state, seat) for seat in game.to_act())
+
+    random_game(module, seed, players, options=options, check_each=position)
+    rules = module.rules
+    texts: dict[str, None] = {}
+    for state, seat in seen:
+        for command in rules.legal(state, seat):
+            text = rules.notation(state, seat, command)
+            texts.setdefault(text)
+            verb, _, rest = text.partition(" ")
+            if verb == "discard":
+                texts.setdefault(f"keep {rest}")
+    # (what a player may send besides the rules' own texts: bare values, other players)
+    texts.update(dict.fromkeys(f"{verb} {n}" for verb in ("lay", "defend") for n in range(1, 7)))
+    texts.update(dict.fromkeys(f"choose {name}" for name in ("ann", "ben", "carol", "dan")))
+    pool = sorted(texts)
+    pick = random.Random(seed)
+    verbs = set()
+    compared = 0
+    for state, seat in seen:  # (the rules read a command of a seat that acts only)
+        for text in pick.sample(pool, min(TEXTS, len(pool))):
+            anew = _read(state, seat, text, kept=False)
+            assert _read(state, seat, text) == anew, (seat, text)
+            verbs.add(text.split()[0])
+            compared += 1
+    assert compared > 1000 and {"move", "draw", "lay", "defend", "attack"} <= verbs
