@@ -9,6 +9,7 @@ import pytest
 import boardstate as bs
 from boardstate.modules.epic_duels import MODULE
 from boardstate.modules.epic_duels._space import (
+    MovesOf,
     can_attack,
     cell,
     masks,
@@ -100,3 +101,18 @@ def test_the_squares_of_a_bitmask_are_its_set_bits_ascending():
         for _ in range(40):
             bits = sum(1 << sq for sq in rnd.sample(range(size), rnd.randrange(size + 1)))
             assert squares_of(bits) == tuple(sq for sq in range(size) if bits >> sq & 1)
+
+
+def test_a_move_is_in_a_movers_moves_as_in_their_list():
+    """``MovesOf``'s ``in`` reads a square's bit: the same answers as the list it stands for,
+    for squares in and out of it and of the board, values of other types and other shapes."""
+    pick = random.Random(7)
+    for _ in range(200):
+        moves = MovesOf(pick.randrange(4), pick.getrandbits(70))
+        listed = list(moves)
+        asked = [("move", moves.char, sq) for sq in range(-2, 75)]
+        asked += [("move", moves.char + 1, 3), ("place", moves.char, 3), ("move", moves.char)]
+        asked += [(c[0], float(c[1]), c[2]) for c in listed[:3]] + [["move", moves.char, 3]]
+        asked += [c[:2] + (float(c[2]),) for c in listed[:3]] + [("move", True, 1), None]
+        for command in asked:
+            assert (command in moves) == (command in listed), command

@@ -26,7 +26,7 @@ from boardstate.rules import UNKNOWN, SecretUnavailable, Table, seats_mask
 from . import _flow
 from ._combat import holds, value
 from ._multisets import multisets
-from ._space import around, attackable, empty_around, empty_squares, path, reachable_squares
+from ._space import MovesOf, around, attackable, empty_around, empty_squares, path, reachable_bits
 from ._state import (
     EFFECT,
     RESPOND,
@@ -189,12 +189,13 @@ def options(s: EpicState) -> list:
     return out
 
 
-def _goals(s: EpicState, f: Frame, e, char: int) -> list:
-    """The moves (or placings) of one of a move's (or a placing's) characters."""
+def _goals(s: EpicState, f: Frame, e, char: int):
+    """The moves (or placings) of one of a move's (or a placing's) characters, a sequence (a
+    move's: ``MovesOf``, its squares' bitmask)."""
     if e.verb == "move":
         if char in f.done:
             return []
-        return [("move", char, sq) for sq in reachable_squares(s, char, e.squares)]
+        return MovesOf(char, reachable_bits(s, char, e.squares))
     return [("place", char, sq) for sq in _place_squares(s, char, e.where)]
 
 

@@ -15,15 +15,14 @@ from ._combat import attack_card_sets, attack_cards, defence_cards
 from ._multisets import Multisets, multisets
 from ._roster import kept_on_roster
 from ._space import (
+    MovesOf,
     attackable,
     empty_around,
     empty_squares,
-    nth_square,
     reachable_bits,
     reachable_bits_of,
     reaches,
     shot_blocking,
-    squares_of,
 )
 from ._state import (
     ACT,
@@ -148,29 +147,6 @@ def move_parts(s: EpicState, seat: int) -> list:
 def moves_of(s: EpicState, char: int, budget: int) -> list:
     """The moves of one of the movers."""
     return list(MovesOf(char, reachable_bits(s, char, budget)))
-
-
-class MovesOf:
-    """One mover's moves as a sequence: ``("move", char, square)`` for the squares of ``ends``
-    (its reachable squares' bitmask) in ascending order; its length is the bitmask's count, and
-    only an item asked for is made."""
-
-    __slots__ = ("char", "ends")
-
-    def __init__(self, char: int, ends: int) -> None:
-        self.char, self.ends = char, ends
-
-    def __len__(self) -> int:
-        return self.ends.bit_count()
-
-    def __getitem__(self, i: int) -> tuple:
-        if not 0 <= i < self.ends.bit_count():
-            raise IndexError(i)
-        return ("move", self.char, nth_square(self.ends, i))
-
-    def __iter__(self):
-        char = self.char
-        return iter([("move", char, sq) for sq in squares_of(self.ends)])
 
 
 # ---------------------------------------------------------------------------------- actions

@@ -145,6 +145,37 @@ def squares_of(bits: int) -> tuple[int, ...]:
     return out + tuple(base + i for i in range(bits.bit_length()) if bits >> i & 1)
 
 
+class MovesOf:
+    """One mover's moves as a sequence: ``("move", char, square)`` for the squares of ``ends``
+    (its reachable squares' bitmask) in ascending order; its length is the bitmask's count, only
+    an item asked for is made, and ``in`` reads a square's bit (the referee asks of one move)."""
+
+    __slots__ = ("char", "ends")
+
+    def __init__(self, char: int, ends: int) -> None:
+        self.char, self.ends = char, ends
+
+    def __len__(self) -> int:
+        return self.ends.bit_count()
+
+    def __getitem__(self, i: int) -> tuple:
+        if not 0 <= i < self.ends.bit_count():
+            raise IndexError(i)
+        return ("move", self.char, nth_square(self.ends, i))
+
+    def __iter__(self):
+        char = self.char
+        return iter([("move", char, sq) for sq in squares_of(self.ends)])
+
+    def __contains__(self, command) -> bool:
+        """``command in list(self)``: a tuple's int square by its bit; anything else by the list,
+        as ``in`` compares (``5.0`` equals ``5``)."""
+        if type(command) is not tuple or len(command) != 3 or type(command[2]) is not int:
+            return command in list(self)
+        square = command[2]
+        return command[:2] == ("move", self.char) and square >= 0 and bool(self.ends >> square & 1)
+
+
 @lru_cache(maxsize=1)
 def _byte_squares() -> tuple[tuple[tuple[int, ...], ...], ...]:
     """Per byte of a square bitmask (the first eight squares, the next eight... up to 72: the
