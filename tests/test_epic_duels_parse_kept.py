@@ -1,7 +1,8 @@
 """Epic Duels reads a command once a game for the verbs whose reading asks the roster, the seat
-and the text alone (``_notation.parse``, ``_BY_NAMES``): every text the rules list anywhere in a
-game, read again at every position of it by every seat, means there what a fresh reading
-(``_notation.read``, past the memo) gives it there, refusals included.  (``lay``, ``defend`` or
+and the text alone (``_notation.parse``, ``_BY_NAMES``), and keeps its canonical text with it:
+every text the rules list anywhere in a game, read again at every position of it by the seat
+that acts, means there what a fresh reading (``_notation.read``, past the memo) gives it there,
+written as ``_notation.write`` writes it there, refusals included.  (``lay``, ``defend`` or
 ``take`` among the kept verbs fails it; ``play`` and ``heal``, whose default pawn moves only when
 one falls, and ``choose``, whose players a game keeps, are not caught by these games.)"""
 
@@ -26,10 +27,14 @@ TEXTS = 60  # texts tried at each position, for each seat that acts there
 
 
 def _read(state, seat, text, kept=True) -> str:
+    """What ``text`` means for ``seat`` there, and the canonical text of that: through the
+    memo, or (``kept=False``) read and written anew."""
     try:
         if kept:
-            return repr(_notation.parse(state, seat, text))
-        return repr(_notation.read(state, seat, text)[1])
+            command = _notation.parse(state, seat, text)
+            return f"{command!r} {_notation.notation(state, seat, command)}"
+        command = _notation.read(state, seat, text)[1]
+        return f"{command!r} {_notation.write(state, seat, command)}"
     except bs.BoardstateError as exc:
         return f"refused {exc.code} {exc}"
 
@@ -49,6 +54,7 @@ def test_a_kept_reading_is_what_the_text_means_there(seed, players, options):
         for command in rules.legal(state, seat):
             text = rules.notation(state, seat, command)
             texts.setdefault(text)
+            texts.setdefault(text.upper())  # (read as the text, written as the rules write it)
             verb, _, rest = text.partition(" ")
             if verb == "discard":
                 texts.setdefault(f"keep {rest}")

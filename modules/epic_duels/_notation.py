@@ -258,19 +258,21 @@ def parse(s: EpicState, seat: int, text: str):
     """The command ``text`` stands for; read once a game for a verb whose reading depends on the
     roster, the seat and the text alone (``_BY_NAMES``): the referee reads every command of a
     long log, and a game repeats a few texts (refusals are not kept)."""
-    kept = _kept_readings(s.roster)
+    kept, written = _kept_readings(s.roster)
     command = kept.get((seat, text))
     if command is None:
         verb, command = read(s, seat, text)
-        if verb in _BY_NAMES:
+        if verb in _BY_NAMES:  # (its canonical text kept with it: asked of it next, by id)
             if len(kept) >= _KEPT_READINGS:
                 kept.clear()
+                written.clear()
             kept[seat, text] = command
+            written[seat, id(command)] = (command, write(s, seat, command))
     return command
 
 
-# The verbs whose reading asks the roster (characters, squares, decks, card names), the seat and
-# the text only, never the state's play: ``heal`` and ``play`` name a default that depends on
+# The verbs whose reading (and the canonical text of what it reads) asks the roster (characters,
+# squares, decks, card names), the seat and the text only, never the state's play: ``heal`` and ``play`` name a default that depends on
 # who stands and is wounded, ``lay``/``defend`` the combat and hand, ``keep``/``pick``/``take``/
 # ``backs`` a card's request, ``choose`` the players (tests/test_epic_duels_parse_kept.py).
 _BY_NAMES = frozenset(
@@ -281,8 +283,11 @@ _KEPT_READINGS = 1024  # (seat, text) readings kept a roster at most (then the t
 
 
 @kept_on_roster
-def _kept_readings(rs) -> dict:
-    return {}
+def _kept_readings(rs) -> tuple[dict, dict]:
+    """(``(seat, text)`` -> the command kept, ``(seat, id(command))`` -> (that very command,
+    its canonical text)): the one holds each command of the other alive, so an id is never
+    another's."""
+    return {}, {}
 
 
 def read(s: EpicState, seat: int, text: str) -> tuple:
@@ -488,6 +493,15 @@ def _from_team(s: EpicState, seat: int, group: int) -> str:
 
 
 def notation(s: EpicState, seat: int, command) -> str:
+    """The canonical text of ``command``: for a command ``parse`` kept, the text kept with it."""
+    found = _kept_readings(s.roster)[1].get((seat, id(command)))
+    if found is not None and found[0] is command:
+        return found[1]
+    return write(s, seat, command)
+
+
+def write(s: EpicState, seat: int, command) -> str:
+    """``notation`` written afresh."""
     verb = command[0]
     board = s.roster.board
     if verb in ("done", "end", "skip", "show"):
