@@ -73,3 +73,19 @@ def test_a_slice_of_a_new_sequence_is_the_lists():
         listed = multisets(hand, n)
         for part in (slice(1, 4), slice(None, None, -2), slice(-3, None)):
             assert Multisets(hand, n)[part] == listed[part], (n, part)
+
+
+def test_in_is_membership_in_the_list():
+    """``in`` answers from the values, the list not made: as the list answers, for every choice
+    of every hand (held or not, ascending or not), choices of other sizes, types and shapes,
+    with and without a head."""
+    for hand in hands(150, seed=17):
+        for n in range(4):
+            for head in (None, ("draw-two", 1)):
+                listed = list(Multisets(hand, n, head))
+                asked = [c if head is None else (*head, c) for c in product(range(5), repeat=n)]
+                asked += [(*c[:-1], tuple(map(float, c[-1]))) for c in listed[:2] if head]
+                asked += [tuple(map(float, c)) for c in listed[:2] if head is None]
+                asked += [("draw-two", 2, ()), ("draw", 1, ()), (), None, [0] * n, (0,) * (n + 1)]
+                for item in asked:
+                    assert (item in Multisets(hand, n, head)) == (item in listed), (hand, n, item)

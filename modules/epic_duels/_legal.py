@@ -218,10 +218,6 @@ def one_draws(s: EpicState, seat: int, hand: tuple[int, ...]) -> list:
     return [("draw", k, g) for k in hand for g in groups]
 
 
-def both_draws(s: EpicState, seat: int) -> list:
-    return _joined(both_draw_parts(s, seat))
-
-
 def both_draw_parts(s: EpicState, seat: int) -> list:
     """'draw 2': both actions drawing at once (the discards a full hand makes named first), a
     part per pile."""
@@ -354,8 +350,8 @@ def is_legal(s: EpicState, seat: int, command) -> bool:
     hand = hand_cards(s, seat)
     if verb == "draw":
         return command in one_draws(s, seat, hand)
-    if verb == "draw-two":
-        return command in both_draws(s, seat)
+    if verb == "draw-two":  # (each pile's part asked, its choices not made: ``Multisets``)
+        return any(command in part for part in both_draw_parts(s, seat))
     if verb == "heal":
         return command in heal_actions(s, seat, hand)
     if verb == "attack" and len(command) == 3:

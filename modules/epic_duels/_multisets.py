@@ -66,6 +66,27 @@ class Multisets:
     def __iter__(self):
         return iter(self._list())
 
+    def __contains__(self, item) -> bool:
+        """``item in list(self)``, the list not made: ``n`` whole-number values, ascending, each
+        held by ``values`` as often as the choice names it (after the ``head``); anything else
+        by the list, as ``in`` compares (the referee asks of one ``draw 2``)."""
+        choice, head = item, self.head
+        if head is not None:
+            if type(item) is not tuple or len(item) != len(head) + 1:
+                return item in self._list()
+            if item[:-1] != head:
+                return False
+            choice = item[-1]
+        if type(choice) is not tuple or len(choice) != self.n:
+            return item in self._list()
+        for v in choice:
+            if type(v) is not int:
+                return item in self._list()
+        values = self.values
+        return list(choice) == sorted(choice) and all(
+            values.count(v) >= choice.count(v) for v in choice
+        )
+
 
 def _nth_of_few(values, n: int, i: int) -> tuple:
     """``multisets(values, n)[i]`` for ``n`` up to 2, the list not made: one card is the
