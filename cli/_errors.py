@@ -26,6 +26,12 @@ def fail(message: str, code: int) -> None:
     sys.exit(code)
 
 
+def output_failed(exc: OSError) -> None:
+    """Standard output cannot be written (a full disk, say): one line and exit 2, as any failed
+    write (docs/reliability.md).  A closed pipe is not this: its reader has had all it wanted."""
+    fail(f"error: standard output: cannot write ({exc.strerror or exc})", BAD_INPUT)
+
+
 def one_line_errors(func):
     """Turn every error into one line on stderr and the documented exit status."""
 

@@ -21,7 +21,7 @@ import click
 
 import boardstate as bs
 
-from ._errors import BAD_INPUT, fail
+from ._errors import BAD_INPUT, fail, output_failed
 
 COMMANDS = {
     "modules": ("setting_up", "modules_cmd"),
@@ -88,6 +88,9 @@ class _Group(click.Group):
             fail("aborted", BAD_INPUT)
         except click.exceptions.Exit as exc:
             sys.exit(exc.exit_code)
+        except OSError as exc:  # (--help and --version write before any command's own errors;
+            # click ends a closed pipe itself, status 1)
+            output_failed(exc)
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
