@@ -3,8 +3,8 @@ and the text alone (``_notation.parse``, ``_BY_NAMES``), and keeps its canonical
 every text the rules list anywhere in a game, read again at every position of it by the seat
 that acts, means there what a fresh reading (``_notation.read``, past the memo) gives it there,
 written as ``_notation.write`` writes it there, refusals included.  (``lay``, ``defend`` or
-``take`` among the kept verbs fails it; ``play`` and ``heal``, whose default pawn moves only when
-one falls, and ``choose``, whose players a game keeps, are not caught by these games.)"""
+``take`` among the kept verbs fails the first test, ``heal`` the second; ``choose``, whose
+players a game keeps, is not caught here.)"""
 
 from __future__ import annotations
 
@@ -72,3 +72,23 @@ def test_a_kept_reading_is_what_the_text_means_there(seed, players, options):
             verbs.add(text.split()[0])
             compared += 1
     assert compared > 1000 and {"move", "draw", "lay", "defend", "attack"} <= verbs
+
+
+def test_a_default_healed_is_read_where_the_text_is_read():
+    """``heal CARD`` heals the main unless named, or once the main has fallen the first wounded
+    minor (the team game): the same text read after the fall means the minor, so it may not be
+    kept.  (``play CARD``'s default moves only for a special card of a two-pawn type, which no
+    built-in deck holds.)"""
+    from boardstate.modules.epic_duels._state import put
+
+    module = bs.get_module(EPIC)
+    s = random_game(module, 3, 4, options={"variant": "team"}, stop_after=12).state
+    rs = s.roster
+    k = next(k for k, card in enumerate(rs.cards) if card.kind != "special")
+    main, minor = rs.chars_of_group(rs.card_group[k])[:2]
+    seat = rs.seat_of[main]
+    text = _notation.write(s, seat, ("heal", k, main))
+    fallen = s._replace(damage=put(put(s.damage, main, rs.dies_at[main]), minor, 1))
+    first = _read(s, seat, text)
+    assert first == _read(s, seat, text, kept=False) == f"('heal', {k}, {main}) {text}"
+    assert _read(fallen, seat, text) == _read(fallen, seat, text, kept=False) != first
