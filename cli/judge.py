@@ -8,6 +8,7 @@ an outbox (SMTP, or a directory).  Players play with the ordinary commands: ``jo
 
 from __future__ import annotations
 
+import contextlib
 import time
 
 import click
@@ -31,12 +32,16 @@ def judge() -> None:
     """A judge that referees hosted games by mail: new, run, publish, list, site."""
 
 
+@contextlib.contextmanager
 def _judge(store: str, key: str, *, create: bool = False):
-    """The judge on ``store``; only ``judge new`` makes a store that is not there."""
+    """The judge on ``store``; only ``judge new`` makes a store that is not there.  The store
+    is closed when the command ends, however it ends (the process ends without the
+    interpreter's teardown: a SQLite store left open keeps its -wal and -shm files)."""
     from boardstate.judge import Judge, open_store
     from boardstate.keys import load_private
 
-    return Judge(open_store(store, create=create), load_private(key))
+    with open_store(store, create=create) as opened:
+        yield Judge(opened, load_private(key))
 
 
 @judge.command("new")
@@ -113,8 +118,8 @@ def judge_new(module, players, options, mail, deadline, policy, remind, bot_leve
         )
     elif remind is not None or bot_level is not None:
         fail("error: --remind and --bot-level go with --deadline", BAD_INPUT)
-    referee = _judge(store, key, create=True)
-    game_id = referee.create(module, pairs, opts, mail=mail, deadline=time_per_move)
+    with _judge(store, key, create=True) as referee:
+        game_id = referee.create(module, pairs, opts, mail=mail, deadline=time_per_move)
     said = f"; deadline: {time_per_move.words()}" if time_per_move else ""
     click.echo(
         f"created game {game_id.hex()}: invitations queued for {len(pairs)} players "
@@ -139,17 +144,17 @@ def judge_run(store, key, inbox, outbox, sender, once, poll):
     """Judge every request that arrives; answer each player with what they may see."""
     from boardstate.judge import open_inbox, open_outbox, serve_once
 
-    referee = _judge(store, key)
-    source, sink = open_inbox(inbox), open_outbox(outbox, sender)
-    while True:
-        said = serve_once(referee, source, sink).line()
-        if said:
-            click.echo(said)
-        elif once:
-            click.echo("nothing to do: no new mail, none queued")
-        if once:
-            return
-        time.sleep(poll)
+    with _judge(store, key) as referee:
+        source, sink = open_inbox(inbox), open_outbox(outbox, sender)
+        while True:
+            said = serve_once(referee, source, sink).line()
+            if said:
+                click.echo(said)
+            elif once:
+                click.echo("nothing to do: no new mail, none queued")
+            if once:
+                return
+            time.sleep(poll)
 
 
 def _game_id(referee, given: str) -> bytes:
@@ -173,9 +178,9 @@ def _game_id(referee, given: str) -> bytes:
 def judge_publish(game, store, key, out):
     """Write a finished game's full log, seed included, for anyone to audit
     ('boardstate verify LOG --with A-COPY ...')."""
-    referee = _judge(store, key)
-    claim_output(out, refused=NO_FORCE, checked_first=True)
-    bs.atomic_write(out, referee.published(_game_id(referee, game)))
+    with _judge(store, key) as referee:
+        claim_output(out, refused=NO_FORCE, checked_first=True)
+        bs.atomic_write(out, referee.published(_game_id(referee, game)))
     click.echo(
         f"wrote {out}: the full log and the seed; audit with 'boardstate verify {out} --with COPY...'"
     )
