@@ -101,13 +101,16 @@ def selfplay(
     begun = time.perf_counter()
     runner = make_runner(jobs, ray)
     with runner, stopping() as stop, progress(games, "game", start) as bar:
-        for line, data in bs.batch.play_games(plan, runner, start=start, stop=stop):
-            if data:
-                writer.add(line.path, data)
-            manifest.add(line)
-            played.append(line)
-            bar.update()
-        writer.close()
+        try:
+            for line, data in bs.batch.play_games(plan, runner, start=start, stop=stop):
+                if data:
+                    writer.add(line.path, data)
+                manifest.add(line)
+                played.append(line)
+                bar.update()
+        finally:  # (a run that fails keeps a whole archive of its games, as one stopped does:
+            # the process ends without the teardown that would have written its buffer)
+            writer.close()
         if stop.is_set():
             runner.close(now=True)
     seconds = time.perf_counter() - begun
