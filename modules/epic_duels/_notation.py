@@ -272,9 +272,10 @@ def parse(s: EpicState, seat: int, text: str):
 
 
 # The verbs whose reading (and the canonical text of what it reads) asks the roster (characters,
-# squares, decks, card names), the seat and the text only, never the state's play: ``heal`` and ``play`` name a default that depends on
-# who stands and is wounded, ``lay``/``defend`` the combat and hand, ``keep``/``pick``/``take``/
-# ``backs`` a card's request, ``choose`` the players (tests/test_epic_duels_parse_kept.py).
+# squares, decks, card names), the seat and the text only, never the state's play: ``heal`` and
+# ``play`` name a default that depends on who stands and is wounded, ``lay``/``defend`` the combat
+# and hand, ``keep``/``pick``/``take``/``backs`` a card's request, ``choose`` the players (not the
+# roster's: one roster serves games of other players) (tests/test_epic_duels_parse_kept.py).
 _BY_NAMES = frozenset(
     {"done", "end", "skip", "show", "no", "place", "move", "draw", "attack", "release", "target"}
     | {"discard"}
