@@ -32,6 +32,50 @@ def output_failed(exc: OSError) -> None:
     fail(f"error: standard output: cannot write ({exc.strerror or exc})", BAD_INPUT)
 
 
+class StandardOutputFailed(Exception):
+    """A write to standard output failed (``GuardedOutput``): told apart from a failure of any
+    other file a command writes, which is that file's one line."""
+
+    def __init__(self, cause: OSError) -> None:
+        super().__init__(str(cause))
+        self.cause = cause
+
+
+class GuardedOutput:
+    """Standard output while a command runs (``cli.app``): a write or flush that fails raises
+    ``StandardOutputFailed``, but a closed pipe, which stays a ``BrokenPipeError`` (its reader
+    has had all it wanted); the rest is the stream's own.  Its ``buffer`` is guarded too (move
+    files and requests are written there as bytes)."""
+
+    def __init__(self, stream) -> None:
+        self._stream = stream
+
+    def write(self, data):
+        return self._guarded(self._stream.write, data)
+
+    def writelines(self, lines) -> None:
+        self._guarded(self._stream.writelines, lines)
+
+    def flush(self) -> None:
+        self._guarded(self._stream.flush)
+
+    @property
+    def buffer(self):
+        return GuardedOutput(self._stream.buffer)
+
+    def __getattr__(self, name: str):
+        return getattr(self._stream, name)
+
+    @staticmethod
+    def _guarded(call, *args):
+        try:
+            return call(*args)
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise StandardOutputFailed(exc) from exc
+
+
 def one_line_errors(func):
     """Turn every error into one line on stderr and the documented exit status."""
 
@@ -52,6 +96,8 @@ def one_line_errors(func):
             fail("interrupted", 130)
         except BrokenPipeError:
             sys.exit(0)
+        except StandardOutputFailed as exc:
+            output_failed(exc.cause)
         except MemoryError:  # the input needs more memory than the process may take: no bug,
             # and no damaged file (every reader lets MemoryError through, docs/reliability.md)
             fail(

@@ -21,7 +21,7 @@ import click
 
 import boardstate as bs
 
-from ._errors import BAD_INPUT, fail, output_failed
+from ._errors import BAD_INPUT, GuardedOutput, StandardOutputFailed, fail, output_failed
 
 COMMANDS = {
     "modules": ("setting_up", "modules_cmd"),
@@ -64,6 +64,17 @@ class _Group(click.Group):
         family, command = COMMANDS[name]
         return getattr(importlib.import_module(f".{family}", __package__), command)
 
+    def invoke(self, ctx):
+        """Run the command with standard output guarded (``GuardedOutput``): a write there
+        that fails is told from any other file's (``one_line_errors``, ``main``)."""
+        stream = sys.stdout
+        guarded = sys.stdout = GuardedOutput(stream)
+        try:
+            return super().invoke(ctx)
+        finally:
+            if sys.stdout is guarded:  # (as it was, unless the command put another there)
+                sys.stdout = stream
+
     def main(self, *args, **kwargs):
         kwargs.setdefault("standalone_mode", True)
         try:
@@ -91,6 +102,8 @@ class _Group(click.Group):
         except OSError as exc:  # (--help and --version write before any command's own errors;
             # click ends a closed pipe itself, status 1)
             output_failed(exc)
+        except StandardOutputFailed as exc:  # (a command's --help: written before its own errors)
+            output_failed(exc.cause)
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
