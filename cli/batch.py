@@ -187,24 +187,55 @@ class _Folder:
 
 class _Archive:
     """One uncompressed tar, its members in the games' order, each with the same metadata
-    (so the same seed makes the same archive); resumed by appending."""
+    (so the same seed makes the same archive); resumed by appending.  A member whose writing
+    fails (a full disk, an interrupt) is cut off before the archive is closed: the file holds
+    only whole members, those of the manifest."""
 
     def __init__(self, path, start: int) -> None:
         import tarfile  # (here, not for every ``verify`` of one game)
 
         if start:
             _cut_tar(path, start)
-        self._tar = tarfile.open(path, "a" if start else "w", format=tarfile.PAX_FORMAT)
+        self._file = _WholeWrites(path, "r+b" if start else "wb")
+        try:
+            self._tar = tarfile.open(
+                fileobj=self._file, mode="a" if start else "w", format=tarfile.PAX_FORMAT
+            )
+        except BaseException:
+            self._file.close()
+            raise
 
     def add(self, name: str, data: bytes) -> None:
         import tarfile
 
         info = tarfile.TarInfo(name)
         info.size, info.mtime, info.mode = len(data), 0, 0o644
-        self._tar.addfile(info, io.BytesIO(data))
+        end = self._tar.offset  # (the end of the last whole member)
+        try:
+            self._tar.addfile(info, io.BytesIO(data))
+        except BaseException:
+            self._file.truncate(end)
+            self._file.seek(end)
+            self._tar.offset = end
+            raise
 
     def close(self) -> None:
-        self._tar.close()
+        try:
+            self._tar.close()
+        finally:
+            self._file.close()
+
+
+class _WholeWrites(io.FileIO):
+    """The archive's file, unbuffered (a member cut off leaves none of its bytes in a buffer to
+    be written after the cut), each write whole (a disk filling up may take part of one)."""
+
+    def write(self, data) -> int:
+        view = memoryview(data).cast("B")
+        size = view.nbytes
+        while view:
+            view = view[super().write(view) :]
+        return size
 
 
 def _cut_tar(path, keep: int) -> None:

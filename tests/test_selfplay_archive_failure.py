@@ -6,6 +6,7 @@ not hold.  The run is the real command in a subprocess, its third game failing."
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import tarfile
@@ -25,12 +26,38 @@ from boardstate.cli import main
 main()
 """
 
+FULL_DISK_IN_THE_THIRD_GAME = """
+import errno, sys, tarfile
+copied = tarfile.copyfileobj
+calls = []
+def half_then_full(src, dst, length=None, *args, **kwargs):
+    calls.append(length)
+    if len(calls) == 3:  # (the third game's data: its header and half its bytes are written)
+        dst.write(src.read(length // 2))
+        raise OSError(errno.ENOSPC, "No space left on device")
+    return copied(src, dst, length, *args, **kwargs)
+tarfile.copyfileobj = half_then_full
+sys.argv = ["boardstate", *sys.argv[1:]]
+from boardstate.cli import main
+main()
+"""
+
 RUN = ["selfplay", "jedi-duel", "--games", "4", "--seed", "1", "--player", "a", "--player", "b"]
 
 
 def _selfplay(tmp_path, script, *argv):
     command = [sys.executable, *script, *RUN, *argv]
     return subprocess.run(command, capture_output=True, text=True, cwd=tmp_path)
+
+
+def _resumes_to_the_bytes_of_an_uninterrupted_run(tmp_path):
+    resumed = _selfplay(
+        tmp_path, ["-m", "boardstate.cli"], "--archive", "games.tar", "--resume", "games.tar.jsonl"
+    )
+    assert resumed.returncode == 0, resumed.stderr
+    straight = _selfplay(tmp_path, ["-m", "boardstate.cli"], "--archive", "straight.tar")
+    assert straight.returncode == 0, straight.stderr
+    assert (tmp_path / "games.tar").read_bytes() == (tmp_path / "straight.tar").read_bytes()
 
 
 def test_a_failing_run_keeps_a_whole_archive_that_resumes_to_the_same_bytes(tmp_path):
@@ -45,10 +72,26 @@ def test_a_failing_run_keeps_a_whole_archive_that_resumes_to_the_same_bytes(tmp_
     assert len(manifest) == 2
     data = (tmp_path / "games.tar").read_bytes()
     assert len(data) % tarfile.RECORDSIZE == 0 and data.endswith(bytes(2 * tarfile.BLOCKSIZE))
-    resumed = _selfplay(
-        tmp_path, ["-m", "boardstate.cli"], "--archive", "games.tar", "--resume", "games.tar.jsonl"
-    )
-    assert resumed.returncode == 0, resumed.stderr
-    straight = _selfplay(tmp_path, ["-m", "boardstate.cli"], "--archive", "straight.tar")
-    assert straight.returncode == 0, straight.stderr
-    assert (tmp_path / "games.tar").read_bytes() == (tmp_path / "straight.tar").read_bytes()
+    _resumes_to_the_bytes_of_an_uninterrupted_run(tmp_path)
+
+
+def test_a_member_torn_by_a_full_disk_is_cut_off_before_the_archive_is_closed(tmp_path):
+    """The disk fills half-way through the third game's bytes: the archive on disk is cut back
+    to the end of the second game (``_Archive.add``), then closed: a clean tar of exactly the
+    manifest's games, nothing of the torn one after them (before: its header and half its data
+    stayed, read as a third member), and ``--resume`` makes the bytes of an uninterrupted run."""
+    failed = _selfplay(tmp_path, ["-c", FULL_DISK_IN_THE_THIRD_GAME], "--archive", "games.tar")
+    assert failed.returncode == 3, failed.stderr
+    assert failed.stderr.count("\n") == 1 and "No space left on device" in failed.stderr
+    manifest = (tmp_path / "games.tar.jsonl").read_text().splitlines()
+    data = (tmp_path / "games.tar").read_bytes()
+    with tarfile.open(tmp_path / "games.tar") as tar:
+        members = tar.getmembers()
+        assert [m.name for m in members] == [json.loads(line)["path"] for line in manifest]
+        assert all(len(tar.extractfile(m).read()) == m.size > 0 for m in members)
+    assert len(members) == 2
+    last = members[-1]
+    end = last.offset_data + -(-last.size // tarfile.BLOCKSIZE) * tarfile.BLOCKSIZE
+    assert len(data) % tarfile.RECORDSIZE == 0 and data[end:] == bytes(len(data) - end)
+    assert len(data) - end >= 2 * tarfile.BLOCKSIZE
+    _resumes_to_the_bytes_of_an_uninterrupted_run(tmp_path)
