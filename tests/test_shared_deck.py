@@ -8,6 +8,7 @@ from shared_deck_table import JEDI, Table, fast_proofs
 
 import boardstate as bs
 from boardstate import UNKNOWN, _mental
+from boardstate._audit import audit
 from boardstate._fileformat import encode_game, parse_raw
 from boardstate._referee import verify
 from boardstate._words import records_said
@@ -84,3 +85,27 @@ def test_the_game_waits_only_for_what_the_player_to_act_needs():
                 waits.add(text.split(" to ")[0])
         table.act()
     assert table.copies[0].outcome() is not None or table.copies[0].to_act()
+
+
+def test_the_audit_makes_a_hand_shown_by_another_player_from_their_claims():
+    """Ben shows Ann his hand (Force Sense's 'show'): his copy commits to each claimed card's
+    value anew.  The audit, made on Ann's copy with every secret published, makes Ben's records
+    as his copy did, so it must hold his claimed cards opened (sealed, it had no value to commit
+    to: 'can not serialize _Unknown'), and it re-derives every record, none in part."""
+    table = Table(2, seed=2)
+    shown = []
+
+    def sense_show_or_swap(legal):
+        if "show" in legal and table.copies[0].to_act() == (1,):
+            shown.append("show")
+            return "show"
+        picks = [c for c in legal if c.startswith(("sense", "swap"))]
+        return (picks or legal)[0]
+
+    while not shown:
+        table.act(sense_show_or_swap)
+    table.copies[0].play(0, "resign")
+    table.settle()
+    copies = [parse_raw(encode_game(c), f"copy {i}") for i, c in enumerate(table.copies)]
+    verdict = audit(copies)
+    assert verdict.ok and verdict.partly == 0, verdict.line()

@@ -130,6 +130,7 @@ def audit(post: Post, game) -> None:
     others = [a for p in players[1:] for a in ("--with", post.copy(p))]
     rc, out = run("verify", post.copy(players[0]), *others)
     assert rc == 0 and out.startswith(f"audit ok: {game.seq} records"), out
+    assert ", 0 checked in part" in out, out  # (every copy given: every record re-derived)
 
 
 @pytest.mark.parametrize("players", [2, 3])

@@ -414,8 +414,8 @@ class SharedDeckTrust(DeckDealer, PeerTrust):
                 raise bad("a claim made before in this game (replayed)", "replayed")
             secret = Secret(commitment, 1 << seat)
             if len(self.audit_secrets) == len(game.players):  # (the audit: every key is known)
-                self.audit_claim(game, seat, placeholder, commitment, self.cards[held[0]])
-            if me == seat and game.header.peer_secret is not None:
+                secret = self.audit_claim(game, seat, placeholder, commitment, self.cards[held[0]])
+            elif me == seat and game.header.peer_secret is not None:
                 value = self.read(game, self.cards[held[0]], me)
                 made = self.claim_secret(game, placeholder, value, me)
                 if made.commitment == commitment:
@@ -423,10 +423,13 @@ class SharedDeckTrust(DeckDealer, PeerTrust):
             swap[placeholder] = secret
         return substituted(game.state, swap)
 
-    def audit_claim(self, game, seat: int, placeholder, commitment, card: Card) -> None:
+    def audit_claim(self, game, seat: int, placeholder, commitment, card: Card) -> Secret:
         """The end-of-game audit, every player's secret published: the card is read with every
         key share, and the claim must commit to it with the claimer's salt (a claim of another
-        card than the one drawn is caught here, played or not)."""
+        card than the one drawn is caught here, played or not).  Returns the claimed card
+        opened, as its claimer's copy holds it: the audit makes every player's records as their
+        copy did, and a record that shows or gives the card (Force Sense's show, a swap) commits
+        to its value anew, which a sealed card does not have."""
         gid = game.header.game_id
         shares = [
             mental.decryption_share(mental.key_share(self.audit_secrets[s], gid)[0], card.cipher)
@@ -434,12 +437,14 @@ class SharedDeckTrust(DeckDealer, PeerTrust):
         ]
         value = mental.card_of(mental.decrypt(card.cipher, shares), card.values)
         salt = hmac.digest(self.audit_secrets[seat], b"claim" + gid + placeholder, hashlib.sha256)
-        if make_secret(value, salt[:16]).commitment != commitment:
+        opened = make_secret(value, salt[:16], 1 << seat)
+        if opened.commitment != commitment:
             raise bad(
                 f"{game.name_of(seat)} claimed card {card.index} of the shared deck as another "
                 f"card than the one drawn ({value!r})",
                 "bad-claim",
             )
+        return opened
 
     def check_opens(self, game, seat: int, items, proofs: bool = False):
         for item in items:
