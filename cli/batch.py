@@ -100,18 +100,25 @@ def selfplay(
     played = list(done[:start])
     begun = time.perf_counter()
     runner = make_runner(jobs, ray)
+    unwritten = None  # the OSError of a write that failed (a full disk): the run stops there
     with runner, stopping() as stop, progress(games, "game", start) as bar:
+        lines = bs.batch.play_games(plan, runner, start=start, stop=stop)
         try:
-            for line, data in bs.batch.play_games(plan, runner, start=start, stop=stop):
-                if data:
-                    writer.add(line.path, data)
-                manifest.add(line)
+            for line, data in lines:
+                try:
+                    if data:
+                        writer.add(line.path, data)
+                    manifest.add(line)
+                except OSError as exc:
+                    unwritten = exc
+                    break
                 played.append(line)
                 bar.update()
         finally:  # (a run that fails keeps a whole archive of its games, as one stopped does:
             # the process ends without the teardown that would have written its buffer)
+            lines.close()
             writer.close()
-        if stop.is_set():
+        if stop.is_set() or unwritten is not None:
             runner.close(now=True)
     seconds = time.perf_counter() - begun
     if len(played) < games:
@@ -121,16 +128,23 @@ def selfplay(
         args += [w for option in options for w in ("--option", option)]
         args += ["--bot", bot] if bot != "random" else []
         args += ["-o", out] if out else ["--archive", archive]
+        why = "interrupted" if unwritten is None else _cannot_write(unwritten)
         fail(
-            f"interrupted: {len(played)} of {games} games played, kept in "
+            f"{why}: {len(played)} of {games} games played, kept in "
             f"{out or archive} (manifest {manifest_path}); resume with: "
             + resume_hint("selfplay", args, manifest_path),
-            INTERRUPTED,
+            INTERRUPTED if unwritten is None else BAD_INPUT,
         )
     manifest.finish(bs.batch.Played)
     _say_summary(plan, played, len(played) - start, seconds, runner, as_json, out or archive)
     if any(not p.ok for p in played):
         sys.exit(INTERNAL)
+
+
+def _cannot_write(exc: OSError) -> str:
+    """A failed write's line (docs/reliability.md: one line, exit 2)."""
+    where = f" {exc.filename}" if exc.filename else ""
+    return f"error: cannot write{where} ({exc.strerror or exc})"
 
 
 def _resumed_seed(done, seed):
