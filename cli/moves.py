@@ -9,6 +9,7 @@ import click
 import boardstate as bs
 
 from ._common import (
+    beside,
     echo_after,
     echo_records,
     sign_as,
@@ -77,9 +78,7 @@ def move(file, command, player, level, out, force, text, key):
             if len(commands) > 1:
                 fail("error: one command per request in a hosted game", BAD_INPUT)
             request = game.request(seat, commands[0])
-            from pathlib import Path  # (a file written: not every command's start)
-
-            path = out or str(Path(file).with_name(f"{Path(file).stem}-{game.seq:04d}.request"))
+            path = out or beside(file, f"-{game.seq:04d}.request")
             write_request(request, path, reading=[file], text=text, force=force)
             click.echo(bs.next_line(game), err=out == "-")  # (sent: waiting for the judge)
             return

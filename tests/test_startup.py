@@ -509,20 +509,24 @@ def test_a_command_that_only_reads_imports_no_pathlib(tmp_path):
 
 @pytest.mark.slow
 def test_move_and_apply_import_no_pathlib(tmp_path):
-    """``move`` with its move file named and ``apply`` on a copy of a game of each shipped
-    module: the lock and the output's check give strings to the command line (``locked`` and
-    ``check_output`` with ``as_path=False``; their ``Path`` brought ``pathlib``, 3 ms)."""
+    """``move`` with its move file named and without (its default name made with strings),
+    and ``apply``, on copies of a game of each shipped module: the lock and the output's check
+    give strings to the command line (``locked`` and ``check_output`` with ``as_path=False``;
+    their ``Path`` brought ``pathlib``, 3 ms)."""
     games = _a_game_of_each_module(tmp_path)
     commands = []
     for module_id, (path, player, command) in games.items():
-        copy, moves = (
+        copy, plain, moves = (
             str(tmp_path / f"{module_id}-copy.msgpack"),
+            str(tmp_path / f"{module_id}-plain.msgpack"),
             str(tmp_path / f"{module_id}-move"),
         )
         shutil.copy(path, copy)
+        shutil.copy(path, plain)
         commands += [
             ["move", path, "--as", player, command, "-o", moves],
             ["apply", copy, moves],
+            ["move", plain, "--as", player, command],
         ]
     assert _imported(commands, NOT_ON_A_READ, tmp_path) == []
 
