@@ -5,6 +5,7 @@ with strings since issue 29 so that the command imports no ``pathlib`` (3 ms).""
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -37,8 +38,9 @@ NAMES = {
 @pytest.mark.parametrize("file", sorted(NAMES))
 def test_a_move_files_default_name_is_the_one_pathlib_gave(file):
     tail = "-0001-ann.msgpack"
-    assert beside(file, tail) == NAMES[file]
-    assert beside(file, tail) == str(Path(file).with_name(Path(file).stem + tail))
+    assert beside(file, tail) == NAMES[file]  # (the names stay these on every Python)
+    if sys.version_info < (3, 14):  # (3.14's pathlib takes other stems of names with dots)
+        assert beside(file, tail) == str(Path(file).with_name(Path(file).stem + tail))
 
 
 @pytest.mark.parametrize("file", [".", "/", "//", ""])
