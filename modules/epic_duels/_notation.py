@@ -10,7 +10,13 @@ from __future__ import annotations
 import functools
 import re
 
-from boardstate.rules import AmbiguousCommand, InvalidCommand, SecretUnavailable, resolve_player
+from boardstate.rules import (
+    AmbiguousCommand,
+    IdentityMemo,
+    InvalidCommand,
+    SecretUnavailable,
+    resolve_player,
+)
 
 from ._combat import attack_cards, defence_cards
 from ._roster import initials, kept_on_roster
@@ -262,12 +268,11 @@ def parse(s: EpicState, seat: int, text: str):
     command = kept.get((seat, text))
     if command is None:
         verb, command = read(s, seat, text)
-        if verb in _BY_NAMES:  # (its canonical text kept with it: asked of it next, by id)
+        if verb in _BY_NAMES:  # (its canonical text kept by the very command: asked of it next)
             if len(kept) >= _KEPT_READINGS:
                 kept.clear()
-                written.clear()
             kept[seat, text] = command
-            written[seat, id(command)] = (command, write(s, seat, command))
+            written.keep(command, (seat, write(s, seat, command)))
     return command
 
 
@@ -284,11 +289,10 @@ _KEPT_READINGS = 1024  # (seat, text) readings kept a roster at most (then the t
 
 
 @kept_on_roster
-def _kept_readings(rs) -> tuple[dict, dict]:
-    """(``(seat, text)`` -> the command kept, ``(seat, id(command))`` -> (that very command,
-    its canonical text)): the one holds each command of the other alive, so an id is never
-    another's."""
-    return {}, {}
+def _kept_readings(rs) -> tuple[dict, IdentityMemo]:
+    """(``(seat, text)`` -> the command kept, the very command -> (its seat, its canonical
+    text))."""
+    return {}, IdentityMemo(_KEPT_READINGS)
 
 
 def read(s: EpicState, seat: int, text: str) -> tuple:
@@ -495,8 +499,8 @@ def _from_team(s: EpicState, seat: int, group: int) -> str:
 
 def notation(s: EpicState, seat: int, command) -> str:
     """The canonical text of ``command``: for a command ``parse`` kept, the text kept with it."""
-    found = _kept_readings(s.roster)[1].get((seat, id(command)))
-    if found is not None and found[0] is command:
+    found = _kept_readings(s.roster)[1].get(command)
+    if found is not None and found[0] == seat:
         return found[1]
     return write(s, seat, command)
 
