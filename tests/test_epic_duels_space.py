@@ -14,11 +14,13 @@ from boardstate.modules.epic_duels._space import (
     cell,
     masks,
     occupied,
+    path,
+    path_bits,
     reachable,
     reachable_squares,
     reaches,
 )
-from boardstate.modules.epic_duels.boards import SCENES
+from boardstate.modules.epic_duels.boards import BOARDS, SCENES
 
 
 def positions(scene: str, count: int):
@@ -73,6 +75,44 @@ def test_one_square_reached_is_one_of_the_reachable_squares(scene):
                 ends = reachable_squares(s, char, budget)
                 for goal in range(len(s.roster.board.cells)):
                     assert reaches(s, char, goal, budget) == (goal in ends)
+
+
+@pytest.mark.parametrize("scene", SCENES)
+def test_the_bit_parallel_path_is_the_boards_path(scene):
+    """``path_bits`` finds the very path ``Board.index_path`` finds (its first shortest one,
+    not one of the same length): every start and goal of the board (blocked terrain, friends,
+    enemies and the start's own square among them), budgets from none to more than the board
+    needs, with friends and enemies drawn at random (seeded), as many as 11."""
+    from boardstate.modules.epic_duels._space import _walking
+
+    board, walking = BOARDS[scene], _walking(scene)
+    size = len(board.cells)
+    rnd = random.Random(scene)
+    for _ in range(6):
+        pieces = rnd.sample(range(size), rnd.randrange(12))
+        cut = rnd.randrange(len(pieces) + 1)
+        friends = sum(1 << sq for sq in pieces[:cut])
+        enemies = sum(1 << sq for sq in pieces[cut:])
+        for start in range(size):
+            for goal in range(size):
+                for budget in (0, 1, 3, 6, 40):
+                    want = board.index_path(start, goal, budget, friends, enemies)
+                    found = path_bits(walking, start, goal, budget, friends, enemies)
+                    assert found == (want if want is None else tuple(want)), (start, goal, budget)
+
+
+@pytest.mark.parametrize("scene", SCENES)
+def test_a_moves_path_is_the_boards_path(scene):
+    """``path`` (a character's move) asks ``path_bits`` with the game's friends and enemies:
+    the board's path for every character, budget and square of played positions."""
+    for s in positions(scene, 3):
+        board = s.roster.board
+        for char in range(len(s.square)):
+            friends, enemies = masks(s, char)
+            for budget in (1, 2, 3, 5):
+                for goal in range(len(board.cells)):
+                    want = board.index_path(s.square[char], goal, budget, friends, enemies)
+                    assert path(s, char, goal, budget) == (want if want is None else tuple(want))
 
 
 @pytest.mark.parametrize("scene", SCENES)

@@ -247,9 +247,63 @@ def _walking(scene: str) -> tuple[int, int, int, int]:
 
 
 def path(s: EpicState, char: int, goal: int, budget: int) -> tuple[int, ...] | None:
-    friends, enemies = masks(s, char)
-    found = s.roster.board.index_path(s.square[char], goal, budget, friends, enemies)
-    return None if found is None else tuple(found)
+    """The path of ``char``'s move to ``goal``: the board's ``index_path`` (its first shortest
+    path), found on bitmasks (``path_bits``)."""
+    square = s.square
+    walking = _walking(s.roster.scene)
+    enemies = _squares(square, s.roster.enemies(char))
+    return path_bits(walking, square[char], goal, budget, _occupied(square) & ~enemies, enemies)
+
+
+def path_bits(
+    walking: tuple, start: int, goal: int, budget: int, friends: int, enemies: int
+) -> tuple[int, ...] | None:
+    """``Board.index_path(start, goal, budget, friends, enemies)`` as a tuple, by a bit-parallel
+    search (``walking``: the board's ``_walking``): the same path, not a path of the same length.
+
+    The geometry searches breadth first from the start, each square's neighbours up, left,
+    right, down, and keeps each square's first parent; so its path is, of all the shortest
+    ones, the one whose steps come first in that order, step by step.  Here: the squares 1, 2...
+    steps from the goal (through the same squares: steps go both ways), until the start is one
+    of them; then from the start, each time, the first step in that order that comes one step
+    nearer.  ``tests/test_epic_duels_space.py`` holds the two equal on every board."""
+    if goal == start:
+        return (start,)
+    own = 1 << start
+    enemies &= ~own
+    aim = 1 << goal
+    w, walkable, not_first, not_last = walking
+    passable = walkable & ~enemies | own
+    if (friends | enemies) & aim or not passable & aim:
+        return None  # (a move ends on no character, and never on blocked terrain)
+    seen = frontier = aim
+    rings = []
+    for _ in range(budget):
+        f = frontier
+        frontier = ((f << 1) & not_first | (f >> 1) & not_last | f << w | f >> w) & passable & ~seen
+        if frontier & own:
+            break
+        if not frontier:
+            return None
+        seen |= frontier
+        rings.append(frontier)
+    else:
+        return None
+    here = start
+    out = [start]
+    rings.reverse()
+    rings.append(aim)
+    for on in rings:
+        if here >= w and on >> (here - w) & 1:
+            here -= w
+        elif here % w and on >> (here - 1) & 1:
+            here -= 1
+        elif (here + 1) % w and on >> (here + 1) & 1:
+            here += 1
+        else:
+            here += w
+        out.append(here)
+    return tuple(out)
 
 
 def adjacent(s: EpicState, a: int, b: int) -> bool:
