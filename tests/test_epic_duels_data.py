@@ -257,6 +257,19 @@ def test_template_totals():
         assert sum(c.defense * c.copies for c in lines) == defense, name
 
 
+def test_the_templates_file_is_the_one_the_digest_names(tmp_path):
+    """One description of the templates' file (``_data.TEMPLATES_FILE``): the digest reads its
+    text, the built-in templates are its parse, and a wrong file is refused with its code."""
+    assert _templates.templates() == _data.TEMPLATES_FILE.builtin()
+    assert isinstance(_templates.templates(), _templates.Templates)
+    text = _data.TEMPLATES_FILE.builtin_text()
+    wrong = tmp_path / "templates.toml"
+    wrong.write_text(text.replace("copies = ", "copies = -", 1), encoding="utf-8")
+    with pytest.raises(OptionError, match=r"templates\.toml:\d+: template\.") as caught:
+        _data.TEMPLATES_FILE.load(wrong)
+    assert caught.value.code == "bad-templates"
+
+
 @pytest.mark.parametrize("team", list(TEAMS))
 def test_every_deck_has_31_cards_from_its_templates(team):
     deck = _decks.builtin_decks()[team]

@@ -26,14 +26,29 @@ from boardstate.rules import DataFile
 from ._characters import CHARACTERS_FILE, cast
 from ._decks import deck_file
 
-TEMPLATES = "decks/templates.toml"
-"""The templates' file (``_templates.TEMPLATES_FILE``), named here so that the digest, made at
-every start, does not import ``_templates``: its classes are for parsing a deck file only."""
+
+def _parse_templates(text: str, source: str):
+    """``_templates.parse_templates``, imported when a templates file is parsed (a deck file's
+    build asks for it): the digest, made at every start, reads the file's text only, and the
+    templates' classes are for parsing."""
+    from ._templates import parse_templates
+
+    return parse_templates(text, source)
+
+
+TEMPLATES_FILE = DataFile(
+    __package__,
+    "decks/templates.toml",
+    _parse_templates,
+    what="templates file",
+    code="bad-templates",
+)
+"""The basic combat templates' file (``_templates``), described once: the digest and the
+templates' parse both read it."""
 
 
 def data_digest() -> str:
     """Names the content of every built-in data file (for ``GameSpec.data_digest``)."""
-    templates = DataFile(__package__, TEMPLATES, None, what="templates file", code="bad-templates")
-    parts = [CHARACTERS_FILE.digest, templates.digest]
+    parts = [CHARACTERS_FILE.digest, TEMPLATES_FILE.digest]
     parts += [deck_file(t.id).digest for t in cast().teams]
     return hashlib.sha256("".join(parts).encode()).hexdigest()[:16]

@@ -8,10 +8,10 @@ from collections.abc import Iterable
 
 import attrs
 
-from boardstate.rules import DataFile, FieldError, structure_toml
+from boardstate.rules import FieldError, structure_toml
 
 from ._characters import known_sources
-from ._data import TEMPLATES
+from ._data import TEMPLATES_FILE
 from ._fields import ID, converter, one_of, whole
 
 MAIN_COMBAT_CARDS = 10
@@ -63,16 +63,7 @@ class Templates:
 
 
 def parse_templates(text: str, source: str) -> Templates:
-    return structure_toml(text, source, Templates, converter(), "bad-templates")
-
-
-TEMPLATES_FILE = DataFile(
-    __package__,
-    TEMPLATES,
-    parse_templates,
-    what="templates file",
-    code="bad-templates",
-)
+    return structure_toml(text, source, Templates, converter(), TEMPLATES_FILE.code)
 
 
 def templates() -> Templates:
