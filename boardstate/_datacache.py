@@ -10,7 +10,8 @@ file of the engine and of the module's package (their names, sizes and times: ``
 fingerprint of the code, and the package's data files): other code or other data is never
 answered from it.  A file of it that is not this user's alone, or that
 does not read back, is ignored and the file parsed as before; a player's own data file (an
-option) is never kept.
+option) is never kept.  A table a module's rules derive from its built-in data and code alone
+(``kept``: Epic Duels' tables of a board) is kept the same way, under the same key.
 """
 
 from __future__ import annotations
@@ -26,26 +27,34 @@ from ._cache import HIGHEST, cache_path, code_fingerprint, pickling, put, read_o
 
 def parsed(parse, text: str, name: str, package: str):
     """``parse(text, name)``, or the value it gave before for the same key."""
-    if parse.__closure__ is not None:  # (a closure may hold more than the key says)
-        return parse(text, name)
-    path = cache_path("data", _key(parse, text, name, package))
+    return kept(parse, package, text, name)
+
+
+def kept(make, package: str, *args: str):
+    """``make(*args)``, or the value it gave before for the same arguments: for a value made
+    from ``package``'s built-in data files and code alone (a parsed file; a table a rule
+    derives from a board), whose key is the code, the package's data files, the function
+    and the arguments' text."""
+    if make.__closure__ is not None:  # (a closure may hold more than the key says)
+        return make(*args)
+    path = cache_path("data", _key(make, package, args))
     try:
         return pickling.loads(read_own(path))  # (None, not this user's alone: a TypeError)
     except Exception:  # (missing, not ours, or written by a run that was cut short)
         pass
-    value = parse(text, name)
+    value = make(*args)
     try:
         data = pickling.dumps(value, protocol=HIGHEST)
-    except Exception:  # (a value that cannot be pickled: parsed again next time)
+    except Exception:  # (a value that cannot be pickled: made again next time)
         return value
-    put(path, data)  # (a folder that cannot be written: parsed again next time)
+    put(path, data)  # (a folder that cannot be written: made again next time)
     return value
 
 
-def _key(parse, text: str, name: str, package: str) -> str:
+def _key(make, package: str, args: tuple[str, ...]) -> str:
     init = import_module(package).__file__
     sha = hashlib.sha256(code_fingerprint(init) + data_key(init))
-    for part in (parse.__module__, parse.__qualname__, name, text):
+    for part in (make.__module__, make.__qualname__, *args):
         sha.update(part.encode() + b"\0")
     return sha.hexdigest()
 

@@ -35,6 +35,21 @@ def test_the_same_file_is_parsed_once_and_read_back(cache):
     assert kept.stat().st_mode & 0o777 == 0o600
 
 
+def squares_of(width: str, height: str) -> tuple:
+    CALLS.append(f"{width}x{height}")
+    return tuple(range(int(width) * int(height)))
+
+
+def test_a_table_is_made_once_by_its_arguments_and_read_back(cache):
+    """``kept``: a value made from the code and data alone (a board's rules tables), by the
+    function and its arguments; other arguments make it again."""
+    assert _datacache.kept(squares_of, PACKAGE, "2", "3") == tuple(range(6))
+    assert _datacache.kept(squares_of, PACKAGE, "2", "3") == tuple(range(6))
+    assert _datacache.kept(squares_of, PACKAGE, "3", "2") == tuple(range(6))
+    assert CALLS == ["2x3", "3x2"]
+    assert len(list(cache.iterdir())) == 2
+
+
 def test_another_text_or_name_is_parsed_again(cache):
     _datacache.parsed(parse_words, "a b", "words.toml", PACKAGE)
     assert _datacache.parsed(parse_words, "a c", "words.toml", PACKAGE)[1] == ("a", "c")

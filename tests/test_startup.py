@@ -586,12 +586,17 @@ def test_a_files_name_is_the_name_pathlib_gives_it(name):
 
 @pytest.mark.parametrize("scene", sorted(BOARDS))
 def test_the_rules_tables_of_a_board_are_its_geometry(scene):
-    """Epic Duels' tables (``_space._tables``: the squares touching each square, the squares a
-    straight shot crosses) answer as the board does, pair by pair."""
-    from boardstate.modules.epic_duels._space import _tables
+    """Epic Duels' tables (``_space.board_tables``: the squares touching each square, the
+    squares a straight shot crosses) answer as the board does, pair by pair; and the tables
+    kept between commands (``_space._tables``) are the tables made, read back."""
+    from boardstate.modules.epic_duels._space import _tables, board_tables
 
     board = BOARDS[scene]
-    near, shots = _tables(scene)
+    near, shots = board_tables(scene)
+    _tables.cache_clear()
+    _tables(scene)  # (kept now, if the run's cache folder did not have them)
+    _tables.cache_clear()
+    assert _tables(scene) == (near, shots)  # (read back)
     for i, a in enumerate(board.cells):
         assert near[i] == board.mask(board.neighbours(a, diagonal=True))
         for j, b in enumerate(board.cells):

@@ -17,9 +17,17 @@ def tables(s: EpicState) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
 
 @lru_cache(maxsize=8)
 def _tables(scene: str) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
+    """``board_tables(scene)``, kept between commands as the board's file is (a pure function of
+    the board and the code; 1 ms to make: every ``verify``'s first attack, issue 29)."""
+    from boardstate._datacache import kept
+
+    return kept(board_tables, __package__, scene)
+
+
+def board_tables(scene: str) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
     """Per square: the squares touching it (a bitmask, diagonals included); per pair: the
     squares a queen-line shot crosses (the board's line table), or -1 off a straight line.
-    Built once per board from the geometry, so the hot loop does bit tests only."""
+    Made from the geometry, so the hot loop does bit tests only."""
     from .boards import BOARDS
 
     board = BOARDS[scene]
