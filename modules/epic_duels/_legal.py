@@ -16,13 +16,12 @@ from ._multisets import Multisets, multisets
 from ._roster import kept_on_roster
 from ._space import (
     MovesOf,
-    attackable,
+    attacks_in_position,
     empty_around,
     empty_squares,
     reachable_bits,
     reachable_bits_of,
     reaches,
-    shot_blocking,
 )
 from ._state import (
     ACT,
@@ -267,8 +266,7 @@ def attacks_of(s: EpicState, chars, hand: tuple[int, ...]) -> list:
     attack position.  The roster's tables and what blocks a shot read once for them all."""
     square, held, actions = s.square, s.held, s.actions
     fitting_of = attack_card_sets(s.roster)
-    blocking = None
-    out = []
+    armed = []
     for a in chars:
         if square[a] == -1 or held[a]:
             continue
@@ -279,10 +277,10 @@ def attacks_of(s: EpicState, chars, hand: tuple[int, ...]) -> list:
             cards = s.roster.cards
             if not any(cards[k].free for k in fitting.intersection(hand)):
                 continue
-        if blocking is None:
-            blocking = shot_blocking(s)
-        out.extend([("attack", a, d) for d in attackable(s, a, blocking)])
-    return out
+        armed.append(a)
+    if not armed:
+        return armed
+    return [("attack", a, d) for a, d in attacks_in_position(s, armed)]
 
 
 def plays_of(s: EpicState, k: int) -> list:

@@ -349,46 +349,55 @@ def line_blocker(s: EpicState, a: int, b: int) -> str | None:
 def can_attack(s: EpicState, a: int, b: int) -> bool:
     """Attack position: adjacent, or (a ranged character) a clear straight line: the board's
     ``straight_line_of_sight`` read from ``tables`` (a test holds the two equal)."""
-    return bool(_in_position(s, a, (b,)))
+    return bool(_in_position(s, (a,), lambda _: (b,)))
 
 
-def _in_position(s: EpicState, a: int, others, blocking: int | None = None) -> list[int]:
-    """The characters of ``others`` that ``a`` is in attack position against (``can_attack``),
-    the board's ``tables`` and what blocks a shot (``shot_blocking``, or ``blocking`` if the
-    caller has it) read once for all of them."""
+def _in_position(s: EpicState, attackers, others_of, blocking: int | None = None) -> list:
+    """``(a, b)`` for each of ``attackers`` in turn and each of its ``others_of(a)`` it is in
+    attack position against (``can_attack``), the board's ``tables`` and what blocks a shot
+    (``shot_blocking``, or ``blocking`` if the caller has it) read once for all of them.  (A
+    shot's crossed squares are those strictly between: the shooter and its target never
+    block it.)"""
     square = s.square
-    sa = square[a]
-    if sa == NOWHERE:
-        return []
     near, shots = tables(s)
-    near_a, shots_a = near[sa], shots[sa]
-    ranged = s.roster.chars[a].ranged
+    chars = s.roster.chars
     if blocking is None:
         blocking = shot_blocking(s)
     out = []
-    for b in others:
-        sb = square[b]
-        if sb == NOWHERE:
+    for a in attackers:
+        sa = square[a]
+        if sa == NOWHERE:
             continue
-        if near_a >> sb & 1:
-            out.append(b)
-        elif ranged:
-            crossed = shots_a[sb]
-            if crossed >= 0 and not crossed & blocking & ~(1 << sa | 1 << sb):
-                out.append(b)
+        near_a, shots_a, ranged = near[sa], shots[sa], chars[a].ranged
+        for b in others_of(a):
+            sb = square[b]
+            if sb == NOWHERE:
+                continue
+            if near_a >> sb & 1:
+                out.append((a, b))
+            elif ranged:
+                crossed = shots_a[sb]
+                if crossed >= 0 and not crossed & blocking:
+                    out.append((a, b))
     return out
 
 
 def shot_blocking(s: EpicState) -> int:
     """The squares that block a shot: blocking terrain and every character (the shooter and
-    its target aside, ``_in_position``)."""
+    its target are not crossed, ``_in_position``)."""
     return s.roster.board.sight_blocking_mask | _occupied(s.square)
 
 
 def attackable(s: EpicState, a: int, blocking: int | None = None) -> tuple[int, ...]:
     """Enemy characters ``a`` could attack now (``blocking``: ``shot_blocking(s)``, if the
     caller has it for several attackers)."""
-    return tuple(_in_position(s, a, s.roster.enemies(a), blocking))
+    return tuple([b for _, b in _in_position(s, (a,), s.roster.enemies, blocking)])
+
+
+def attacks_in_position(s: EpicState, attackers, blocking: int | None = None) -> list:
+    """``(a, b)``: each of ``attackers`` in turn and each enemy it could attack now
+    (``attackable`` of them all, the tables read once)."""
+    return _in_position(s, attackers, s.roster.enemies, blocking)
 
 
 def empty_squares(s: EpicState) -> tuple[int, ...]:
