@@ -60,7 +60,7 @@ HEADER_LIMITS = dict(
     max_str_len=1 << 16,  # an option's text (a card's name, a hero list)
     max_bin_len=MAX_SEED_BYTES,
     max_array_len=1 << 12,  # the options, the players, the event table, a card list
-    max_map_len=32,  # the header map itself (16 keys); options are arrays, never maps
+    max_map_len=32,  # the header map itself (at most 23 keys); options are arrays, never maps
     max_ext_len=0,  # no extension types in a header
 )
 

@@ -9,7 +9,8 @@ import msgpack
 
 from ._errors import short
 
-MAX_TEXT_CHARS = 256  # module id, module version, data digest, created, an event type's name
+MAX_TEXT_CHARS = 256  # kind, module id, module version, data digest, created (an event type's
+# name needs no limit of its own: each must equal the installed module's, _header._installed)
 HASH_BYTES = 32
 _MAX_OPTION_DEPTH = 16
 _SCALARS = (str, int, bytes, bool, type(None))  # an option's msgpack-native leaves

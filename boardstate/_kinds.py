@@ -15,8 +15,9 @@ class Kind(IntEnum):
     MOVE = 1  # one seat's command and its consequences
     COMMIT = 2  # a sealed choice: the commitment only
     REVEAL = 3  # the opening of a sealed choice (the last one resolves the phase)
-    JOIN = 4  # the peer mode: a player joins (public key, the tip of their link chain)
-    DEAL = 5  # the peer mode: a player supplies a waiting decision (a link, an arranged pile)
+    JOIN = 4  # all modes but open: a player joins (their public keys; a chain tip or a nonce)
+    DEAL = 5  # peer and shared-deck modes (never hosted): a player supplies a waiting decision
+    # (a link, an arranged pile; the shared deck's own five, trust/shared_deck.py)
 
 
 SETUP, MOVE, COMMIT, REVEAL, JOIN, DEAL = Kind

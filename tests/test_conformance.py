@@ -1,4 +1,4 @@
-"""The conformance suite every installed module must pass (DESIGN.md, "Quality bars").
+"""The conformance suite every installed module must pass (docs/writing-a-module.md, "Testing").
 
 The suite itself ships with the package (``boardstate.testing``, ``boardstate check MODULE``):
 here it runs on every installed module, one test per check, so a failure names module and check.

@@ -1,6 +1,6 @@
-"""The conformance suite every module must pass (DESIGN.md, "Quality bars"), shipped with the
-package so a plugin author runs it on an installed module: ``boardstate check MODULE``, or
-``check_module(MODULE)`` from a test.
+"""The conformance suite every module must pass (docs/writing-a-module.md, "Testing"; the
+shared design's quality bars), shipped with the package so a plugin author runs it on an
+installed module: ``boardstate check MODULE``, or ``check_module(MODULE)`` from a test.
 
 Each check is a function ``check_x(module, seeds) -> int`` that raises ``AssertionError`` with a
 message naming the first problem, and returns how many things it checked (never zero: a check
