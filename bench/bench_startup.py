@@ -12,7 +12,10 @@ The user's cache folder is one of the run's own for each interpreter (``$BOARDST
 an untimed first pass fills it, as any earlier command would (the parsed data files and boards,
 ``boardstate/_datacache.py``; attrs' compiled methods, ``boardstate/_attrscode.py``; a copy's
 checked state, ``_checked``); the row ``epic legal, cold cache`` runs with an empty one each
-time (the first command after an install or an upgrade).  Goal (issue 29): every command within 2x of the bare click command.
+time (the first command after an install or an upgrade).  Goal (issue 29): every command within 2x of
+the bare click command.  With two interpreters or more, the last columns are the median, over the
+runs, of each run's pair: a row's CPU under that interpreter over its CPU under the first (a change
+smaller than the runs' spread shows there, not in the medians' difference).
 
 Usage: python bench/bench_startup.py [--runs 9] [--share 0.5] [--python PATH ...]
 (``bench/startup_venvs.sh COMMIT NAME`` makes a commit's interpreters: boardstate installed as
@@ -127,9 +130,9 @@ def fresh_copies(tmp: Path) -> None:
             shutil.copy(tmp / short / "game.msgpack", tmp / short / copy)
 
 
-def measure(runs: int, share: float, pythons: list[str]) -> dict[str, list[float]]:
-    """Row -> the median CPU seconds under each interpreter of ``pythons`` (each with its own
-    boardstate installed), taking turns command by command."""
+def measure(runs: int, share: float, pythons: list[str]) -> dict[str, list[list[float]]]:
+    """Row -> the CPU seconds of each run under each interpreter of ``pythons`` (each with its
+    own boardstate installed), taking turns command by command."""
     times: dict[tuple[str, int], list[float]] = {}
     with tempfile.TemporaryDirectory() as d:
         tmp = Path(d)
@@ -148,7 +151,7 @@ def measure(runs: int, share: float, pythons: list[str]) -> dict[str, list[float
                 for name, argv in rows.items():
                     cpu = cpu_of([python, *argv[1:]], tmp, env_for(name, tmp, k))
                     times.setdefault((name, k), []).append(cpu)
-    return {name: [statistics.median(times[name, k]) for k in range(len(pythons))] for name in rows}
+    return {name: [times[name, k] for k in range(len(pythons))] for name in rows}
 
 
 def main() -> int:
@@ -166,11 +169,23 @@ def main() -> int:
     shown = "".join(f" --python {p}" for p in args.python or ())
     print(f"python bench/bench_startup.py --runs {args.runs} --share {args.share}{shown}")
     print(f"Python {platform.python_version()}, {platform.platform()}")
-    medians = measure(args.runs, args.share, pythons)
+    times = measure(args.runs, args.share, pythons)
+    medians = {name: [statistics.median(t) for t in row] for name, row in times.items()}
     bare = medians["bare click --help"]
-    print(f"{'command':<22}" + "".join(f"{'CPU ms':>9}{'x bare':>8}" for _ in pythons))
+    paired = len(pythons) > 1
+    print(
+        f"{'command':<22}"
+        + "".join(f"{'CPU ms':>9}{'x bare':>8}" for _ in pythons)
+        + "".join(f"{'/ first':>9}" for _ in pythons[1:])
+    )
     for name, row in medians.items():
         cells = "".join(f"{t * 1000:>9.1f}{t / b:>8.2f}" for t, b in zip(row, bare))
+        if paired:  # (each run's pair: this interpreter's CPU over the first's, the median)
+            first = times[name][0]
+            cells += "".join(
+                f"{statistics.median(a / b for a, b in zip(later, first)):>9.3f}"
+                for later in times[name][1:]
+            )
         print(f"{name:<22}{cells}")
     return 0
 
