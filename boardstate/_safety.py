@@ -122,7 +122,8 @@ def locked(path, *, wait: float | None = None, say=None, as_path: bool = True):
     told = False
     while True:
         try:
-            fd = os.open(target, os.O_RDONLY)
+            # (non-blocking: a named pipe is opened at once, and refused by the reader)
+            fd = os.open(target, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
         except FileNotFoundError:
             raise GameFileError(f"{path}: no such file", code="unreadable") from None
         except OSError as exc:

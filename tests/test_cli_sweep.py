@@ -1,0 +1,70 @@
+"""The command line as its users meet it (a hardening sweep, docs/reliability.md, "The
+command line's sweep"): each case here was an internal error, a hang, an error of several
+lines or a file lost before its fix; each is one line and a non-zero exit now, with nothing
+written that the user did not name."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+from boardstate.cli import cli
+
+LONG = "x" * 300 + ".msgpack"  # (longer than a file name may be: ENAMETOOLONG)
+
+
+def run(*args) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, [str(a) for a in args])
+    return result.exit_code, result.stdout, result.stderr
+
+
+def refused(rc: int, err: str, *said: str, code: int = 2) -> None:
+    """One line on stderr, the exit status ``code``, no internal error, and each of ``said``."""
+    lines = err.strip().splitlines()
+    assert rc == code and len(lines) == 1, (rc, err)
+    assert "internal error" not in err and "Traceback" not in err, err
+    for words in said:
+        assert words in lines[0], err
+
+
+def folder(path) -> dict:
+    return {name: (path / name).read_bytes() for name in os.listdir(path) if name != "keys"}
+
+
+@pytest.fixture
+def games(tmp_path, monkeypatch):
+    """An open Duel of the Forces game and a peer game's copy and invitation (keys of its
+    own), in ``tmp_path``, the working folder."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("BOARDSTATE_KEYS", str(tmp_path / "keys"))
+    monkeypatch.setenv("BOARDSTATE_LOCK_WAIT", "2")
+    assert (
+        run("new", "duel-of-the-forces", "--player", "ann", "--player", "ben", "-o", "g.msgpack")[0]
+        == 0
+    )
+    for name in ("ann", "ben"):
+        assert run("key", "new", name)[0] == 0
+    peer = ("new", "duel-of-the-forces", "--player", "ann", "--player", "ben", "--as", "ann")
+    assert run(*peer, "-o", "p.msgpack")[0] == 0
+    return tmp_path
+
+
+def test_a_command_that_locks_a_named_pipe_refuses_it_at_once(games):
+    """``move``, ``apply``, ``undo`` and ``hint`` opened the file they lock blocking: on a
+    named pipe they waited for a writer forever."""
+    os.mkfifo("pipe.msgpack")
+    for args in (
+        ("move", "pipe.msgpack", "--as", "ann", "play", "luke", "5"),
+        ("undo", "pipe.msgpack", "--as", "ann"),
+    ):
+        done = subprocess.run(
+            [sys.executable, "-m", "boardstate.cli", *args],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        refused(done.returncode, done.stderr, "not a regular file (a device or a pipe)")
