@@ -449,9 +449,8 @@ def read_raw(path, *, keep: bool = False) -> RawFile:
         raise GameFileError(f"{path}: no such file", code="unreadable") from None
     except OSError as exc:
         raise GameFileError(f"{path}: cannot read ({exc.strerror})", code="unreadable") from None
-    f = os.fdopen(fd, "rb")
-    try:
-        st = os.fstat(f.fileno())
+    try:  # (judged on the descriptor: a file object of a directory cannot even be made)
+        st = os.fstat(fd)
         if stat.S_ISDIR(st.st_mode):
             raise GameFileError(f"{path}: is a directory, not a game file", code="unreadable")
         if not stat.S_ISREG(st.st_mode):
@@ -459,6 +458,11 @@ def read_raw(path, *, keep: bool = False) -> RawFile:
                 f"{path}: not a regular file (a device or a pipe), not a game file",
                 code="unreadable",
             )
+    except BaseException:
+        os.close(fd)
+        raise
+    f = os.fdopen(fd, "rb")
+    try:
         size = st.st_size
         if size > MAX_FILE_BYTES:
             raise GameFileError(
@@ -473,8 +477,11 @@ def read_raw(path, *, keep: bool = False) -> RawFile:
 def path_name(path) -> str:
     """``str(pathlib.Path(path))``: the name a file's messages give it (repeated and trailing
     slashes and ``.`` parts dropped), without importing ``pathlib``, which brings
-    ``urllib.parse`` and ``ipaddress`` to every command (3 ms, issue 29)."""
-    name = os.fspath(path)
+    ``urllib.parse`` and ``ipaddress`` to every command (3 ms, issue 29).  An empty name names
+    no file (``_safety.named``)."""
+    from ._safety import named
+
+    name = named(path)
     if type(name) is not str or os.sep != "/" or os.altsep:  # (bytes, or another system's)
         from pathlib import Path
 

@@ -28,8 +28,18 @@ LOCK_WAIT_SECONDS = 30.0
 
 def write_target(path) -> str:
     """The file a write to ``path`` replaces: a symlink's target (so the link stays a link).
-    A string: a file written needs no ``pathlib`` (3 ms, issue 29)."""
-    return os.path.realpath(path)
+    A string: a file written needs no ``pathlib`` (3 ms, issue 29); never the folder an empty
+    name would be (``named``)."""
+    return os.path.realpath(named(path))
+
+
+def named(path) -> str:
+    """``path`` as a name (``os.fspath``); an empty one (an unset shell variable) names no file:
+    pathlib's ``.`` would read or write the folder (``GameFileError``, code ``no-name``)."""
+    name = os.fspath(path)
+    if not name:
+        raise GameFileError("'': an empty name names no file", code="no-name")
+    return name
 
 
 def _same_file(a, b) -> bool:

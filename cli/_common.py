@@ -58,9 +58,9 @@ def beside(file: str, tail: str) -> str:
     """``str(Path(file).with_name(Path(file).stem + tail))`` (Python 3.11 to 3.13), without
     ``pathlib``: the name of a move file or request written next to the game ``file``, its
     stem being its name less its last suffix (none in ``.hidden``, ``a.`` or ``..``)."""
-    whole = bs.path_name(file)
+    whole = bs.path_name(file) if file else ""  # ('': no file, and no name, as pathlib said)
     folder, slash, name = whole.rpartition("/")
-    if whole in (".", "/", "//"):  # (pathlib's name of these is empty)
+    if whole in ("", ".", "/", "//"):  # (pathlib's name of these is empty)
         raise ValueError(f"PosixPath({whole!r}) has an empty name")
     dot = name.rfind(".")
     stem = name[:dot] if 0 < dot < len(name) - 1 else name

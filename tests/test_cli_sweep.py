@@ -53,6 +53,22 @@ def games(tmp_path, monkeypatch):
     return tmp_path
 
 
+def test_an_empty_name_names_no_file_to_read_or_write(games):
+    """``""`` (an unset shell variable) was pathlib's ``.``: reading it was an internal error
+    (a file object made of the folder), and ``new -o ""`` said "error:  exists"."""
+    before = folder(games)
+    for args in (
+        ("show", ""),
+        ("verify", ""),
+        ("move", "", "--as", "ann", "play", "luke", "5"),
+        ("apply", "g.msgpack", ""),
+        ("new", "duel-of-the-forces", "--player", "a", "--player", "b", "-o", ""),
+        ("view", "g.msgpack", "--as", "ann", "-o", ""),
+    ):
+        refused(*run(*args)[::2], "'': an empty name names no file", "[no-name]")
+    assert folder(games) == before
+
+
 def test_a_command_that_locks_a_named_pipe_refuses_it_at_once(games):
     """``move``, ``apply``, ``undo`` and ``hint`` opened the file they lock blocking: on a
     named pipe they waited for a writer forever."""
