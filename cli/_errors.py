@@ -22,8 +22,17 @@ def exit_code(exc: BoardstateError) -> int:
 
 
 def fail(message: str, code: int) -> None:
-    click.echo(f"boardstate: {message}", err=True)
+    click.echo(f"boardstate: {one_line(message)}", err=True)
     sys.exit(code)
+
+
+def one_line(message: str) -> str:
+    """``message`` as one line that shows what it names: a control or invisible character (a
+    newline in a file name, a terminal escape, a right-to-left mark in a command) is written as
+    its escape, never sent to the terminal."""
+    if message.isprintable():
+        return message
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in message)
 
 
 def output_failed(exc: OSError) -> None:

@@ -69,6 +69,13 @@ def test_an_empty_name_names_no_file_to_read_or_write(games):
     assert folder(games) == before
 
 
+def test_a_name_with_a_newline_or_an_escape_is_shown_on_one_line(games):
+    """The one error line showed a file name's newline as it is: two lines, the second one
+    that looked like the error's own."""
+    rc, _, err = run("show", "a\nb\x1b[2J.msgpack")
+    refused(rc, err, "a\\nb\\x1b[2J.msgpack: no such file")
+
+
 def test_a_command_that_locks_a_named_pipe_refuses_it_at_once(games):
     """``move``, ``apply``, ``undo`` and ``hint`` opened the file they lock blocking: on a
     named pipe they waited for a writer forever."""
