@@ -117,10 +117,16 @@ def list_games(
     now = time.time() if now is None else now
     folders = [Path(f) for f in folders]
     for folder in folders:
-        if not folder.exists():
-            raise GameFileError(f"{folder}: no such folder", code="no-folder")
-        if not folder.is_dir():
-            raise GameFileError(f"{folder}: not a folder", code="no-folder")
+        try:
+            is_folder = folder.is_dir()
+        except OSError as exc:  # (a name too long, no permission: what pathlib does not hide)
+            raise GameFileError(
+                f"{folder}: cannot read ({exc.strerror})", code="no-folder"
+            ) from None
+        if not is_folder:
+            missing = not os.path.exists(folder)
+            said = "no such folder" if missing else "not a folder"
+            raise GameFileError(f"{folder}: {said}", code="no-folder")
     games, requests = [], []
     for path in _files(folders, recursive):
         kind = _kind(path)

@@ -41,12 +41,12 @@ def claim_output(
 
 def _exists(path) -> bool:
     """``pathlib.Path(path).exists()``, without ``pathlib`` (3 ms of a command, issue 29): a
-    missing file, a file taken for a folder or a loop of links is no file; another failure (no
-    permission) is raised as it was."""
+    missing file, a file taken for a folder, a loop of links or a name too long is no file;
+    another failure (no permission) is raised as it was."""
     try:
         os.stat(bs.path_name(path))
     except OSError as exc:
-        if exc.errno in (errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP):
+        if exc.errno in (errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP, errno.ENAMETOOLONG):
             return False
         raise
     except ValueError:  # (a NUL in the name)

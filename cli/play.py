@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+import os
 import random
-from pathlib import Path
 
 import click
 
@@ -37,7 +37,7 @@ def play(module, players, bots, options, seed, out):
     shown to nobody, never written to the file before everyone has chosen; with two humans or
     more, a screen asks to pass the terminal between them.
     """
-    if Path(module).is_file():  # resume a stopped game
+    if os.path.isfile(module):  # resume a stopped game (a name too long is no file)
         if players or options or seed:
             fail(
                 "error: a game file is resumed as it is: no --player, --option or --seed", BAD_INPUT

@@ -91,3 +91,12 @@ def test_a_command_that_locks_a_named_pipe_refuses_it_at_once(games):
             timeout=60,
         )
         refused(done.returncode, done.stderr, "not a regular file (a device or a pipe)")
+
+
+def test_a_name_too_long_is_one_line(games):
+    """pathlib's ``is_file`` and ``exists`` raise ENAMETOOLONG: an internal error in ``play``,
+    ``games`` and every output that checks it exists (``new -o``)."""
+    refused(*run("play", LONG, "--player", "a", "--bot", "b")[::2], "no installed module")
+    refused(*run("games", LONG)[::2], "cannot read (File name too long)")
+    new = ("new", "duel-of-the-forces", "--player", "a", "--player", "b", "-o", LONG)
+    refused(*run(*new)[::2], "cannot write (File name too long)")
