@@ -100,3 +100,12 @@ def test_a_name_too_long_is_one_line(games):
     refused(*run("games", LONG)[::2], "cannot read (File name too long)")
     new = ("new", "duel-of-the-forces", "--player", "a", "--player", "b", "-o", LONG)
     refused(*run(*new)[::2], "cannot write (File name too long)")
+
+
+@pytest.mark.parametrize("rounds", ["9" * 5000, "\u0665", "10"])
+def test_a_number_option_of_the_example_module_is_one_ascii_digit(games, rounds):
+    """5000 digits were an internal error (int() refuses to read them), and '٥' (an
+    Arabic-Indic five) was taken for 5."""
+    new = ("new", "rock-paper-scissors", "--player", "a", "--player", "b", "-o", "r.msgpack")
+    refused(*run(*new, "--option", f"rounds={rounds}")[::2], "[bad-option]")
+    assert not os.path.exists("r.msgpack")
