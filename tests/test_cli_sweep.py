@@ -109,3 +109,17 @@ def test_a_number_option_of_the_example_module_is_one_ascii_digit(games, rounds)
     new = ("new", "rock-paper-scissors", "--player", "a", "--player", "b", "-o", "r.msgpack")
     refused(*run(*new, "--option", f"rounds={rounds}")[::2], "[bad-option]")
     assert not os.path.exists("r.msgpack")
+
+
+def test_an_epic_duels_square_of_5000_digits_is_not_a_square(games):
+    """The row was read with int(): 5000 digits were an internal error."""
+    new = ("new", "epic-duels", "--player", "ann", "--player", "ben", "--seed", "s1")
+    assert run(*new, "-o", "e.msgpack")[0] == 0
+    rc, out, _ = run("legal", "e.msgpack", "--as", "ann")
+    place = next(line for line in out.splitlines() if line.startswith("place "))
+    before = folder(games)
+    row = "9" * 5000
+    refused(
+        *run("move", "e.msgpack", "--as", "ann", *place.split()[:2], f"i{row}")[::2], "[bad-square]"
+    )
+    assert folder(games) == before

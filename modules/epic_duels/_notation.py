@@ -66,7 +66,7 @@ VERBS = (
     "take",
     "backs",
 )
-_SQUARE = r"([a-z])([0-9]+)"  # (compiled when a square is first read: not at every start)
+_SQUARE = r"([a-z])([0-9]{1,3})"  # (compiled when first read; a row of 5000 digits is no row)
 
 
 def _bad(text: str, why: str, code: str = "syntax") -> InvalidCommand:
