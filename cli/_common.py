@@ -74,6 +74,23 @@ def seat_of(game: bs.Game, name: str | None) -> int | None:
     return None if name is None else game.seat(name)
 
 
+def own_seat(game: bs.Game, file: str, player: str) -> int:
+    """``player``'s seat, for a command that adds to or takes from ``file``: a signed copy
+    (peer, shared deck, hosted) only as its own player, and an invitation (nobody's copy, the
+    file the players join from) never."""
+    seat = game.seat(player)
+    viewer = game.header.viewer
+    if game.header.signed and viewer is None:
+        fail(
+            f"error: {file} is an invitation, nobody's copy: join it first ('boardstate join "
+            f"{file} --as NAME -o YOUR-COPY')",
+            BAD_INPUT,
+        )
+    if game.header.signed and viewer != seat:
+        fail(f"error: {file} is {game.players[viewer]}'s copy, not {player}'s", BAD_INPUT)
+    return seat
+
+
 def parse_options(pairs) -> dict:
     out = {}
     for pair in pairs:

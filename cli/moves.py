@@ -12,6 +12,7 @@ from ._common import (
     beside,
     echo_after,
     echo_records,
+    own_seat,
     sign_as,
     write_reply,
     write_request,
@@ -67,12 +68,7 @@ def move(file, command, player, level, out, force, text, key):
             commands = [bot_command(game, player, level)]
         if out is not None and out != "-":
             bs.check_output(out, force=force, reading=[file], as_path=False)
-        seat = game.seat(player)
-        if game.header.signed and game.header.viewer != seat:
-            fail(
-                f"error: {file} is {game.players[game.header.viewer]}'s copy, not {player}'s",
-                BAD_INPUT,
-            )
+        seat = own_seat(game, file, player)
         sign_as(game, key)
         if game.trust.moves_by_request:  # (a request for the judge; the copy waits for it)
             if len(commands) > 1:

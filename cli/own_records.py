@@ -9,7 +9,7 @@ import click
 
 import boardstate as bs
 
-from ._common import echo_after
+from ._common import echo_after, own_seat
 from ._errors import BAD_INPUT, RULES_REJECTED, fail, one_line_errors
 
 
@@ -22,7 +22,7 @@ def undo(file, player):
     that no move file has carried (the file keeps count of what was mailed or received)."""
     with bs.locked(file, as_path=False):
         game = bs.load_checked(file)
-        seat = game.seat(player)
+        seat = own_seat(game, file, player)
         count = game.undoable(seat)
         if count == 0:
             fail(f"error: {_why_no_undo(game, seat)}", RULES_REJECTED)

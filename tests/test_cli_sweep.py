@@ -123,3 +123,16 @@ def test_an_epic_duels_square_of_5000_digits_is_not_a_square(games):
         *run("move", "e.msgpack", "--as", "ann", *place.split()[:2], f"i{row}")[::2], "[bad-square]"
     )
     assert folder(games) == before
+
+
+def test_an_invitation_is_nobodys_copy(games):
+    """``move`` on an invitation was an internal error (its viewer is none), and ``undo`` took
+    its maker's join out of it."""
+    before = folder(games)
+    for args in (
+        ("move", "p-invite.msgpack", "--as", "ann", "play", "luke", "5"),
+        ("undo", "p-invite.msgpack", "--as", "ann"),
+    ):
+        refused(*run(*args)[::2], "p-invite.msgpack is an invitation, nobody's copy")
+    refused(*run("undo", "p.msgpack", "--as", "ben")[::2], "p.msgpack is ann's copy, not ben's")
+    assert folder(games) == before
