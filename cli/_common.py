@@ -39,6 +39,19 @@ def claim_output(
         bs.check_output(path, force=force, reading=reading, as_path=False)
 
 
+def distinct_outputs(*paths) -> None:
+    """Stop with one line (exit 2) when two outputs of one command name the same file (the
+    invitation and the copy of ``new``, the copy and the reply of ``join``): the second written
+    would replace the first (a player's own copy mailed as the invitation)."""
+    named = [p for p in paths if p is not None and p != "-"]
+    targets = [bs.check_output(p, force=True, as_path=False) for p in named]
+    for i, target in enumerate(targets):
+        if target in targets[:i]:
+            first = named[targets.index(target)]
+            both = first if first == named[i] else f"{first} and {named[i]}"
+            fail(f"error: {both}: two outputs would be one file; name two files", BAD_INPUT)
+
+
 def _exists(path) -> bool:
     """``pathlib.Path(path).exists()``, without ``pathlib`` (3 ms of a command, issue 29): a
     missing file, a file taken for a folder, a loop of links or a name too long is no file;

@@ -15,6 +15,7 @@ from ._common import (
     NEW_NAME,
     NO_FORCE,
     claim_output,
+    distinct_outputs,
     echo_after,
     echo_records,
     load_key,
@@ -112,6 +113,7 @@ def new(module, players, options, seed, out, force, trust, player, key, invite):
     paths = [out] + ([invite or _invite_name(out)] if trust != "open" else [])
     for path in paths:
         claim_output(path, force=force)
+    distinct_outputs(*paths)
     if trust != "open":
         if player not in players:
             fail(f"error: --as {player}: not one of the players ({', '.join(players)})", BAD_INPUT)
@@ -167,6 +169,9 @@ def _invite_name(out: str) -> str:
 def join(invite, player, out, key, reply, text):
     """Join a peer game from its invitation: your copy, and the move file to mail back."""
     claim_output(out, reading=[invite], refused=NO_FORCE)
+    if reply is not None and reply != "-":  # (an old move file is replaced; a game never)
+        bs.check_output(reply, reading=[invite], as_path=False)
+    distinct_outputs(out, reply)
     game = bs.load_checked(invite)
     signing = load_key(key or player)
     seated = bs.take_seat(game, player, public_key_bytes(signing), signing.sign)

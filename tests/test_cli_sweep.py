@@ -136,3 +136,21 @@ def test_an_invitation_is_nobodys_copy(games):
         refused(*run(*args)[::2], "p-invite.msgpack is an invitation, nobody's copy")
     refused(*run("undo", "p.msgpack", "--as", "ben")[::2], "p.msgpack is ann's copy, not ben's")
     assert folder(games) == before
+
+
+def test_two_outputs_of_one_command_are_never_one_file(games):
+    """``new --invite`` naming the copy wrote the player's own copy as the invitation to mail;
+    ``join --reply`` was written over the invitation it read, over a game file without
+    --force, or over the copy it made."""
+    before = folder(games)
+    peer = ("new", "duel-of-the-forces", "--player", "ann", "--player", "ben", "--as", "ann")
+    refused(
+        *run(*peer, "-o", "n.msgpack", "--invite", "./n.msgpack")[::2],
+        "two outputs would be one file",
+    )
+    join = ("join", "p-invite.msgpack", "--as", "ben", "-o", "b.msgpack", "--reply")
+    refused(*run(*join, "p-invite.msgpack")[::2], "the file the command reads")
+    refused(*run(*join, "g.msgpack")[::2], "g.msgpack is a game file; not replacing it")
+    refused(*run(*join, "b.msgpack")[::2], "b.msgpack: two outputs would be one file")
+    assert folder(games) == before
+    assert run(*join, "reply.msgpack")[0] == 0  # (a name of its own: joined)
