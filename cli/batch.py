@@ -88,6 +88,9 @@ def selfplay(
     plan = bs.batch.Plan(
         mod.spec.id, names, tuple(sorted(parse_options(options).items())), seed, bot, games
     )
+    # The set-up every game makes, made once first: a player count, a name or an option the
+    # game refuses is one line, not a run of games that "did not end".
+    bs.Game.new(mod, names, dict(plan.options), seed=b"set-up")
     start = _first_missing(done, plan, mod)
     if not resume:
         for path in (manifest_path, archive):

@@ -154,3 +154,12 @@ def test_two_outputs_of_one_command_are_never_one_file(games):
     refused(*run(*join, "b.msgpack")[::2], "b.msgpack: two outputs would be one file")
     assert folder(games) == before
     assert run(*join, "reply.msgpack")[0] == 0  # (a name of its own: joined)
+
+
+def test_selfplay_refuses_a_set_up_the_game_refuses_before_playing(games):
+    """Seven players of a 2-4 player game (or a wrong option) made each game "not end", exit
+    3 and "please report it", with nothing on stderr."""
+    sp = ("selfplay", "duel-of-the-forces", "-n", "2", "--seed", "s", "-o", "runs")
+    refused(*run(*sp, "--players", "7")[::2], "takes 2–4 players, got 7")
+    refused(*run(*sp, "--option", "edition=x")[::2], "option edition: 'x'")
+    assert not os.path.exists("runs")
