@@ -163,3 +163,28 @@ def test_selfplay_refuses_a_set_up_the_game_refuses_before_playing(games):
     refused(*run(*sp, "--players", "7")[::2], "takes 2–4 players, got 7")
     refused(*run(*sp, "--option", "edition=x")[::2], "option edition: 'x'")
     assert not os.path.exists("runs")
+
+
+def test_a_judge_folder_that_is_a_file_is_one_line(games):
+    """``judge run --inbox dir:FILE`` (or the outbox, or a Maildir) was an internal error:
+    the folder transport's mkdir raised FileExistsError."""
+    assert run("key", "new", "judge")[0] == 0
+    made = (
+        "judge",
+        "new",
+        "jedi-duel",
+        "--player",
+        "ann=a@x.example",
+        "--player",
+        "ben=b@x.example",
+    )
+    assert run(*made, "--store", "s.sqlite", "--key", "judge")[0] == 0
+    judge = ("judge", "run", "--store", "s.sqlite", "--key", "judge", "--once")
+    before = (games / "g.msgpack").read_bytes()
+    for boxes in (
+        ("--inbox", "dir:g.msgpack", "--outbox", "dir:out"),
+        ("--inbox", "maildir:g.msgpack", "--outbox", "dir:out"),
+        ("--inbox", "dir:in", "--outbox", "dir:g.msgpack"),
+    ):
+        refused(*run(*judge, *boxes)[::2], "g.msgpack: cannot use it as a folder", "[transport]")
+    assert (games / "g.msgpack").read_bytes() == before

@@ -35,6 +35,18 @@ def _local_path(url: str, scheme: str) -> str:
     return path
 
 
+def _local(make, url: str, scheme: str, *args):
+    """A folder's transport, ``make(PATH, *args)``, which makes its folder if need be: a path
+    that cannot be one (a file, no permission) is a ``TransportError``, one line."""
+    path = _local_path(url, scheme)
+    try:
+        return make(path, *args)
+    except OSError as exc:
+        raise TransportError(
+            f"{scheme}:{path}: cannot use it as a folder ({exc.strerror})"
+        ) from None
+
+
 def _server(url: str, schemes: dict[str, int]):
     """``(parts, port, options)`` of ``scheme://[user:pass@]host[:port]/...?k=1``."""
     parts = urlsplit(url)
@@ -57,9 +69,9 @@ def open_inbox(url: str) -> MaildirInbox | ImapInbox | DirectoryInbox:
     ``imap://user:pass@host[:port]/FOLDER`` or ``imaps://`` (TLS; ``?starttls=1`` for imap)."""
     scheme = url.partition(":")[0].lower()
     if scheme == "maildir":
-        return MaildirInbox(_local_path(url, scheme))
+        return _local(MaildirInbox, url, scheme)
     if scheme == "dir":
-        return DirectoryInbox(_local_path(url, scheme))
+        return _local(DirectoryInbox, url, scheme)
     if scheme in ("imap", "imaps"):
         parts, port, options = _server(url, {"imap": 143, "imaps": 993})
         if parts.username is None or parts.password is None:
@@ -81,7 +93,7 @@ def open_outbox(url: str, sender: str) -> SmtpOutbox | DirectoryOutbox:
     (TLS; ``?starttls=1`` for smtp).  ``sender`` is the From address."""
     scheme = url.partition(":")[0].lower()
     if scheme == "dir":
-        return DirectoryOutbox(_local_path(url, scheme), sender)
+        return _local(DirectoryOutbox, url, scheme, sender)
     if scheme in ("smtp", "smtps"):
         parts, port, options = _server(url, {"smtp": 25, "smtps": 465})
         if parts.path.strip("/"):
