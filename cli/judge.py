@@ -138,7 +138,13 @@ def judge_new(module, players, options, mail, deadline, policy, remind, bot_leve
     "--from", "sender", default="judge@localhost", show_default=True, help="The judge's address."
 )
 @click.option("--once", is_flag=True, help="One pass over the inbox, then stop.")
-@click.option("--poll", default=10.0, show_default=True, help="Seconds between passes.")
+@click.option(
+    "--poll",
+    default=10.0,
+    show_default=True,
+    callback=lambda ctx, param, value: _seconds(value, 86400),
+    help="Seconds between passes.",
+)
 @one_line_errors
 def judge_run(store, key, inbox, outbox, sender, once, poll):
     """Judge every request that arrives; answer each player with what they may see."""
@@ -155,6 +161,14 @@ def judge_run(store, key, inbox, outbox, sender, once, poll):
             if once:
                 return
             time.sleep(poll)
+
+
+def _seconds(value: float, most: float) -> float:
+    """A number of seconds from 0 to ``most`` (NaN is none: time.sleep refused it, and a
+    negative number, with an internal error once the first pass was done)."""
+    if not 0 <= value <= most:
+        raise click.BadParameter(f"{value} is not a number of seconds from 0 to {most:g}")
+    return value
 
 
 def _game_id(referee, given: str) -> bytes:

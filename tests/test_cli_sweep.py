@@ -188,3 +188,23 @@ def test_a_judge_folder_that_is_a_file_is_one_line(games):
     ):
         refused(*run(*judge, *boxes)[::2], "g.msgpack: cannot use it as a folder", "[transport]")
     assert (games / "g.msgpack").read_bytes() == before
+
+
+@pytest.mark.parametrize("poll", ["-1", "nan", "inf"])
+def test_judge_run_polls_a_number_of_seconds(games, poll):
+    """A negative --poll was an internal error once the first pass was done (time.sleep
+    refuses it), and NaN too; infinity overflowed it."""
+    assert run("key", "new", "judge")[0] == 0
+    made = (
+        "judge",
+        "new",
+        "jedi-duel",
+        "--player",
+        "ann=a@x.example",
+        "--player",
+        "ben=b@x.example",
+    )
+    assert run(*made, "--store", "s.sqlite", "--key", "judge")[0] == 0
+    judge = ("judge", "run", "--store", "s.sqlite", "--key", "judge", "--inbox", "dir:in")
+    rc, _, err = run(*judge, "--outbox", "dir:out", "--poll", poll)
+    refused(rc, err, "Invalid value for '--poll'", "is not a number of seconds from 0 to 86400")
