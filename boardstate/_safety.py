@@ -126,8 +126,8 @@ def locked(path, *, wait: float | None = None, say=None, as_path: bool = True):
     ``Path``; ``as_path=False``: the string (no ``pathlib``, 3 ms of a command, issue 29).
     """
     target = write_target(path)
-    if wait is None:  # (BOARDSTATE_LOCK_WAIT: seconds; the default suits a person at a prompt)
-        wait = float(os.environ.get("BOARDSTATE_LOCK_WAIT", LOCK_WAIT_SECONDS))
+    if wait is None:
+        wait = _lock_wait()
     deadline = time.monotonic() + wait
     told = False
     while True:
@@ -158,6 +158,25 @@ def locked(path, *, wait: float | None = None, say=None, as_path: bool = True):
             yield Path(target)
     finally:
         os.close(fd)  # (closing releases the lock)
+
+
+def _lock_wait() -> float:
+    """Seconds to wait for another writer: ``BOARDSTATE_LOCK_WAIT`` (0 or more; ``inf``: as long
+    as it takes), else the default, which suits a person at a prompt.  Anything else is one
+    line (it was ``float()``'s ValueError, an internal error; NaN waited forever)."""
+    given = os.environ.get("BOARDSTATE_LOCK_WAIT")
+    if given is None:
+        return LOCK_WAIT_SECONDS
+    try:
+        wait = float(given)
+    except ValueError:
+        wait = float("nan")
+    if not wait >= 0:  # (NaN too)
+        raise GameFileError(
+            f"BOARDSTATE_LOCK_WAIT={given!r} is not a number of seconds (0 or more)",
+            code="bad-environment",
+        )
+    return wait
 
 
 def _take(fd: int, deadline: float, path, told: bool, say) -> bool:

@@ -208,3 +208,16 @@ def test_judge_run_polls_a_number_of_seconds(games, poll):
     judge = ("judge", "run", "--store", "s.sqlite", "--key", "judge", "--inbox", "dir:in")
     rc, _, err = run(*judge, "--outbox", "dir:out", "--poll", poll)
     refused(rc, err, "Invalid value for '--poll'", "is not a number of seconds from 0 to 86400")
+
+
+@pytest.mark.parametrize("wait", ["soon", "-1", "nan"])
+def test_a_lock_wait_that_is_no_number_of_seconds_is_one_line(games, monkeypatch, wait):
+    """``BOARDSTATE_LOCK_WAIT=soon`` was an internal error in every command that locks the
+    game (float()'s ValueError); NaN waited forever for a writer that held the lock."""
+    monkeypatch.setenv("BOARDSTATE_LOCK_WAIT", wait)
+    before = folder(games)
+    rc, _, err = run("move", "g.msgpack", "--as", "ann", "play", "luke", "5")
+    refused(
+        rc, err, f"BOARDSTATE_LOCK_WAIT={wait!r} is not a number of seconds", "[bad-environment]"
+    )
+    assert folder(games) == before
