@@ -78,4 +78,5 @@ def export(file, after, out, force, text):
         )
     bs.check_output(out, force=force, reading=[file], as_path=False)
     count = bs.save_moves(game, after, out, text=text)
-    click.echo(f"wrote {out}: records {after + 1}-{last} ({count})")
+    # (with -o -, the move file is standard output: what is said goes to standard error)
+    click.echo(f"wrote {out}: records {after + 1}-{last} ({count})", err=out == "-")

@@ -221,3 +221,14 @@ def test_a_lock_wait_that_is_no_number_of_seconds_is_one_line(games, monkeypatch
         rc, err, f"BOARDSTATE_LOCK_WAIT={wait!r} is not a number of seconds", "[bad-environment]"
     )
     assert folder(games) == before
+
+
+def test_export_to_standard_output_writes_the_move_file_alone(games):
+    """``export -o -`` wrote "wrote -: records ..." into the move file on standard output: the
+    other player's ``apply -`` refused it as corrupt."""
+    (games / "h.msgpack").write_bytes((games / "g.msgpack").read_bytes())
+    assert run("move", "g.msgpack", "--as", "ann", "play", "luke", "5", "-o", "m.msgpack")[0] == 0
+    result = CliRunner().invoke(cli, ["export", "g.msgpack", "--after", "0", "-o", "-"])
+    assert result.exit_code == 0 and result.stderr == "wrote -: records 1-1 (1)\n"
+    applied = CliRunner().invoke(cli, ["apply", "h.msgpack", "-"], input=result.stdout_bytes)
+    assert applied.exit_code == 0 and "record 1: ann commits" in applied.stdout, applied.stderr
