@@ -42,6 +42,8 @@ def play(module, players, bots, options, seed, out):
             fail(
                 "error: a game file is resumed as it is: no --player, --option or --seed", BAD_INPUT
             )
+        if out is not None and out != module:  # (a new name, as for a new game: never a file)
+            claim_output(out, reading=[module], refused=NO_FORCE)
         with bs.locked(module, as_path=False):
             game = bs.load_checked(module)
         out = out or module

@@ -232,3 +232,14 @@ def test_export_to_standard_output_writes_the_move_file_alone(games):
     assert result.exit_code == 0 and result.stderr == "wrote -: records 1-1 (1)\n"
     applied = CliRunner().invoke(cli, ["apply", "h.msgpack", "-"], input=result.stdout_bytes)
     assert applied.exit_code == 0 and "record 1: ann commits" in applied.stdout, applied.stderr
+
+
+def test_play_resumed_under_another_name_never_replaces_a_file(games):
+    """``play GAME -o OTHER`` wrote the game over OTHER whatever it was (another game, any
+    file), without --force: -o of play always wants a new name."""
+    assert run("new", "jedi-duel", "--player", "a", "--player", "b", "-o", "other.msgpack")[0] == 0
+    before = folder(games)
+    for other in ("other.msgpack", "./g.msgpack"):
+        result = CliRunner().invoke(cli, ["play", "g.msgpack", "-o", other], input="quit\n")
+        refused(result.exit_code, result.stderr, f"{other} exists; not overwriting it")
+    assert folder(games) == before
