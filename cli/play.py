@@ -46,6 +46,12 @@ def play(module, players, bots, options, seed, out):
             claim_output(out, reading=[module], refused=NO_FORCE)
         with bs.locked(module, as_path=False):
             game = bs.load_checked(module)
+        if game.header.seed is None:
+            fail(
+                f"error: {module} holds no seed (a view, or a peer or hosted player's copy): "
+                "play resumes the games it deals itself; play this one with move and apply",
+                BAD_INPUT,
+            )
         out = out or module
     else:
         if not players:

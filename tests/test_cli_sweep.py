@@ -243,3 +243,16 @@ def test_play_resumed_under_another_name_never_replaces_a_file(games):
         result = CliRunner().invoke(cli, ["play", "g.msgpack", "-o", other], input="quit\n")
         refused(result.exit_code, result.stderr, f"{other} exists; not overwriting it")
     assert folder(games) == before
+
+
+def test_play_refuses_a_copy_without_the_seed_before_any_prompt(games):
+    """A view, a peer or hosted player's copy or an invitation holds no seed: ``play`` prompted
+    its seats (another player's too) and failed only at the first command typed."""
+    ann = ("view", "g.msgpack", "--as", "ann", "-o", "ann-view.msgpack")
+    assert run(*ann)[0] == 0
+    before = folder(games)
+    for copy in ("ann-view.msgpack", "p.msgpack", "p-invite.msgpack"):
+        result = CliRunner().invoke(cli, ["play", copy], input="quit\n")
+        refused(result.exit_code, result.stderr, f"{copy} holds no seed")
+        assert result.stdout == ""
+    assert folder(games) == before
