@@ -41,7 +41,7 @@ def random_playout(
     legal_pick = getattr(module.rules, "legal_pick", None)  # the same pick, the list not made
     choice = getattr(module.rules, "choice", None)
     decide_into = module.rules.decide
-    table = _Unrecorded(state, decider.evolve, rng)  # one table for the game: no log is kept
+    table = PlayoutTable(state, decider.evolve, rng)  # one table for the game: no log is kept
     face_down: dict = {}
     actions = 0
     in_the_open, face_down_, turn_over = Choice.OPEN, Choice.FACE_DOWN, Choice.TURN_OVER
@@ -117,10 +117,10 @@ _SECRETS: dict = {}  # (value, owners) -> the fast path's Secret: shared by ever
 _KEPT = 1 << 12  # entries of each table at most (then it starts again): a game's cards fit
 
 
-class _Unrecorded(Table):
+class Unrecorded(Table):
     """A table that folds events without keeping them (the fast path keeps no log).  With a
     ``Fold``'s evolve it calls the event's handler itself (``handlers_of``): one call fewer
-    an event, the same fold."""
+    an event, the same fold.  The bots' searches play on it (``bots._sim``)."""
 
     __slots__ = ("_handler_of",)
 
@@ -132,9 +132,14 @@ class _Unrecorded(Table):
     def emit(self, event) -> None:
         self.state = self._handler_of[type(event)](self.state, event)
 
+
+class PlayoutTable(Unrecorded):
+    """``Unrecorded`` for random playouts, whose secrets are shared (``PlayoutRng``): a secret
+    this copy holds is turned over once and its reveal kept (a pure function of it)."""
+
+    __slots__ = ()
+
     def reveal(self, secret: Secret) -> Reveal:
-        """``Table.reveal``; a secret this copy holds (a pure function of it, and the fast
-        path's secrets are shared: ``PlayoutRng``) turned over once and the reveal kept."""
         shown = _REVEALS.get(secret)
         if shown is None:
             shown = Table.reveal(self, secret)

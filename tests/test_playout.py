@@ -10,7 +10,7 @@ import pytest
 import boardstate as bs
 from boardstate._rng import FastRng
 from boardstate._secrets import Secret, reveal
-from boardstate._simulate import PlayoutRng, _Unrecorded
+from boardstate._simulate import PlayoutRng, PlayoutTable, Unrecorded
 from boardstate.rules import SecretUnavailable
 from boardstate.rules._fold import handlers_of
 
@@ -38,7 +38,7 @@ def test_a_shared_secret_is_the_secret_fast_randomness_makes():
 
 
 def test_a_kept_reveal_is_the_reveal_and_a_sealed_secret_still_cannot_be_turned_over():
-    table = _Unrecorded(None, None, PlayoutRng(b"s", b"fast"))
+    table = PlayoutTable(None, None, PlayoutRng(b"s", b"fast"))
     held = table.rng.secret(12, 1)
     assert table.reveal(held) == reveal(held)
     assert table.reveal(held) is table.reveal(held)
@@ -60,11 +60,12 @@ def test_the_numbers_are_uniform_enough_and_below_n():
 
 @pytest.mark.parametrize("module_id", ["jedi-duel", "epic-duels", "duel-of-the-forces"])
 def test_the_fast_table_folds_as_the_modules_evolve_made_by_a_fold_or_not(module_id):
-    """``_Unrecorded`` calls a ``Fold``'s handlers itself (``by_event_type``) and any other
+    """``Unrecorded`` (the bots' table; the playouts' ``PlayoutTable`` is one) calls a
+    ``Fold``'s handlers itself (``by_event_type``) and any other
     ``evolve`` as it is: the same games either way."""
     module = bs.get_module(module_id)
     rules = module.rules
-    assert _Unrecorded(None, rules.evolve, None)._handler_of is handlers_of(rules.evolve)
+    assert Unrecorded(None, rules.evolve, None)._handler_of is handlers_of(rules.evolve)
     folded = []
 
     def plain(state, event):  # (no ``by_event_type``: the table must call it)
@@ -104,5 +105,5 @@ def test_the_fast_table_calls_a_function_that_wraps_a_folds_evolve():
         played = bs.random_playout(own, ["ann", "ben"], seed=b"wrapped", bot_seed=1)
         assert played == bs.random_playout(module, ["ann", "ben"], seed=b"wrapped", bot_seed=1)
     assert len(seen["wrapping"]) == len(seen["plain"]) > 50
-    every = _Unrecorded(None, evolve, None)._handler_of
+    every = Unrecorded(None, evolve, None)._handler_of
     assert every[int] is evolve and dict(every) == {int: evolve}  # (kept: one call a type)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from .._decider import Decider
 from .._module import HIDDEN, Choice
 from .._rng import FastRng
-from .._table import Table
+from .._simulate import Unrecorded
 
 
 class Sim:
@@ -25,7 +25,7 @@ class Sim:
         self.outcome = rules.outcome
         self.choice = getattr(rules, "choice", None) or decider.choice
         self.view = rules.view
-        self._table = _Unrecorded(None, rules.evolve, FastRng(seed, b"bot"))
+        self._table = Unrecorded(None, rules.evolve, FastRng(seed, b"bot"))
 
     def step(self, state, moves):
         """The state after ``moves`` (``((seat, command), ...)``, each legal; a face-down
@@ -34,15 +34,6 @@ class Sim:
         table.state = state
         self.rules.decide(table, moves)
         return table.state
-
-
-class _Unrecorded(Table):
-    """A table that folds events without keeping them."""
-
-    __slots__ = ()
-
-    def emit(self, event) -> None:
-        self.state = self._evolve(self.state, event)
 
 
 def laid(sim: Sim, state, seat: int, face_down: dict, pick, rng):

@@ -23,7 +23,7 @@ from .._decider import Decider
 from .._module import HIDDEN, Choice
 from .._rng import FastRng
 from .._secrets import Secret
-from .._simulate import _Unrecorded
+from .._simulate import PlayoutTable
 
 TERMINAL = -4  # OpenSpiel's PlayerId.TERMINAL
 REVEALED = -1  # ``seen``: a sealed round turned over (the actor slot holds no seat)
@@ -125,7 +125,7 @@ class Bridge:
     # ------------------------------------------------------------------ the game goes on
     def first(self, seed: bytes) -> World:
         """The world after the set-up (``start``), its randomness keyed with ``seed``."""
-        table = _Unrecorded(self.initial, self.evolve, BridgeRng(seed, b"start"))
+        table = PlayoutTable(self.initial, self.evolve, BridgeRng(seed, b"start"))
         self._start(table)
         return self.settle(table.state, seed, 0, (), (), None, 0)
 
@@ -160,7 +160,7 @@ class Bridge:
         return self.settle(state, world.seed, step + 1, sealed, face_down, seen, world.moves + 1)
 
     def decide(self, state, seed: bytes, step: int, moves: tuple):
-        table = _Unrecorded(state, self.evolve, BridgeRng(seed, b"step:%d" % step))
+        table = PlayoutTable(state, self.evolve, BridgeRng(seed, b"step:%d" % step))
         self._decide_into(table, moves)
         return table.state
 
