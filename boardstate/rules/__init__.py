@@ -9,7 +9,8 @@ once and sealed, or face down and turned over later, are engine features a modul
 ``Teller`` makes ``tell`` (a record's events in words, as a seat may know them) the same way;
 ``rules_class`` makes the rules' class from the functions of the module's parts;
 ``quick_replace`` gives a ``NamedTuple`` state a quicker ``_replace`` for the fold, and
-``IdentityMemo`` keeps a hot path's answers by the very (immutable) value asked about.  A
+``IdentityMemo`` keeps a hot path's answers by the very (immutable) value asked about, and
+``kept(make, package, *args)`` a table made from the module's data and code between commands.  A
 module's accessible SVG picture of its table can start from ``picture`` and the small drawing
 helpers beside it (``label``, ``card_back``, ...).  ``determinize(module, view, seat, rng)``
 fills what a seat cannot see with values consistent with what it can (bots; OpenSpiel's
@@ -81,6 +82,7 @@ __all__ = [
     "read_data_file",
     "event",
     "fill_unknown",
+    "kept",
     "resolve_player",
     "on_first_use",
     "rules_class",
@@ -98,10 +100,18 @@ DETERMINIZING = ("Determinized", "determinize", "fill_unknown")
 engine's: ``"._determinize"`` below is the package's parent's): imported when first asked
 for, so that a command that plays no bot does not load it."""
 
+KEPT = ("kept",)
+"""A value made from a module's built-in data and code alone (a board's tables), kept between
+commands in the user's cache folder (``boardstate._datacache``): imported when first asked for."""
+
 if TYPE_CHECKING:
+    from .._datacache import kept
     from .._determinize import Determinized, determinize, fill_unknown
     from ._drawing import card_back, card_lines, element, empty_slot, label, picture
 
 __getattr__, __dir__ = on_first_use_names(
-    globals(), dict.fromkeys(DRAWING, "_drawing") | dict.fromkeys(DETERMINIZING, "._determinize")
+    globals(),
+    dict.fromkeys(DRAWING, "_drawing")
+    | dict.fromkeys(DETERMINIZING, "._determinize")
+    | dict.fromkeys(KEPT, "._datacache"),
 )

@@ -19,7 +19,7 @@ def tables(s: EpicState) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
 def _tables(scene: str) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
     """``board_tables(scene)``, kept between commands as the board's file is (a pure function of
     the board and the code; 1 ms to make: every ``verify``'s first attack, issue 29)."""
-    from boardstate._datacache import kept
+    from boardstate.rules import kept
 
     return kept(board_tables, __package__, scene)
 
