@@ -567,7 +567,6 @@ def test_a_command_that_runs_no_rules_again_imports_no_referee(tmp_path):
         "//x/y",
         ".",
         "./",
-        "",
         "a/../b",
         "../x",
         "x/.",
@@ -581,7 +580,16 @@ def test_a_files_name_is_the_name_pathlib_gives_it(name):
     from boardstate._fileformat import path_name
 
     assert path_name(name) == str(Path(name))
-    assert path_name(Path(name) if name else name) == str(Path(name))
+    assert path_name(Path(name)) == str(Path(name))
+
+
+def test_an_empty_name_is_no_name():
+    """pathlib's ``.`` for ``''`` (an unset shell variable) read and wrote the folder: an empty
+    name names no file (tests/test_cli_sweep.py, every command)."""
+    from boardstate._fileformat import path_name
+
+    with pytest.raises(bs.GameFileError, match="an empty name names no file"):
+        path_name("")
 
 
 @pytest.mark.parametrize("scene", sorted(BOARDS))
