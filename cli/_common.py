@@ -22,6 +22,20 @@ NAME_ANOTHER = "; not overwriting it (name another with -o/--out)"
 MOVE_FILE_EXISTS = " (a move file from before?): name another with -o/--out"
 
 
+class OutputFile(click.Path):
+    """A file a command writes by its name (not a folder).  ``-``, standard output where a
+    command writes there (``move``, ``apply``, ``export``), is refused where it does not: it
+    was written as a file named ``-``, and nothing came out."""
+
+    def __init__(self, **how) -> None:
+        super().__init__(dir_okay=False, **how)
+
+    def convert(self, value, param, ctx):
+        if value == "-":
+            self.fail("'-' is standard output, which this command does not write: name a file")
+        return super().convert(value, param, ctx)
+
+
 def claim_output(
     path, *, force: bool = False, reading=(), refused: str = ADD_FORCE, checked_first=False
 ) -> None:

@@ -14,7 +14,7 @@ import click
 
 import boardstate as bs
 
-from ._common import claim_output, parse_options
+from ._common import OutputFile, claim_output, parse_options
 from ._errors import BAD_INPUT, INTERNAL, fail, one_line_errors
 from ._runs import (
     INTERRUPTED,
@@ -49,9 +49,7 @@ from ._runs import (
 @click.option(
     "-o", "--out", type=click.Path(file_okay=False), help="Write each game here (a folder)."
 )
-@click.option(
-    "--archive", type=click.Path(dir_okay=False), help="Write the games into one .tar instead."
-)
+@click.option("--archive", type=OutputFile(), help="Write the games into one .tar instead.")
 @click.option("--resume", type=click.Path(dir_okay=False), help="Go on from a run's manifest.")
 @click.option("--json", "as_json", is_flag=True, help="The summary as JSON.")
 @runner_options

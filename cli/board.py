@@ -18,6 +18,7 @@ import click
 
 from boardstate import BoardstateError, OptionError, atomic_write, check_output
 
+from ._common import OutputFile
 from ._errors import one_line_errors
 
 if TYPE_CHECKING:
@@ -88,7 +89,7 @@ def _scene_list(boards: Mapping[str, Board]) -> str:
 @click.option(
     "-o",
     "--output",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=OutputFile(path_type=Path),
     help="Write the drawing to this file (.svg or .txt) instead of standard output.",
 )
 @click.option(

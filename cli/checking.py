@@ -11,7 +11,7 @@ import click
 
 import boardstate as bs
 
-from ._common import claim_output, revision_note
+from ._common import OutputFile, claim_output, revision_note
 from ._errors import BAD_INPUT, INTERNAL, RULES_REJECTED, fail, one_line_errors
 from ._runs import (
     INTERRUPTED,
@@ -39,7 +39,7 @@ from ._runs import (
 @runner_options
 @click.option(
     "--manifest",
-    type=click.Path(dir_okay=False),
+    type=OutputFile(),
     help="Several files: write a line per file here (JSON lines, sorted when the run ends).",
 )
 @click.option(

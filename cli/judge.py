@@ -15,7 +15,7 @@ import click
 
 import boardstate as bs
 
-from ._common import NO_FORCE, claim_output
+from ._common import NO_FORCE, OutputFile, claim_output
 from ._errors import BAD_INPUT, fail, one_line_errors
 
 _STORE = click.option(
@@ -185,9 +185,7 @@ def _game_id(referee, given: str) -> bytes:
 @click.argument("game")
 @_STORE
 @_KEY
-@click.option(
-    "-o", "--out", required=True, type=click.Path(dir_okay=False), help="Where to write the log."
-)
+@click.option("-o", "--out", required=True, type=OutputFile(), help="Where to write the log.")
 @one_line_errors
 def judge_publish(game, store, key, out):
     """Write a finished game's full log, seed included, for anyone to audit

@@ -9,6 +9,7 @@ import click
 import boardstate as bs
 
 from ._common import (
+    OutputFile,
     claim_output,
     echo_report,
     revision_note,
@@ -85,7 +86,7 @@ def _show_svg(game: bs.Game, state, seat: int | None, file: str, out, force: boo
 @click.option(
     "-o",
     "--out",
-    type=click.Path(dir_okay=False),
+    type=OutputFile(),
     help="Write the picture to this file: a name ending .svg (SVG) or .png (PNG, for mail and "
     "forums) needs no --svg.",
 )

@@ -10,7 +10,7 @@ import click
 import boardstate as bs
 from boardstate.bots import Bot
 
-from ._common import NO_FORCE, claim_output, parse_options
+from ._common import NO_FORCE, OutputFile, claim_output, parse_options
 from ._errors import BAD_INPUT, fail, one_line_errors
 
 
@@ -26,7 +26,7 @@ from ._errors import BAD_INPUT, fail, one_line_errors
 )
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE")
 @click.option("--seed", help="Seed text (default: random).")
-@click.option("-o", "--out", type=click.Path(dir_okay=False), help="Save the game here as it goes.")
+@click.option("-o", "--out", type=OutputFile(), help="Save the game here as it goes.")
 @one_line_errors
 def play(module, players, bots, options, seed, out):
     """Play at the terminal: MODULE starts a new game, or a game FILE resumes it (saved into

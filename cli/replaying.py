@@ -10,7 +10,7 @@ import click
 
 import boardstate as bs
 
-from ._common import claim_output, revision_note, seat_of, settled_line
+from ._common import OutputFile, claim_output, revision_note, seat_of, settled_line
 from ._errors import BAD_INPUT, fail, one_line_errors
 
 
@@ -26,7 +26,7 @@ from ._errors import BAD_INPUT, fail, one_line_errors
 @click.option(
     "--html",
     "html_out",
-    type=click.Path(dir_okay=False),
+    type=OutputFile(),
     help="Write the replay as one self-contained web page to this file (open it from disk).",
 )
 @click.option("--force", is_flag=True, help="With --html: replace an existing file.")
@@ -115,7 +115,7 @@ def _show_step(game, states, i, seat) -> None:
 @click.command("view")
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--as", "player", required=True)
-@click.option("-o", "--out", required=True, type=click.Path(dir_okay=False))
+@click.option("-o", "--out", required=True, type=OutputFile())
 @click.option("--force", is_flag=True, help="Replace an existing game file at the output path.")
 @one_line_errors
 def view_cmd(file, player, out, force):

@@ -14,6 +14,7 @@ import boardstate as bs
 from ._common import (
     NEW_NAME,
     NO_FORCE,
+    OutputFile,
     claim_output,
     distinct_outputs,
     echo_after,
@@ -83,7 +84,7 @@ def modules_cmd(as_json):
     "--out",
     "out",
     required=True,
-    type=click.Path(dir_okay=False),
+    type=OutputFile(),
     help="The game file to write.",
 )
 @click.option("--force", is_flag=True, help="Replace an existing game file at the output path.")
@@ -98,7 +99,7 @@ def modules_cmd(as_json):
 @click.option("--key", help="Peer mode: your signing key's name (default: the one named as you).")
 @click.option(
     "--invite",
-    type=click.Path(dir_okay=False),
+    type=OutputFile(),
     help="Peer mode: the file the others join from (default: OUT's name with -invite).",
 )
 @one_line_errors
@@ -155,7 +156,7 @@ def _invite_name(out: str) -> str:
     "-o",
     "--out",
     required=True,
-    type=click.Path(dir_okay=False),
+    type=OutputFile(),
     help="Your copy of the game to write.",
 )
 @click.option("--key", help="Your signing key's name (default: the one named as you).")
@@ -202,7 +203,7 @@ def _note_what_this_copy_cannot_check(game: bs.Game) -> None:
     "-o",
     "--out",
     required=True,
-    type=click.Path(dir_okay=False),
+    type=OutputFile(),
     help="The migrated game file to write (a new file).",
 )
 @one_line_errors

@@ -256,3 +256,21 @@ def test_play_refuses_a_copy_without_the_seed_before_any_prompt(games):
         refused(result.exit_code, result.stderr, f"{copy} holds no seed")
         assert result.stdout == ""
     assert folder(games) == before
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("new", "rock-paper-scissors", "--player", "a", "--player", "b", "-o", "-"),
+        ("view", "g.msgpack", "--as", "ann", "-o", "-"),
+        ("show", "g.msgpack", "--svg", "-o", "-"),
+        ("replay", "g.msgpack", "--html", "-"),
+        ("board", "epic-duels", "kamino", "-o", "-"),
+    ],
+)
+def test_dash_is_no_file_where_a_command_does_not_write_standard_output(games, args):
+    """``-`` is standard output for move, apply and export; elsewhere it was written as a file
+    named ``-`` (exit 0, nothing on standard output)."""
+    before = folder(games)
+    refused(*run(*args)[::2], "'-' is standard output, which this command does not write")
+    assert folder(games) == before
