@@ -94,9 +94,12 @@ def selfplay(
         for path in (manifest_path, archive):
             if path is not None:
                 claim_output(path)
-        if out:
+    try:  # (a read-only or missing folder: one line, before any game is played)
+        if out and not resume:
             Path(out).mkdir(parents=True, exist_ok=True)
-    writer = _Archive(archive, start) if archive else _Folder(out)
+        writer = _Archive(archive, start) if archive else _Folder(out)
+    except OSError as exc:
+        fail(_cannot_write(exc), BAD_INPUT)
     manifest = bs.batch.Manifest(manifest_path)
     played = list(done[:start])
     begun = time.perf_counter()

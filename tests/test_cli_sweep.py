@@ -274,3 +274,19 @@ def test_dash_is_no_file_where_a_command_does_not_write_standard_output(games, a
     before = folder(games)
     refused(*run(*args)[::2], "'-' is standard output, which this command does not write")
     assert folder(games) == before
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("selfplay", "rock-paper-scissors", "-n", "1", "--seed", "s", "-o", "/proc/no/games"),
+        ("selfplay", "rock-paper-scissors", "-n", "1", "--seed", "s", "--archive", "/proc/no.tar"),
+        ("verify", "g.msgpack", "p.msgpack", "--manifest", "/proc/no.jsonl"),
+    ],
+)
+def test_a_run_whose_folder_or_manifest_cannot_be_written_is_one_line(games, args):
+    """A folder, archive or manifest that cannot be made (a read-only folder; here /proc, for
+    root too) was an internal error (PermissionError, FileNotFoundError)."""
+    before = folder(games)
+    refused(*run(*args)[::2], "cannot write", "/proc/no")
+    assert folder(games) == before

@@ -8,7 +8,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from .._errors import BoardstateError
+from .._errors import BoardstateError, GameFileError
 from .._fileformat import atomic_write
 
 GAME_FILES = ".msgpack"  # what a folder named to verify contributes (at any depth)
@@ -88,7 +88,13 @@ class Manifest:
             self._file = os.fdopen(fd, "a", encoding="utf-8")
         else:
             self.path, self.scratch = Path(path), False
-            self._file = open(self.path, "a+", encoding="utf-8")
+            try:
+                self._file = open(self.path, "a+", encoding="utf-8")
+            except OSError as exc:  # (a read-only folder: one line, not an internal error)
+                raise GameFileError(
+                    f"{path}: cannot write ({exc.strerror}); nothing was changed",
+                    code="unwritable",
+                ) from None
             _cut_torn_line(self._file)
 
     def add(self, entry) -> None:
