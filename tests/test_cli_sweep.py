@@ -290,3 +290,23 @@ def test_a_run_whose_folder_or_manifest_cannot_be_written_is_one_line(games, arg
     before = folder(games)
     refused(*run(*args)[::2], "cannot write", "/proc/no")
     assert folder(games) == before
+
+
+def test_verify_names_a_folder_it_cannot_list(games, monkeypatch):
+    """``verify DIR`` walked past a subfolder it could not list (no permission): its games
+    went unchecked, and the run said every file verified (exit 0).  (The folder is made
+    unlistable here by os.scandir, as no permission is not one for root.)"""
+    os.makedirs("club/closed")
+    os.makedirs("club/open")
+    for where in ("club/closed", "club/open"):
+        (games / where / "g.msgpack").write_bytes((games / "g.msgpack").read_bytes())
+    listed = os.scandir
+
+    def scandir(path="."):
+        if os.fspath(path).endswith("closed"):
+            raise PermissionError(13, "Permission denied", os.fspath(path))
+        return listed(path)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    rc, out, _ = run("verify", "club")
+    assert rc == 2 and "UNREADABLE: club/closed" in out and "1 ok, 1 unreadable" in out, out

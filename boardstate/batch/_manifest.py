@@ -17,13 +17,14 @@ GAME_FILES = ".msgpack"  # what a folder named to verify contributes (at any dep
 def game_paths(paths) -> list[str]:
     """The files named, and in each folder named the game files under it (``*.msgpack``, at
     any depth, in sorted order); each path once.  A path that does not exist is kept: its
-    verdict says so."""
+    verdict says so; so is a folder that cannot be listed (no permission), whose games would
+    otherwise go unchecked without a word."""
     out: dict[str, None] = {}
     for path in map(str, paths):
         if not os.path.isdir(path):
             out.setdefault(path)
             continue
-        for folder, dirs, names in os.walk(path):
+        for folder, dirs, names in os.walk(path, onerror=lambda exc: out.setdefault(exc.filename)):
             dirs.sort()
             for name in sorted(names):
                 if name.endswith(GAME_FILES) and not name.startswith("."):
