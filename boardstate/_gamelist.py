@@ -143,10 +143,16 @@ def list_games(
 
 # ------------------------------------------------------------------------- finding the files
 def _files(folders, recursive: bool):
-    """Each regular file once, hidden names left out, in name order."""
+    """Each regular file once, hidden names left out, in name order; then each subfolder that
+    cannot be listed (no permission), to be listed with that reason, not passed over."""
     seen = set()
+    unlisted = []
     for folder in folders:
-        walk = os.walk(folder) if recursive else [(str(folder), [], _names(folder))]
+        walk = (
+            os.walk(folder, onerror=unlisted.append)
+            if recursive
+            else [(str(folder), [], _names(folder))]
+        )
         for where, subfolders, names in walk:
             subfolders[:] = sorted(d for d in subfolders if not d.startswith("."))
             for name in sorted(names):
@@ -157,6 +163,7 @@ def _files(folders, recursive: bool):
                 if key not in seen:
                     seen.add(key)
                     yield path
+    yield from (Path(exc.filename) for exc in unlisted)
 
 
 def _names(folder: Path) -> list[str]:

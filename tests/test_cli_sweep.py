@@ -292,10 +292,11 @@ def test_a_run_whose_folder_or_manifest_cannot_be_written_is_one_line(games, arg
     assert folder(games) == before
 
 
-def test_verify_names_a_folder_it_cannot_list(games, monkeypatch):
+def test_verify_and_games_name_a_folder_they_cannot_list(games, monkeypatch):
     """``verify DIR`` walked past a subfolder it could not list (no permission): its games
-    went unchecked, and the run said every file verified (exit 0).  (The folder is made
-    unlistable here by os.scandir, as no permission is not one for root.)"""
+    went unchecked, and the run said every file verified (exit 0); ``games -r`` left it out
+    of the list without a word.  (The folder is made unlistable here by os.scandir, as no
+    permission is not one for root.)"""
     os.makedirs("club/closed")
     os.makedirs("club/open")
     for where in ("club/closed", "club/open"):
@@ -310,3 +311,5 @@ def test_verify_names_a_folder_it_cannot_list(games, monkeypatch):
     monkeypatch.setattr(os, "scandir", scandir)
     rc, out, _ = run("verify", "club")
     assert rc == 2 and "UNREADABLE: club/closed" in out and "1 ok, 1 unreadable" in out, out
+    rc, out, _ = run("games", "-r", "club")
+    assert rc == 0 and "club/closed  cannot be read" in out and "club/open/g.msgpack" in out, out
