@@ -1,65 +1,178 @@
 """The parsed built-in data files kept between commands (``boardstate._datacache``): the same
 key gives the value back without parsing; another text, a closure, a file of the cache that is
-not this user's alone or does not read back, parse again."""
+not this user's alone or does not read back, parse again.  ``kept`` keeps a value made by a
+function the key can name (its module's top level, in the engine's or the game's code), and
+refuses any other."""
 
 from __future__ import annotations
 
+import functools
+import importlib
 import os
+import sys
+import zipfile
 
 import pytest
 
-from boardstate import _datacache
+from boardstate import _cache, _datacache
 
-PACKAGE = "boardstate.geometry"  # (a package that parses no data file of its own on import)
-CALLS: list[str] = []
+GAME = '''"""A game's package for tests/test_datacache.py: what it keeps is made by its own code."""
+import functools
+
+CALLS = []
 
 
-def parse_words(text: str, source: str) -> tuple:
+def parse_words(text, source):
     CALLS.append(text)
     return (source, tuple(text.split()))
 
 
-@pytest.fixture
-def cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("BOARDSTATE_CACHE", str(tmp_path))
-    CALLS.clear()
-    return tmp_path / "data"
-
-
-def test_the_same_file_is_parsed_once_and_read_back(cache):
-    first = _datacache.parsed(parse_words, "a b", "words.toml", PACKAGE)
-    again = _datacache.parsed(parse_words, "a b", "words.toml", PACKAGE)
-    assert first == again == ("words.toml", ("a", "b"))
-    assert CALLS == ["a b"]
-    (kept,) = cache.iterdir()
-    assert kept.stat().st_mode & 0o777 == 0o600
-
-
-def squares_of(width: str, height: str) -> tuple:
+def squares_of(width, height):
     CALLS.append(f"{width}x{height}")
     return tuple(range(int(width) * int(height)))
 
 
-def test_a_table_is_made_once_by_its_arguments_and_read_back(cache):
+def area_of(width, height):
+    CALLS.append(f"area {width}x{height}")
+    return int(width) * int(height)
+
+
+def joined(*parts):
+    CALLS.append(parts)
+    return "|".join(parts)
+
+
+def repeat_by(times):
+    def repeat(*parts, times=times):  # (no closure: a default holds it; one name for each)
+        return "|".join(parts) * times
+
+    return repeat
+
+
+SHOUTED = lambda *parts: "|".join(parts).upper()  # noqa: E731
+WHISPERED = lambda *parts: "|".join(parts).lower()  # noqa: E731
+
+
+class Board:
+    def __init__(self, size):
+        self.size = size
+
+    def squares(self, *parts):
+        return "|".join(parts) * self.size
+
+
+class Pair:
+    def __init__(self, *parts):
+        self.parts = parts
+
+
+def times(factor):
+    def decorate(make):
+        @functools.wraps(make)  # (the module's name and qualified name are the wrapper's)
+        def wrapper(*parts):
+            return make(*parts) * factor[0]
+
+        return wrapper
+
+    return decorate
+
+
+FACTOR = [1]
+
+
+@times(FACTOR)
+def echoed(*parts):
+    return "|".join(parts)
+'''
+"""The game's code (``_unkeyable``: a function kept is the engine's or the package's)."""
+
+
+@pytest.fixture(scope="module")
+def game(tmp_path_factory):
+    """A game's package, a folder on the path (as an editable install's module is)."""
+    root = tmp_path_factory.mktemp("game")
+    (root / "kept_game").mkdir()
+    (root / "kept_game" / "__init__.py").write_text(GAME)
+    (root / "kept_game" / "board.toml").write_text("size = 2\n")
+    sys.path.insert(0, str(root))
+    try:
+        yield importlib.import_module("kept_game")
+    finally:
+        sys.path.remove(str(root))
+        sys.modules.pop("kept_game", None)
+
+
+PACKAGE = "kept_game"
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch, game):
+    monkeypatch.setenv("BOARDSTATE_CACHE", str(tmp_path))
+    game.CALLS.clear()
+    return tmp_path / "data"
+
+
+def test_the_same_file_is_parsed_once_and_read_back(cache, game):
+    first = _datacache.parsed(game.parse_words, "a b", "words.toml", PACKAGE)
+    again = _datacache.parsed(game.parse_words, "a b", "words.toml", PACKAGE)
+    assert first == again == ("words.toml", ("a", "b"))
+    assert game.CALLS == ["a b"]
+    (kept,) = cache.iterdir()
+    assert kept.stat().st_mode & 0o777 == 0o600
+
+
+def test_a_table_is_made_once_by_its_arguments_and_read_back(cache, game):
     """``kept``: a value made from the code and data alone (a board's rules tables), by the
-    function and its arguments; other arguments make it again."""
-    assert _datacache.kept(squares_of, PACKAGE, "2", "3") == tuple(range(6))
-    assert _datacache.kept(squares_of, PACKAGE, "2", "3") == tuple(range(6))
-    assert _datacache.kept(squares_of, PACKAGE, "3", "2") == tuple(range(6))
-    assert CALLS == ["2x3", "3x2"]
-    assert len(list(cache.iterdir())) == 2
+    function and each of its arguments; other arguments, or another function, make it again."""
+    assert _datacache.kept(game.squares_of, PACKAGE, "2", "3") == tuple(range(6))
+    assert _datacache.kept(game.squares_of, PACKAGE, "2", "3") == tuple(range(6))
+    assert _datacache.kept(game.squares_of, PACKAGE, "3", "2") == tuple(range(6))
+    assert _datacache.kept(game.squares_of, PACKAGE, "2", "4") == tuple(range(8))
+    assert _datacache.kept(game.area_of, PACKAGE, "2", "3") == 6
+    assert game.CALLS == ["2x3", "3x2", "2x4", "area 2x3"]
+    assert len(list(cache.iterdir())) == 4
 
 
-def test_another_text_or_name_is_parsed_again(cache):
-    _datacache.parsed(parse_words, "a b", "words.toml", PACKAGE)
-    assert _datacache.parsed(parse_words, "a c", "words.toml", PACKAGE)[1] == ("a", "c")
-    assert _datacache.parsed(parse_words, "a b", "other.toml", PACKAGE)[0] == "other.toml"
-    assert CALLS == ["a b", "a c", "a b"]
+def test_no_two_lists_of_arguments_share_a_key(cache, game):
+    """The arguments' text is keyed each by its length: ``("a\\0", "b")``, ``("a", "\\0b")`` and
+    ``("a\\0\\0b",)`` are three values (joined with NULs they were one key, and the second was
+    answered the first's value)."""
+    lists = [("a\0", "b"), ("a", "\0b"), ("a\0\0b",), ("a", "", "b"), ("a", "b", "")]
+    for parts in lists:
+        assert _datacache.kept(game.joined, PACKAGE, *parts) == "|".join(parts)
+    assert game.CALLS == lists
+
+
+def test_another_text_or_name_is_parsed_again(cache, game):
+    _datacache.parsed(game.parse_words, "a b", "words.toml", PACKAGE)
+    assert _datacache.parsed(game.parse_words, "a c", "words.toml", PACKAGE)[1] == ("a", "c")
+    assert _datacache.parsed(game.parse_words, "a b", "other.toml", PACKAGE)[0] == "other.toml"
+    assert game.CALLS == ["a b", "a c", "a b"]
+
+
+def test_other_code_or_data_of_the_game_makes_it_again(cache, game):
+    """The key names the game's code and data files: a data file or a source file changed (its
+    size), what was kept is made again."""
+    folder = os.path.dirname(game.__file__)
+
+    def made_again(change) -> bool:
+        _datacache.kept(game.squares_of, PACKAGE, "2", "2")
+        change()
+        _datacache._data_files.cache_clear()  # (each command reads them once)
+        _cache.code_fingerprint.cache_clear()
+        game.CALLS.clear()
+        _datacache.kept(game.squares_of, PACKAGE, "2", "2")
+        return game.CALLS == ["2x2"]
+
+    with open(f"{folder}/board.toml", "a") as data:
+        assert made_again(lambda: data.write("# wider\n") and data.flush())
+    with open(f"{folder}/rules.py", "a") as code:
+        assert made_again(lambda: code.write("# a rule\n") and code.flush())
 
 
 @pytest.mark.parametrize("spoil", ["others may write it", "cut short", "a link"])
-def test_a_kept_file_not_ours_or_not_whole_is_not_believed(cache, spoil):
-    _datacache.parsed(parse_words, "a b", "words.toml", PACKAGE)
+def test_a_kept_file_not_ours_or_not_whole_is_not_believed(cache, game, spoil):
+    _datacache.parsed(game.parse_words, "a b", "words.toml", PACKAGE)
     (kept,) = cache.iterdir()
     if spoil == "others may write it":
         kept.chmod(0o666)
@@ -69,12 +182,46 @@ def test_a_kept_file_not_ours_or_not_whole_is_not_believed(cache, spoil):
         elsewhere = cache.parent / "elsewhere"
         os.replace(kept, elsewhere)
         kept.symlink_to(elsewhere)
-    assert _datacache.parsed(parse_words, "a b", "words.toml", PACKAGE)[1] == ("a", "b")
-    assert CALLS == ["a b", "a b"]
+    assert _datacache.parsed(game.parse_words, "a b", "words.toml", PACKAGE)[1] == ("a", "b")
+    assert game.CALLS == ["a b", "a b"]
 
 
-def test_a_closure_is_never_kept(cache):
-    seen = CALLS  # (what a closure holds is no part of the key)
+@pytest.mark.parametrize("spoil", ["others may write it", "a link"])
+def test_a_folder_not_ours_is_not_read(cache, game, spoil):
+    """The folder of the kept files is this user's alone too (not a link, nobody else may
+    write in it): another's could hold any pickle under the key's name."""
+    _datacache.parsed(game.parse_words, "a b", "words.toml", PACKAGE)
+    if spoil == "others may write it":
+        cache.chmod(0o777)
+    else:
+        os.replace(cache, cache.parent / "elsewhere")
+        cache.symlink_to(cache.parent / "elsewhere")
+    assert _datacache.parsed(game.parse_words, "a b", "words.toml", PACKAGE)[1] == ("a", "b")
+    assert game.CALLS == ["a b", "a b"]
+
+
+@pytest.mark.parametrize("failing", ["no folder can be made", "the disk is full"])
+def test_a_cache_that_cannot_be_written_makes_the_value_each_time(
+    cache, game, failing, monkeypatch
+):
+    """A cache folder that cannot be written costs time, never the value nor a traceback, and
+    leaves nothing half-written."""
+    if failing == "no folder can be made":
+        cache.write_text("")  # (a file where the folder would be)
+    else:
+
+        def full(*_args, **_kwargs):
+            raise OSError(28, "No space left on device")
+
+        monkeypatch.setattr(os, "replace", full)
+    for _ in range(2):
+        assert _datacache.kept(game.squares_of, PACKAGE, "1", "2") == (0, 1)
+    assert game.CALLS == ["1x2", "1x2"]
+    assert cache.is_file() or list(cache.iterdir()) == []
+
+
+def test_a_closure_is_never_kept(cache, game):
+    seen = game.CALLS  # (what a closure holds is no part of the key)
 
     def parse(text, source):
         seen.append(text)
@@ -82,7 +229,96 @@ def test_a_closure_is_never_kept(cache):
 
     for _ in range(2):
         assert _datacache.parsed(parse, "x", "words.toml", PACKAGE) == "x"
-    assert CALLS == ["x", "x"]
+    assert game.CALLS == ["x", "x"]
+    assert not cache.exists()
+
+
+def outside(*parts):
+    return "|".join(parts)
+
+
+def unkept(game) -> dict:
+    """Functions the key cannot name, each with the reason it is refused."""
+    return {
+        "a partial": (functools.partial(game.joined, "p"), "not a function"),
+        "a bound method": (game.Board(2).squares, "not a function"),
+        "a class": (game.Pair, "not a function"),
+        "a function its decorator closes over": (game.echoed, "a closure"),
+        "a nested function (its default differs)": (game.repeat_by(2), "not found by its name"),
+        "a lambda": (game.SHOUTED, "not found by its name"),
+        "code outside the key (this test's)": (outside, "neither the engine's nor kept_game's"),
+    }
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        "a partial",
+        "a bound method",
+        "a class",
+        "a function its decorator closes over",
+        "a nested function (its default differs)",
+        "a lambda",
+        "code outside the key (this test's)",
+    ],
+)
+def test_kept_refuses_what_its_key_cannot_name(cache, game, case):
+    """Each of these holds or runs more than the module's name, the qualified name and the
+    arguments say: two of them answered each other's values (two lambdas of a module, two
+    ``repeat_by``), a ``partial`` was an AttributeError.  ``kept`` says so (a module's
+    mistake, found by its first test); ``parsed`` parses every time (a ``DataFile``'s parse may
+    be any function), keeping nothing."""
+    make, reason = unkept(game)[case]
+    with pytest.raises(TypeError, match=reason):
+        _datacache.kept(make, PACKAGE, "x")
+    made = make("x", "x.toml")
+    for _ in range(2):
+        assert type(_datacache.parsed(make, "x", "x.toml", PACKAGE)) is type(made)
+    assert not cache.exists()
+
+
+def test_two_functions_of_one_name_are_each_answered_their_own_value(cache, game):
+    """Two lambdas of a module, two nested functions of one name (their defaults differ), a
+    method of two objects: one module and qualified name, no closure.  Keyed by those names,
+    the second was answered the first's value; each parses now (``parsed``)."""
+    pairs = [
+        (game.SHOUTED, game.WHISPERED),
+        (game.repeat_by(1), game.repeat_by(2)),
+        (game.Board(1).squares, game.Board(2).squares),
+    ]
+    for first, second in pairs:
+        for parse in (first, second, first):
+            assert _datacache.parsed(parse, "Ab", "x.toml", PACKAGE) == parse("Ab", "x.toml")
+    assert not cache.exists()
+
+
+def test_kept_refuses_arguments_that_are_not_strings(cache, game):
+    for wrong in (2, b"2", None):
+        with pytest.raises(TypeError, match="must be strings"):
+            _datacache.kept(game.squares_of, PACKAGE, "2", wrong)
+    assert game.CALLS == [] and not cache.exists()
+
+
+def test_code_in_an_archive_is_never_kept(cache, tmp_path):
+    """A game imported from a zip archive: its code has no files' sizes and times for the key
+    (``code_fingerprint`` walks nothing), so another archive of the same name would be answered
+    this one's values: nothing is kept."""
+    archive = tmp_path / "zipped.zip"
+    with zipfile.ZipFile(archive, "w") as z:
+        z.writestr(
+            "zipped_game/__init__.py",
+            "CALLS = []\ndef made(*parts):\n    CALLS.append(parts[0])\n    return parts[0]\n",
+        )
+    sys.path.insert(0, str(archive))
+    try:
+        zipped = importlib.import_module("zipped_game")
+        for _ in range(2):
+            assert _datacache.kept(zipped.made, "zipped_game", "x") == "x"
+            assert _datacache.parsed(zipped.made, "y", "y.toml", "zipped_game") == "y"
+        assert zipped.CALLS == ["x", "y", "x", "y"]
+    finally:
+        sys.path.remove(str(archive))
+        sys.modules.pop("zipped_game", None)
     assert not cache.exists()
 
 
