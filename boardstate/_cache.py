@@ -112,9 +112,20 @@ def open_own(path: str | None) -> int | None:
     """A descriptor of ``path`` opened to read, if it and its folder are this user's alone
     (never through a link: the file is checked as opened), else None (and for no path: no
     cache folder)."""
-    if path is None or not _own(os.lstat(os.path.dirname(path))):
+    if path is None:
         return None
-    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0))
+    folder, name = os.path.split(path)
+    flags = os.O_RDONLY | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
+    try:  # (the folder checked is the folder read: opened once, not looked up twice by name)
+        at = os.open(folder, flags | os.O_DIRECTORY)
+    except OSError:  # (none, or a link: ``O_NOFOLLOW``)
+        return None
+    try:
+        if not _own(os.fstat(at)):
+            return None
+        fd = os.open(name, flags, dir_fd=at)
+    finally:
+        os.close(at)
     if not _own(os.fstat(fd)):
         os.close(fd)
         return None

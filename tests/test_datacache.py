@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import importlib
 import os
+import pickle
 import sys
 import zipfile
 
@@ -198,6 +199,30 @@ def test_a_folder_not_ours_is_not_read(cache, game, spoil):
         cache.symlink_to(cache.parent / "elsewhere")
     assert _datacache.parsed(game.parse_words, "a b", "words.toml", PACKAGE)[1] == ("a", "b")
     assert game.CALLS == ["a b", "a b"]
+
+
+def test_the_folder_checked_is_the_folder_read(cache, game, monkeypatch):
+    """A folder put in the checked one's place after its check (by whoever may write the
+    folder above) is not read: the file is opened in the very folder checked.  (The folder
+    was looked up twice by name, and a pickle of another's folder was read.)"""
+    _datacache.parsed(game.parse_words, "a b", "words.toml", PACKAGE)
+    (kept,) = cache.iterdir()
+    theirs = cache.parent / "theirs"
+    theirs.mkdir(mode=0o777)
+    theirs.chmod(0o777)
+    (theirs / kept.name).write_bytes(pickle.dumps(("words.toml", ("forged",))))
+    (theirs / kept.name).chmod(0o600)
+    own, swapped = _cache._own, []
+
+    def own_then_swapped(st):
+        if not swapped and own(st):  # (the folder, checked: now put theirs in its place)
+            swapped.append(os.replace(cache, cache.parent / "was"))
+            os.replace(theirs, cache)
+        return own(st)
+
+    monkeypatch.setattr(_cache, "_own", own_then_swapped)
+    assert _datacache.parsed(game.parse_words, "a b", "words.toml", PACKAGE)[1] == ("a", "b")
+    assert swapped
 
 
 @pytest.mark.parametrize("failing", ["no folder can be made", "the disk is full"])
