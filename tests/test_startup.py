@@ -243,7 +243,11 @@ FACADES = ("boardstate", "boardstate.rules", "boardstate.geometry", "boardstate.
 
 FIRST_USE = {
     "boardstate": {"verify": "_referee", "Referee": "_referee", "BOT_LEVELS": "_deadline"},
-    "boardstate.rules": {"determinize": "boardstate._determinize", "label": "_drawing"},
+    "boardstate.rules": {
+        "determinize": "boardstate._determinize",
+        "label": "_drawing",
+        "kept": "boardstate._datacache",
+    },
 }
 """Names each façade imports when first asked for, and the module that defines them."""
 

@@ -102,7 +102,8 @@ for, so that a command that plays no bot does not load it."""
 
 KEPT = ("kept",)
 """A value made from a module's built-in data and code alone (a board's tables), kept between
-commands in the user's cache folder (``boardstate._datacache``): imported when first asked for."""
+commands in the user's cache folder (``boardstate._datacache``): imported when first asked for.
+Its key cannot see what ``make`` reads besides them: docs/writing-a-module.md says what it may."""
 
 if TYPE_CHECKING:
     from .._datacache import kept
