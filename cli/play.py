@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import random
+import sys
 
 import click
 
@@ -81,13 +82,7 @@ def play(module, players, bots, options, seed, out):
             click.echo("")
             click.echo(game.decider.render(game.decider.view(game.state, seat), seat))
             sealed = not game.open_move_due() and not game.reveal_due()
-            command = click.prompt(
-                f"{name}{' (sealed: not shown)' if sealed else ''}",
-                prompt_suffix="> ",
-                default="",
-                show_default=False,
-                hide_input=sealed,
-            )
+            command = _ask(f"{name}{' (sealed: not shown)' if sealed else ''}> ", sealed)
             word = command.strip().lower()
             if word in ("quit", "q", "exit"):
                 click.echo(f"stopped{f'; the game is saved in {out}' if out else ''}")
@@ -111,6 +106,21 @@ def play(module, players, bots, options, seed, out):
             bs.save_game(game, out, settled=True)
     click.echo(game.decider.render(game.decider.view(game.state, None), None))
     click.echo(bs.outcome_line(game.players, game.outcome()))
+
+
+def _ask(prompt: str, sealed: bool) -> str:
+    """A command typed at ``prompt``; a sealed one is not echoed.  Read from anything but a
+    terminal, there is no echo to hide: a line is read as it comes (getpass printed Python's
+    GetPassWarning, its source line included, at every sealed prompt)."""
+    if not (sealed and not sys.stdin.isatty()):
+        return click.prompt(
+            prompt, prompt_suffix="", default="", show_default=False, hide_input=sealed
+        )
+    click.echo(prompt, nl=False)
+    line = sys.stdin.readline()
+    if not line:
+        raise click.Abort()
+    return line.rstrip("\r\n")
 
 
 def _bots(game, given, seed) -> dict:

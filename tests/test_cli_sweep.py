@@ -313,3 +313,18 @@ def test_verify_and_games_name_a_folder_they_cannot_list(games, monkeypatch):
     assert rc == 2 and "UNREADABLE: club/closed" in out and "1 ok, 1 unreadable" in out, out
     rc, out, _ = run("games", "-r", "club")
     assert rc == 0 and "club/closed  cannot be read" in out and "club/open/g.msgpack" in out, out
+
+
+def test_play_from_a_pipe_prompts_for_a_sealed_choice_without_warnings(games):
+    """A sealed choice read from standard input that is not a terminal went through getpass,
+    which printed Python's GetPassWarning (its source line included) on every prompt."""
+    done = subprocess.run(
+        [sys.executable, "-m", "boardstate.cli", "play", "rock-paper-scissors"]
+        + ["--player", "a", "--player", "b", "--bot", "b", "-o", "r.msgpack"],
+        input="quit\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    assert "a (sealed: not shown)> stopped" in done.stdout
