@@ -129,9 +129,15 @@ def _bots(game, given, seed) -> dict:
     base = random.Random(seed).randrange(1 << 62)
     out = {}
     for text in given:
-        name, level = (text, "") if text in game.players else text.rpartition(":")[::2]
+        name, colon, level = text.rpartition(":")
+        if text in game.players or not colon:  # (a name alone: the default level)
+            name, level = text, ""
         if name not in game.players:
-            fail(f"error: --bot {name} is not a player of the game", BAD_INPUT)
+            fail(
+                f"error: --bot {text}: {name!r} is not a player of the game (players: "
+                f"{', '.join(game.players)})",
+                BAD_INPUT,
+            )
         try:
             out[game.seat(name)] = Bot(level or "random", base + game.seat(name))
         except bs.InvalidCommand as exc:

@@ -328,3 +328,12 @@ def test_play_from_a_pipe_prompts_for_a_sealed_choice_without_warnings(games):
     )
     assert done.returncode == 0 and done.stderr == "", done.stderr
     assert "a (sealed: not shown)> stopped" in done.stdout
+
+
+@pytest.mark.parametrize("bot", ["zed", ":easy"])
+def test_play_names_a_bot_that_is_no_player(games, bot):
+    """``--bot zed`` said "--bot  is not a player of the game": a name without a level was
+    read as the level, and the name as empty."""
+    args = ("play", "rock-paper-scissors", "--player", "a", "--player", "b", "--bot", bot)
+    name = bot.partition(":")[0]
+    refused(*run(*args)[::2], f"--bot {bot}: {name!r} is not a player of the game (players: a, b)")
