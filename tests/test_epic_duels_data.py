@@ -268,6 +268,9 @@ def test_the_templates_file_is_the_one_the_digest_names(tmp_path):
     with pytest.raises(OptionError, match=r"templates\.toml:\d+: template\.") as caught:
         _data.TEMPLATES_FILE.load(wrong)
     assert caught.value.code == "bad-templates"
+    wrong.write_bytes(b"\xff")
+    with pytest.raises(OptionError, match=r"templates\.toml:1: the templates file is not UTF-8"):
+        _data.TEMPLATES_FILE.load(wrong)
 
 
 @pytest.mark.parametrize("team", list(TEAMS))

@@ -597,7 +597,7 @@ def test_an_empty_name_is_no_name():
 
 
 @pytest.mark.parametrize("scene", sorted(BOARDS))
-def test_the_rules_tables_of_a_board_are_its_geometry(scene):
+def test_the_rules_tables_of_a_board_are_its_geometry(scene, tmp_path, monkeypatch):
     """Epic Duels' tables (``_space.board_tables``: the squares touching each square, the
     squares a straight shot crosses) answer as the board does, pair by pair; and the tables
     kept between commands (``_space._tables``) are the tables made, read back."""
@@ -605,10 +605,13 @@ def test_the_rules_tables_of_a_board_are_its_geometry(scene):
 
     board = BOARDS[scene]
     near, shots = board_tables(scene)
+    monkeypatch.setenv("BOARDSTATE_CACHE", str(tmp_path))
     _tables.cache_clear()
-    _tables(scene)  # (kept now, if the run's cache folder did not have them)
+    _tables(scene)  # (kept now: one file in this test's folder; the board was read above)
+    assert len(list((tmp_path / "data").iterdir())) == 1
     _tables.cache_clear()
     assert _tables(scene) == (near, shots)  # (read back)
+    _tables.cache_clear()
     for i, a in enumerate(board.cells):
         assert near[i] == board.mask(board.neighbours(a, diagonal=True))
         for j, b in enumerate(board.cells):
