@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+import errno
 import functools
+import io
 import sys
 
 import click
@@ -83,6 +85,40 @@ class GuardedOutput:
             raise
         except OSError as exc:
             raise StandardOutputFailed(exc) from exc
+
+
+class ClosedOutput:
+    """Standard output of a process started without one (``>&-``: ``sys.stdout`` is None):
+    every write fails as a closed descriptor's does, so the command ends with one line (through
+    ``GuardedOutput``), never an AttributeError, and writes no game after a move file that
+    went nowhere."""
+
+    encoding = "utf-8"
+
+    def write(self, data):
+        raise OSError(errno.EBADF, "standard output is closed")
+
+    writelines = write
+
+    def flush(self) -> None:
+        pass
+
+    def isatty(self) -> bool:
+        return False
+
+    @property
+    def buffer(self):
+        return self
+
+
+def open_streams() -> None:
+    """Stand-ins for standard streams the process was started without (``<&-``, ``>&-``):
+    no input at all (a file of ``-`` is empty, a prompt ends as at end of file), and an output
+    that cannot be written (``ClosedOutput``); standard error is click's to skip."""
+    if sys.stdin is None:
+        sys.stdin = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
+    if sys.stdout is None:
+        sys.stdout = ClosedOutput()
 
 
 def one_line_errors(func):

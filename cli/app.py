@@ -66,7 +66,11 @@ class _Group(click.Group):
 
     def invoke(self, ctx):
         """Run the command with standard output guarded (``GuardedOutput``): a write there
-        that fails is told from any other file's (``one_line_errors``, ``main``)."""
+        that fails is told from any other file's (``one_line_errors``, ``main``); a stream the
+        process was started without has a stand-in (``open_streams``)."""
+        from ._errors import open_streams  # (beside its one use: app.py's imports are start-up's)
+
+        open_streams()
         stream = sys.stdout
         guarded = sys.stdout = GuardedOutput(stream)
         try:

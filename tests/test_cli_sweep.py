@@ -6,6 +6,7 @@ written that the user did not name."""
 from __future__ import annotations
 
 import os
+import shlex
 import subprocess
 import sys
 
@@ -337,3 +338,27 @@ def test_play_names_a_bot_that_is_no_player(games, bot):
     args = ("play", "rock-paper-scissors", "--player", "a", "--player", "b", "--bot", bot)
     name = bot.partition(":")[0]
     refused(*run(*args)[::2], f"--bot {bot}: {name!r} is not a player of the game (players: a, b)")
+
+
+@pytest.mark.parametrize(
+    "command, said",
+    [
+        ("show g.msgpack >&-", "standard output: cannot write (standard output is closed)"),
+        ("move g.msgpack --as ann play luke 5 -o - >&-", "standard output: cannot write"),
+        ("apply g.msgpack - <&-", "<stdin>: empty file"),
+    ],
+)
+def test_a_standard_stream_the_process_was_started_without_is_one_line(games, command, said):
+    """Started with standard output or input closed (``>&-``, ``<&-``), Python has no
+    sys.stdout or sys.stdin: every command was an internal error (AttributeError); the move
+    file written to a closed output went nowhere, and the game is not changed."""
+    before = folder(games)
+    done = subprocess.run(
+        f"exec {shlex.quote(sys.executable)} -m boardstate.cli {command}",
+        shell=True,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    refused(done.returncode, done.stderr, said)
+    assert folder(games) == before
