@@ -69,7 +69,8 @@ def structure_toml(text: str, source: str, cls, converter: cattrs.Converter, cod
 
     try:
         raw = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
+    except (ValueError, RecursionError) as exc:  # (TOMLDecodeError, and what tomllib lets out:
+        # an integer of 5000 digits, arrays nested thousands deep: internal errors before)
         line = re.search(r"line (\d+)", str(exc))
         where = f"{source}:{line.group(1)}" if line else source
         raise OptionError(f"{where}: not valid TOML ({exc})", code=code) from None

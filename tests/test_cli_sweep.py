@@ -362,3 +362,29 @@ def test_a_standard_stream_the_process_was_started_without_is_one_line(games, co
     )
     refused(done.returncode, done.stderr, said)
     assert folder(games) == before
+
+
+SHIPPED_DECK = os.path.join(
+    os.path.dirname(__file__), "..", "modules", "duel_of_the_forces", "cards.toml"
+)
+
+
+@pytest.mark.parametrize(
+    "points, said",
+    [
+        ("9" * 5000, "not valid TOML (Exceeds the limit"),  # (tomllib's ValueError)
+        ("[" * 3000 + "]" * 3000, "not valid TOML (maximum recursion depth exceeded)"),
+        ("10.5", "villain[0].points: must be a whole number, got 10.5"),
+        ("true", "villain[0].points: must be a whole number, got True"),
+    ],
+)
+def test_a_deck_file_says_what_is_wrong_with_a_number(games, points, said):
+    """A data file's integer of 5000 digits or arrays nested 3000 deep were internal errors
+    (what tomllib raises besides TOMLDecodeError), and Duel of the Forces took ``points =
+    10.5`` for 10 and ``true`` for 1: the game played other cards than its file says."""
+    with open(SHIPPED_DECK, encoding="utf-8") as f:
+        text = f.read().replace("points = 10", f"points = {points}", 1)
+    (games / "deck.toml").write_text(text, encoding="utf-8")
+    new = ("new", "duel-of-the-forces", "--player", "a", "--player", "b", "-o", "d.msgpack")
+    refused(*run(*new, "--option", "deck=deck.toml")[::2], said, "[bad-deck]")
+    assert not os.path.exists("d.msgpack")
