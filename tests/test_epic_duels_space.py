@@ -19,6 +19,7 @@ from boardstate.modules.epic_duels._space import (
     reachable,
     reachable_squares,
     reaches,
+    walking_of,
 )
 from boardstate.modules.epic_duels.boards import BOARDS, SCENES
 
@@ -83,9 +84,8 @@ def test_the_bit_parallel_path_is_the_boards_path(scene):
     not one of the same length): every start and goal of the board (blocked terrain, friends,
     enemies and the start's own square among them), budgets from none to more than the board
     needs, with friends and enemies drawn at random (seeded), as many as 11."""
-    from boardstate.modules.epic_duels._space import _walking
-
-    board, walking = BOARDS[scene], _walking(scene)
+    board = BOARDS[scene]
+    walking = walking_of(board)
     size = len(board.cells)
     rnd = random.Random(scene)
     for _ in range(6):
@@ -99,6 +99,37 @@ def test_the_bit_parallel_path_is_the_boards_path(scene):
                     want = board.index_path(start, goal, budget, friends, enemies)
                     found = path_bits(walking, start, goal, budget, friends, enemies)
                     assert found == (want if want is None else tuple(want)), (start, goal, budget)
+
+
+def test_the_bit_parallel_path_is_the_boards_path_on_odd_widths():
+    """The same on boards of other shapes, odd widths among them, random walls and pieces: a
+    step that wraps from one row's end to the next row's start (or back) could then look one
+    nearer to a search that forgot its column checks.  (On the game's boards, 10 wide, such a
+    square has the start's own colour, never one step nearer: only this test holds them.)"""
+    from boardstate.geometry import Board, SquareGrid, Terrain
+
+    floor, wall = Terrain("floor", "."), Terrain("wall", "#", blocks_movement=True)
+    rnd = random.Random(29)
+    for width, height in ((9, 5), (7, 7), (5, 3), (1, 6), (6, 1), (8, 4)):
+        size = width * height
+        for _ in range(10):
+            terrain = tuple(wall if rnd.random() < 0.2 else floor for _ in range(size))
+            board = Board(id="odd", title="Odd", grid=SquareGrid(width, height), terrain=terrain)
+            walking = walking_of(board)
+            pieces = rnd.sample(range(size), rnd.randrange(size // 4 + 1))
+            cut = rnd.randrange(len(pieces) + 1)
+            friends = sum(1 << sq for sq in pieces[:cut])
+            enemies = sum(1 << sq for sq in pieces[cut:])
+            for start in range(size):
+                for goal in range(size):
+                    for budget in (0, 2, 5, size):
+                        want = board.index_path(start, goal, budget, friends, enemies)
+                        found = path_bits(walking, start, goal, budget, friends, enemies)
+                        assert found == (want if want is None else tuple(want)), (
+                            width,
+                            start,
+                            goal,
+                        )
 
 
 @pytest.mark.parametrize("scene", SCENES)

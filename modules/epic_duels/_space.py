@@ -242,11 +242,16 @@ def _squares(square: tuple[int, ...], chars) -> int:
 
 @lru_cache(maxsize=8)
 def _walking(scene: str) -> tuple[int, int, int, int]:
-    """(the board's width, the squares a piece may enter, squares not in the first column,
-    squares not in the last), the last three as bitmasks."""
+    """``walking_of`` the scene's board, made once."""
     from .boards import BOARDS
 
-    board = BOARDS[scene]
+    return walking_of(BOARDS[scene])
+
+
+def walking_of(board) -> tuple[int, int, int, int]:
+    """(the board's width, the squares a piece may enter, squares not in the first column,
+    squares not in the last), the last three as bitmasks: what the bit-parallel searches shift
+    and mask (a test builds it for boards other than the game's)."""
     w, h = board.width, board.height
     full = (1 << (w * h)) - 1
     first = sum(1 << (r * w) for r in range(h))
@@ -267,7 +272,7 @@ def path_bits(
     walking: tuple, start: int, goal: int, budget: int, friends: int, enemies: int
 ) -> tuple[int, ...] | None:
     """``Board.index_path(start, goal, budget, friends, enemies)`` as a tuple, by a bit-parallel
-    search (``walking``: the board's ``_walking``): the same path, not a path of the same length.
+    search (``walking``: ``walking_of`` the board): the same path, not a path of the same length.
 
     The geometry searches breadth first from the start, each square's neighbours up, left,
     right, down, and keeps each square's first parent; so its path is, of all the shortest
@@ -278,10 +283,9 @@ def path_bits(
     if goal == start:
         return (start,)
     own = 1 << start
-    enemies &= ~own
     aim = 1 << goal
     w, walkable, not_first, not_last = walking
-    passable = walkable & ~enemies | own
+    passable = walkable & ~enemies | own  # (the start, whatever the masks say of it)
     if (friends | enemies) & aim or not passable & aim:
         return None  # (a move ends on no character, and never on blocked terrain)
     seen = frontier = aim
