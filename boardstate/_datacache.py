@@ -44,8 +44,9 @@ def kept(make, package: str, *args: str):
     from ``package``'s built-in data files and code alone (a parsed file; a table a rule
     derives from a board), whose key is the code, the package's data files, the function
     and the arguments' text.  A ``make`` or arguments the key cannot name are a TypeError
-    (a module's mistake, found by its first test); what ``make`` reads besides them (an option,
-    the environment, another package's files, a global set as it runs) no key can see: the
+    (a module's mistake, found by its first test); what ``make`` reads besides them (an option
+    or a player's file, the environment, a file outside the package, another package's data, a
+    global set as it runs, a library outside the engine) no key can see and nothing checks: the
     caller's promise (docs/writing-a-module.md)."""
     wrong = _unkeyable(make, package, args)
     if wrong is not None:
