@@ -455,3 +455,16 @@ def test_without_a_home_folder_commands_run_without_the_cache(tmp_path):
     done = run("key", "show", "ann")
     assert done.returncode != 0 and "Traceback" not in done.stderr
     assert done.stderr.count("\n") == 1 and "home folder" in done.stderr, done.stderr
+
+
+def test_a_players_own_file_is_never_kept(cache, game, tmp_path):
+    """A data file a player names (an option) is parsed, never kept: only what the package
+    ships is in the key's data files."""
+    from boardstate.rules import DataFile
+
+    words = DataFile(PACKAGE, "words.toml", game.parse_words, what="words file", code="bad-words")
+    mine = tmp_path / "mine.toml"
+    mine.write_text('a = "b"\n')
+    for _ in range(2):
+        assert words.load(mine) == (str(mine), ("a", "=", '"b"'))
+    assert game.CALLS == ['a = "b"\n'] and not cache.exists()
