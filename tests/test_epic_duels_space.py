@@ -10,6 +10,8 @@ import boardstate as bs
 from boardstate.modules.epic_duels import MODULE
 from boardstate.modules.epic_duels._space import (
     MovesOf,
+    attackable,
+    attacks_in_position,
     can_attack,
     cell,
     masks,
@@ -24,11 +26,11 @@ from boardstate.modules.epic_duels._space import (
 from boardstate.modules.epic_duels.boards import BOARDS, SCENES
 
 
-def positions(scene: str, count: int):
-    """States from random games on ``scene``, with the pieces where the games left them."""
+def positions(scene: str, count: int, characters: str = "han,jango"):
+    """States from random games on ``scene``, the pieces put on random squares."""
     out = []
     for i in range(count):
-        options = {"characters": "han,jango", "board": scene}
+        options = {"characters": characters, "board": scene}
         s = bs.random_playout(MODULE, ["ann", "ben"], options, seed=b"%d" % i, bot_seed=i)[0]
         rnd = random.Random(i)
         free = [sq for sq in range(70) if s.roster.board.walkable_mask >> sq & 1]
@@ -146,20 +148,97 @@ def test_a_moves_path_is_the_boards_path(scene):
                     assert path(s, char, goal, budget) == (want if want is None else tuple(want))
 
 
+ATTACK_CASES = {
+    "adjacent": True,
+    "a clear shot": True,
+    "a shot a character blocks": False,
+    "a shot terrain blocks": False,
+    "off a straight line": False,
+    "a melee character out of reach": False,
+    "a character off the board": False,
+}
+
+
+def placed(scene: str, count: int):
+    """Luke's and Vader's teams (melee and ranged characters) in ``count`` placements on
+    ``scene``: half on random squares, half on free squares of one row, column or diagonal
+    (through a square that blocks sight, every other time), so that characters and terrain
+    stand in shots; none, one or two of them off the board."""
+    s = positions(scene, 1, "luke,vader")[0]
+    board, n = s.roster.board, len(s.square)
+    w, h = board.width, board.height
+    free = [q for q in range(w * h) if board.walkable_mask >> q & 1]
+    walls = [q for q in range(w * h) if board.sight_blocking_mask >> q & 1]
+    rnd = random.Random(scene)
+    for i in range(count):
+        squares = rnd.sample(free, n)
+        if i % 2:
+            q = rnd.choice(free if i % 4 == 1 else walls)
+            dc, dr = rnd.choice(((1, 0), (0, 1), (1, 1), (1, -1)))
+            col, row = q % w - dc * w, q // w - dr * w
+            line = [(col + k * dc, row + k * dr) for k in range(3 * w)]
+            line = [c + r * w for c, r in line if 0 <= c < w and 0 <= r < h]
+            line = [sq for sq in line if sq in free]
+            on = rnd.sample(line, min(n, len(line)))
+            squares = on + [sq for sq in squares if sq not in on][: n - len(on)]
+        gone = rnd.sample(range(n), i % 3)
+        yield s._replace(square=tuple(-1 if c in gone else q for c, q in enumerate(squares)))
+
+
+def attack_case(s, a: int, b: int) -> str:
+    """Which of ``ATTACK_CASES`` ``a`` against ``b`` is, from the board's own answers (the
+    shooter's and target's squares left out of what blocks the shot here only)."""
+    if s.square[a] == -1 or s.square[b] == -1:
+        return "a character off the board"
+    board = s.roster.board
+    ca, cb = cell(s, s.square[a]), cell(s, s.square[b])
+    if board.adjacent(ca, cb, diagonal=True):
+        return "adjacent"
+    if not board.is_straight_line(ca, cb, diagonal=True):
+        return "off a straight line"
+    if not s.roster.chars[a].ranged:
+        return "a melee character out of reach"
+    if board.straight_line_of_sight(ca, cb, occupied(s, a, b)):
+        return "a clear shot"
+    return "a shot a character blocks" if board.line_of_sight(ca, cb) else "a shot terrain blocks"
+
+
 @pytest.mark.parametrize("scene", SCENES)
 def test_the_attack_table_equals_the_boards_straight_line_of_sight(scene):
-    for s in positions(scene, 6):
-        board = s.roster.board
+    """``can_attack`` (the tables, what blocks a shot taken as every character's square)
+    against the board's geometry, melee and ranged characters, some off the board, every case
+    met: so it fails if the line table held a shot's end squares (every shot blocked), if a
+    character did not block, if a melee character shot, if one off the board attacked."""
+    seen = dict.fromkeys(ATTACK_CASES, 0)
+    for s in placed(scene, 40):
         for a in range(len(s.square)):
             for b in range(len(s.square)):
-                if a == b or s.roster.seat_of[a] == s.roster.seat_of[b]:
-                    continue
-                ca, cb = cell(s, s.square[a]), cell(s, s.square[b])
-                slow = board.adjacent(ca, cb, diagonal=True) or (
-                    s.roster.chars[a].ranged
-                    and board.straight_line_of_sight(ca, cb, occupied(s, a, b))
-                )
-                assert can_attack(s, a, b) == slow
+                if a != b:
+                    case = attack_case(s, a, b)
+                    seen[case] += 1
+                    assert can_attack(s, a, b) == ATTACK_CASES[case], (case, a, b)
+    board = BOARDS[scene]
+    free = board.cells_of(board.walkable_mask)
+    if not any(
+        board.straight_line_of_sight(a, b) < board.is_straight_line(a, b)
+        for a in free
+        for b in free
+    ):
+        del seen["a shot terrain blocks"]  # (throne room, carbon chamber: walls at the edges)
+    assert all(seen.values()), seen
+
+
+@pytest.mark.parametrize("scene", SCENES)
+def test_the_attacks_of_several_attackers_are_each_ones_own(scene):
+    """``attacks_in_position`` (the tables read once for all the attackers) is, attacker by
+    attacker in the order given, each one's ``attackable``: its enemies it ``can_attack``;
+    characters of both sides (each with its own enemies), some off the board."""
+    for i, s in enumerate(placed(scene, 20)):
+        chars = list(range(len(s.square)))
+        random.Random(i).shuffle(chars)
+        each = [(a, b) for a in chars for b in s.roster.enemies(a) if can_attack(s, a, b)]
+        assert attacks_in_position(s, chars) == each
+        assert [(a, b) for a in chars for b in attackable(s, a)] == each
 
 
 def test_the_squares_of_a_bitmask_are_its_set_bits_ascending():
