@@ -47,13 +47,14 @@ def play(module, players, bots, options, seed, out):
             claim_output(out, reading=[module], refused=NO_FORCE)
         with bs.locked(module, as_path=False):
             game = bs.load_checked(module)
+            read = _identity(module)
         if game.header.seed is None:
             fail(
                 f"error: {module} holds no seed (a view, or a peer or hosted player's copy): "
                 "play resumes the games it deals itself; play this one with move and apply",
                 BAD_INPUT,
             )
-        out = out or module
+        save = _Saves(out or module, read if out in (None, module) else None)
     else:
         if not players:
             fail("error: name the players (--player NAME, in seat order)", BAD_INPUT)
@@ -63,10 +64,11 @@ def play(module, players, bots, options, seed, out):
         game = bs.Game.new(
             mod, players, parse_options(options), seed=None if seed is None else seed.encode()
         )
+        save = _Saves(out, None)
+    out = save.path
     bot_seats = _bots(game, bots, seed)
     humans = [s for s in range(len(game.players)) if s not in bot_seats]
-    if out:
-        bs.save_game(game, out, settled=True)
+    save(game)
     last_human = None
     while game.outcome() is None:
         seat = game.to_act()[0]
@@ -93,7 +95,7 @@ def play(module, players, bots, options, seed, out):
             if word in ("show", ""):
                 continue
             if word == "undo":
-                _undo(game, seat, out)
+                _undo(game, seat, save)
                 continue
         try:
             records = game.play(seat, command)
@@ -102,10 +104,42 @@ def play(module, players, bots, options, seed, out):
             continue
         for rec in records:
             click.echo(f"  {bs.describe(game, rec)}")
-        if out:
-            bs.save_game(game, out, settled=True)
+        save(game)
     click.echo(game.decider.render(game.decider.view(game.state, None), None))
     click.echo(bs.outcome_line(game.players, game.outcome()))
+
+
+class _Saves:
+    """Where play saves the game as it goes (``path``; None: nowhere), and only over the file
+    it read or last wrote: each save holds the game file's lock and first checks that nobody
+    changed the file meanwhile (a move or an apply into the same file: play wrote over it, and
+    that record was lost)."""
+
+    def __init__(self, path: str | None, read: tuple | None) -> None:
+        self.path, self.last = path, read
+
+    def __call__(self, game) -> None:
+        if self.path is None:
+            return
+        if self.last is None:  # (a new file, claimed as new: no other command knows it yet)
+            bs.save_game(game, self.path, settled=True)
+        else:
+            with bs.locked(self.path, as_path=False):
+                if _identity(self.path) != self.last:
+                    fail(
+                        f"error: {self.path} was changed by another command while play ran; "
+                        "not writing over it (the moves since were not saved: play it again)",
+                        BAD_INPUT,
+                    )
+                bs.save_game(game, self.path, settled=True)
+        self.last = _identity(self.path)
+
+
+def _identity(path: str) -> tuple:
+    """The file at ``path`` as play last saw it: a write of another command changes it (a new
+    file renamed over it, or its size or time)."""
+    found = os.stat(path)
+    return found.st_dev, found.st_ino, found.st_size, found.st_mtime_ns
 
 
 def _ask(prompt: str, sealed: bool) -> str:
@@ -157,7 +191,7 @@ def _pass_terminal(name: str) -> str:
     )
 
 
-def _undo(game, seat: int, out) -> None:
+def _undo(game, seat: int, save) -> None:
     """Take back ``seat``'s last command and what came after it (the bots' answers), unless
     another copy already holds it (a game resumed from a file that was mailed)."""
     shared = game.header.shared if game.header.shared is not None else 0
@@ -169,5 +203,4 @@ def _undo(game, seat: int, out) -> None:
     count = game.seq - mine[-1]
     game.truncate(mine[-1])
     click.echo(f"  undone: {count} record{'s' if count != 1 else ''}")
-    if out:
-        bs.save_game(game, out, settled=True)
+    save(game)

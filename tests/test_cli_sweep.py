@@ -6,9 +6,11 @@ written that the user did not name."""
 from __future__ import annotations
 
 import os
+import select
 import shlex
 import subprocess
 import sys
+import time
 
 import pytest
 from click.testing import CliRunner
@@ -388,3 +390,38 @@ def test_a_deck_file_says_what_is_wrong_with_a_number(games, points, said):
     new = ("new", "duel-of-the-forces", "--player", "a", "--player", "b", "-o", "d.msgpack")
     refused(*run(*new, "--option", "deck=deck.toml")[::2], said, "[bad-deck]")
     assert not os.path.exists("d.msgpack")
+
+
+def _read_until(stream, text: str, seconds: float = 60) -> str:
+    """What ``stream`` (a child's unbuffered stdout) says up to ``text`` (a prompt waits for input
+    without a newline)."""
+    said, ends = b"", time.monotonic() + seconds
+    while text.encode() not in said:
+        ready, _, _ = select.select([stream], [], [], max(0.0, ends - time.monotonic()))
+        chunk = os.read(stream.fileno(), 4096) if ready else b""
+        assert chunk, f"no {text!r} in {said!r}"
+        said += chunk
+    return said.decode()
+
+
+def test_play_never_saves_over_a_record_another_command_added(games):
+    """``move`` into the file ``play`` was playing (a hot-seat game also played by mail, a
+    second terminal): play's next save wrote its own game over the file, and the move was
+    lost.  Now the save checks the file is the one play read or wrote, under its lock."""
+    child = subprocess.Popen(
+        [sys.executable, "-u", "-m", "boardstate.cli", "play", "g.msgpack"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        _read_until(child.stdout, "  ben  Han Solo")  # (the table: play read and saved the file)
+        assert (
+            run("move", "g.msgpack", "--as", "ben", "play", "han", "3", "-o", "m.msgpack")[0] == 0
+        )
+        _, err = child.communicate(b"play luke 5\n\nquit\n", timeout=60)
+    finally:
+        child.kill()
+    refused(child.returncode, err.decode(), "g.msgpack was changed by another command")
+    rc, out, _ = run("show", "g.msgpack")
+    assert rc == 0 and "Sealed choices: ben committed" in out, out
