@@ -62,6 +62,14 @@ def test_a_player_whose_main_fell_plays_on_with_minors():
     assert s.turn == 0 and acting(s) == "ann" and s.phase == MOVE
 
 
+def test_a_team_player_with_no_character_left_is_passed_over():
+    """Ann's Luke and Leia are destroyed, Yoda holds her side: the game goes on, and her turns
+    are passed over (``in_play``: not out of the game, yet nothing on the board to play)."""
+    s = team({"vader": "b7", "yoda": "c7", "maul": "d7"}, damage={"luke": 18}, turn=3, actions=1)
+    s = play(play(s, "dan", "draw"), "dan", "end")
+    assert s.turn == 1 and acting(s) == "ben" and s.phase == MOVE and not s.out[0]
+
+
 def test_the_game_ends_when_every_main_of_one_team_is_destroyed():
     at = {"luke": "a1", "vader": "e4", "yoda": "e5", "maul": "j7"}
     s = team(at, hands=[[], ["vader 5/1"], [], []], damage={"yoda": 14, "luke": 2}, turn=1)
