@@ -356,17 +356,15 @@ def can_attack(s: EpicState, a: int, b: int) -> bool:
     return bool(_in_position(s, (a,), lambda _: (b,)))
 
 
-def _in_position(s: EpicState, attackers, others_of, blocking: int | None = None) -> list:
+def _in_position(s: EpicState, attackers, others_of) -> list:
     """``(a, b)`` for each of ``attackers`` in turn and each of its ``others_of(a)`` it is in
     attack position against (``can_attack``), the board's ``tables`` and what blocks a shot
-    (``shot_blocking``, or ``blocking`` if the caller has it) read once for all of them.  (A
-    shot's crossed squares are those strictly between: the shooter and its target never
-    block it.)"""
+    (``shot_blocking``) read once for all of them.  (A shot's crossed squares are those
+    strictly between: the shooter and its target never block it.)"""
     square = s.square
     near, shots = tables(s)
     chars = s.roster.chars
-    if blocking is None:
-        blocking = shot_blocking(s)
+    blocking = shot_blocking(s)
     out = []
     for a in attackers:
         sa = square[a]
@@ -392,16 +390,15 @@ def shot_blocking(s: EpicState) -> int:
     return s.roster.board.sight_blocking_mask | _occupied(s.square)
 
 
-def attackable(s: EpicState, a: int, blocking: int | None = None) -> tuple[int, ...]:
-    """Enemy characters ``a`` could attack now (``blocking``: ``shot_blocking(s)``, if the
-    caller has it for several attackers)."""
-    return tuple([b for _, b in _in_position(s, (a,), s.roster.enemies, blocking)])
+def attackable(s: EpicState, a: int) -> tuple[int, ...]:
+    """Enemy characters ``a`` could attack now."""
+    return tuple([b for _, b in _in_position(s, (a,), s.roster.enemies)])
 
 
-def attacks_in_position(s: EpicState, attackers, blocking: int | None = None) -> list:
+def attacks_in_position(s: EpicState, attackers) -> list:
     """``(a, b)``: each of ``attackers`` in turn and each enemy it could attack now
-    (``attackable`` of them all, the tables read once)."""
-    return _in_position(s, attackers, s.roster.enemies, blocking)
+    (``attackable`` of them all, the tables and what blocks a shot read once)."""
+    return _in_position(s, attackers, s.roster.enemies)
 
 
 def empty_squares(s: EpicState) -> tuple[int, ...]:
