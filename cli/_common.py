@@ -119,11 +119,15 @@ def own_seat(game: bs.Game, file: str, player: str) -> int:
 
 
 def parse_options(pairs) -> dict:
+    """``--option KEY=VALUE``s as a dict; a key given twice is refused (the last one won,
+    without a word: ``--option edition=parlett-original --option edition=...``)."""
     out = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key:
             raise bs.OptionError(f"option {pair!r} is not KEY=VALUE", code="bad-option")
+        if key.strip() in out:
+            raise bs.OptionError(f"option {key.strip()!r} is given twice", code="bad-option")
         out[key.strip()] = value.strip()
     return out
 

@@ -15,7 +15,7 @@ import click
 
 import boardstate as bs
 
-from ._common import NO_FORCE, OutputFile, claim_output
+from ._common import NO_FORCE, OutputFile, claim_output, parse_options
 from ._errors import BAD_INPUT, fail, one_line_errors
 
 _STORE = click.option(
@@ -100,12 +100,7 @@ def judge_new(module, players, options, mail, deadline, policy, remind, bot_leve
         if not sep or not name.strip() or "@" not in address:
             fail(f"error: --player {given!r}: expected NAME=ADDRESS (a mail address)", BAD_INPUT)
         pairs.append((name.strip(), address.strip()))
-    opts = {}
-    for given in options:
-        k, sep, v = given.partition("=")
-        if not sep:
-            fail(f"error: --option {given!r}: expected KEY=VALUE", BAD_INPUT)
-        opts[k.strip()] = v.strip()
+    opts = parse_options(options)
     from boardstate.judge import Deadline, parse_duration
 
     time_per_move = None

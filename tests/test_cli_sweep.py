@@ -425,3 +425,21 @@ def test_play_never_saves_over_a_record_another_command_added(games):
     refused(child.returncode, err.decode(), "g.msgpack was changed by another command")
     rc, out, _ = run("show", "g.msgpack")
     assert rc == 0 and "Sealed choices: ben committed" in out, out
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("new", "duel-of-the-forces", "--player", "a", "--player", "b", "-o", "o.msgpack"),
+        ("selfplay", "duel-of-the-forces", "-n", "1", "--seed", "s", "-o", "runs"),
+        ("judge", "new", "duel-of-the-forces", "--player", "a=a@x.example", "--player", "b=b@x")
+        + ("--key", "ann", "--store", "s.sqlite"),
+    ],
+)
+def test_an_option_given_twice_is_refused(games, args):
+    """``--option edition=parlett-original --option edition=ravensburger-2015`` made a
+    Ravensburger game without a word (the last one won); judge new read options its own way."""
+    before = folder(games)
+    twice = ("--option", "edition=parlett-original", "--option", "edition=ravensburger-2015")
+    refused(*run(*args, *twice)[::2], "option 'edition' is given twice", "[bad-option]")
+    assert folder(games) == before
