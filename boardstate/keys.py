@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
 PUBLIC_BYTES = 32
+MAX_KEY_FILE_BYTES = 4096  # (a private key's PEM is 119 bytes, a public key's file 65)
 SIGNATURE_BYTES = 64
 
 
@@ -104,8 +105,7 @@ def load_private(name_or_path, directory: Path | None = None):
     if not path.suffix and path.parent == Path("."):
         path = (Path(directory) if directory is not None else keys_dir()) / f"{path}.key"
     try:
-        mode = path.stat().st_mode
-        data = path.read_bytes()
+        data, mode = _key_file(path, "private key")
     except FileNotFoundError:
         raise GameFileError(
             f"{path}: no such key (make one: boardstate key new NAME)", code="no-key"
@@ -127,6 +127,41 @@ def load_private(name_or_path, directory: Path | None = None):
     if not isinstance(key, Ed25519PrivateKey):
         raise GameFileError(f"{path}: not an Ed25519 key", code="bad-key")
     return key
+
+
+def load_public(path) -> bytes:
+    """The public key in the file ``path`` (a ``NAME.pub``); FileNotFoundError if none."""
+    data, _ = _key_file(path, "public key")
+    try:
+        return parse_public(data.decode("ascii"))
+    except UnicodeDecodeError:
+        raise GameFileError(f"{path}: not a public key (not text)", code="bad-key") from None
+
+
+def _key_file(path, what: str) -> tuple[bytes, int]:
+    """``(bytes, mode)`` of a key file, judged on its descriptor before it is read: a folder,
+    a pipe (opened without waiting for a writer), a device or a file over 4 KiB is no key, one
+    line (they were internal errors, a wait for ever, or all of ``/dev/zero``)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except FileNotFoundError:
+        raise
+    except OSError as exc:
+        raise GameFileError(
+            f"{path}: cannot read the key ({exc.strerror})", code="unreadable"
+        ) from None
+    try:
+        found = os.fstat(fd)
+        if not stat.S_ISREG(found.st_mode):
+            raise GameFileError(f"{path}: not a regular file, so not a {what}", code="bad-key")
+        data = os.read(fd, MAX_KEY_FILE_BYTES + 1)
+    finally:
+        os.close(fd)
+    if len(data) > MAX_KEY_FILE_BYTES:
+        raise GameFileError(
+            f"{path}: over {MAX_KEY_FILE_BYTES} bytes, not a {what}", code="bad-key"
+        )
+    return data, found.st_mode
 
 
 def parse_public(text: str) -> bytes:

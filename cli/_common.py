@@ -165,12 +165,12 @@ def sign_as(game: bs.Game, key: str | None) -> None:
 def joined_key(game: bs.Game, seat: int, key: str | None):
     joined = game.keys.get(seat)
     if key is None:
-        from boardstate.keys import keys_dir, parse_public
+        from boardstate.keys import keys_dir, load_public
 
         folder = keys_dir()
         for pub in sorted(folder.glob("*.pub")) if folder.is_dir() else ():
             try:
-                if parse_public(pub.read_text()) == joined:
+                if load_public(pub) == joined:
                     key = pub.stem
                     break
             except (OSError, bs.BoardstateError):

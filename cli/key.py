@@ -11,7 +11,7 @@ from pathlib import Path
 
 import click
 
-from boardstate.keys import fingerprint, keys_dir, new_key, parse_public
+from boardstate.keys import fingerprint, keys_dir, load_public, new_key
 
 from ._errors import BAD_INPUT, fail, one_line_errors
 
@@ -41,7 +41,7 @@ def key_show(name, directory):
     """Print the public key NAME and its fingerprint (to compare with the other players)."""
     path = Path(directory or keys_dir()) / f"{name}.pub"
     try:
-        public = parse_public(path.read_text())
+        public = load_public(path)
     except FileNotFoundError:
         fail(f"error: {path}: no such public key (make one: boardstate key new {name})", BAD_INPUT)
     click.echo(f"{public.hex()}  fingerprint {fingerprint(public)}")

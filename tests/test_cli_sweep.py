@@ -443,3 +443,39 @@ def test_an_option_given_twice_is_refused(games, args):
     twice = ("--option", "edition=parlett-original", "--option", "edition=ravensburger-2015")
     refused(*run(*args, *twice)[::2], "option 'edition' is given twice", "[bad-option]")
     assert folder(games) == before
+
+
+@pytest.mark.parametrize(
+    "make, said",
+    [
+        (lambda path: os.mkdir(path), "not a regular file, so not a public key"),
+        (lambda path: path.write_bytes(b"\xff\xfe"), "not a public key (not text)"),
+        (lambda path: path.write_bytes(b"0" * 5000), "over 4096 bytes, not a public key"),
+    ],
+    ids=["folder", "not-text", "too-large"],
+)
+def test_key_show_of_a_file_that_is_no_key_is_one_line(games, make, said):
+    """A folder or a file not UTF-8 named ``NAME.pub`` was an internal error (IsADirectoryError,
+    UnicodeDecodeError), and a key file was read whole whatever its size."""
+    make(games / "keys" / "zed.pub")
+    refused(*run("key", "show", "zed")[::2], said, "[bad-key]")
+
+
+def test_a_named_pipe_among_the_keys_is_never_waited_for(games):
+    """A peer copy's move looks for its player's key among the keys folder's ``*.pub`` and
+    then reads ``NAME.key``: a named pipe there (or a .pub not UTF-8) hung every move, waiting
+    for a writer (or was an internal error)."""
+    assert run("join", "p-invite.msgpack", "--as", "ben", "-o", "b.msgpack", "--reply", "r")[0] == 0
+    assert run("apply", "p.msgpack", "r", "-o", "r2")[0] == 0  # (the deal: ann may act)
+    (games / "q.msgpack").write_bytes((games / "p.msgpack").read_bytes())
+    os.mkfifo(games / "keys" / "aaa.pub")
+    (games / "keys" / "abb.pub").write_bytes(b"\xff")
+    move = [sys.executable, "-m", "boardstate.cli", "move", "--as", "ann"]
+    played = ["play", "luke", "5", "-o", "m.msgpack"]
+    how = {"capture_output": True, "text": True, "timeout": 60}
+    done = subprocess.run([*move, "p.msgpack", *played], **how)
+    assert done.returncode == 0, done.stderr
+    os.remove(games / "keys" / "ann.key")
+    os.mkfifo(games / "keys" / "ann.key")
+    done = subprocess.run([*move, "q.msgpack", *played[:3], "-o", "n.msgpack"], **how)
+    refused(done.returncode, done.stderr, "ann.key: not a regular file, so not a private key")
