@@ -479,3 +479,25 @@ def test_a_named_pipe_among_the_keys_is_never_waited_for(games):
     os.mkfifo(games / "keys" / "ann.key")
     done = subprocess.run([*move, "q.msgpack", *played[:3], "-o", "n.msgpack"], **how)
     refused(done.returncode, done.stderr, "ann.key: not a regular file, so not a private key")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("verify", "runs", "--resume", "runs/manifest.jsonl"),
+        ("selfplay", "rock-paper-scissors", "-n", "2", "--seed", "s", "-o", "runs")
+        + ("--resume", "runs/manifest.jsonl"),
+    ],
+)
+def test_a_manifest_that_is_a_named_pipe_is_refused_at_once(games, args):
+    """``--resume`` of a named pipe waited for a writer for ever (and of /dev/zero read for
+    ever): a manifest is read only from a regular file."""
+    assert run("selfplay", "rock-paper-scissors", "-n", "1", "--seed", "s", "-o", "runs")[0] == 0
+    os.remove("runs/manifest.jsonl")
+    os.mkfifo("runs/manifest.jsonl")
+    done = subprocess.run(
+        [sys.executable, "-m", "boardstate.cli", *args], capture_output=True, text=True, timeout=60
+    )
+    refused(
+        done.returncode, done.stderr, "runs/manifest.jsonl: not a regular file, so not a manifest"
+    )
