@@ -123,23 +123,25 @@ class _Saves:
             return
         if self.last is None:  # (a new file, claimed as new: no other command knows it yet)
             bs.save_game(game, self.path, settled=True)
-        else:
-            with bs.locked(self.path, as_path=False):
-                if _identity(self.path) != self.last:
-                    fail(
-                        f"error: {self.path} was changed by another command while play ran; "
-                        "not writing over it (the moves since were not saved: play it again)",
-                        BAD_INPUT,
-                    )
-                bs.save_game(game, self.path, settled=True)
-        self.last = _identity(self.path)
+            self.last = _identity(self.path)
+            return
+        with bs.locked(self.path, as_path=False):  # (its identity too: a write after is not ours)
+            if _identity(self.path) != self.last:
+                fail(
+                    f"error: {self.path} was changed by another command while play ran; "
+                    "not writing over it (the moves since were not saved: play it again)",
+                    BAD_INPUT,
+                )
+            bs.save_game(game, self.path, settled=True)
+            self.last = _identity(self.path)
 
 
 def _identity(path: str) -> tuple:
     """The file at ``path`` as play last saw it: a write of another command changes it (a new
-    file renamed over it, or its size or time)."""
+    file renamed over it, or its size or times; the change time, which no program can set,
+    also when a writer in place kept the size and put the modification time back)."""
     found = os.stat(path)
-    return found.st_dev, found.st_ino, found.st_size, found.st_mtime_ns
+    return found.st_dev, found.st_ino, found.st_size, found.st_mtime_ns, found.st_ctime_ns
 
 
 def _ask(prompt: str, sealed: bool) -> str:

@@ -1,0 +1,107 @@
+"""A review of the command line's sweep (docs/reliability.md, "The command line's sweep"): the
+cases its fixes left open, each failing before its own fix."""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import importlib
+import os
+import shlex
+import subprocess
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+import boardstate as bs
+from boardstate.cli import cli
+
+play_module = importlib.import_module("boardstate.cli.play")
+
+
+@pytest.fixture
+def game(tmp_path, monkeypatch):
+    """An open Duel of the Forces game, ``g.msgpack`` in ``tmp_path``, the working folder."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("BOARDSTATE_KEYS", str(tmp_path / "keys"))
+    monkeypatch.setenv("BOARDSTATE_LOCK_WAIT", "0.5")
+    new = ("new", "duel-of-the-forces", "--player", "ann", "--player", "ben", "-o", "g.msgpack")
+    assert CliRunner().invoke(cli, list(new)).exit_code == 0
+    return tmp_path / "g.msgpack"
+
+
+def _another_writer(path, data: bytes) -> None:
+    """A write of another command: a new file renamed over ``path``."""
+    with open(f"{path}.new", "wb") as f:
+        f.write(data)
+    os.replace(f"{path}.new", path)
+
+
+def test_play_knows_its_own_save_from_a_write_right_after_it(game, monkeypatch):
+    """play took the file's identity after its save had let the lock go: a move written in
+    that moment was taken for play's own save, and play's next save wrote over it."""
+    loaded = bs.load_checked(str(game))
+    save = play_module._Saves(str(game), play_module._identity(str(game)))
+    real_locked = bs.locked
+
+    @contextlib.contextmanager
+    def then_another_command(path, **how):
+        with real_locked(path, **how) as held:
+            yield held
+        _another_writer(path, b"another command's game")
+
+    monkeypatch.setattr(bs, "locked", then_another_command)
+    save(loaded)
+    monkeypatch.setattr(bs, "locked", real_locked)
+    with pytest.raises(SystemExit) as stopped:
+        save(loaded)
+    assert stopped.value.code == 2
+    assert game.read_bytes() == b"another command's game"
+
+
+def test_play_sees_a_rewrite_in_place_that_kept_size_and_time(game):
+    """A writer that rewrites the file in place and keeps its time (``cp -p``, ``touch -r``,
+    ``rsync --inplace -t``) leaves device, inode, size and time as they were: only the change
+    time (which no program can set) tells play the file is no longer the one it wrote."""
+    loaded = bs.load_checked(str(game))
+    save = play_module._Saves(str(game), play_module._identity(str(game)))
+    save(loaded)
+    before = os.stat(game)
+    data = game.read_bytes()
+    with open(game, "r+b") as f:  # (same inode, same size)
+        f.write(bytes([data[0] ^ 1]))
+    os.utime(game, ns=(before.st_atime_ns, before.st_mtime_ns))
+    with pytest.raises(SystemExit) as stopped:
+        save(loaded)
+    assert stopped.value.code == 2
+    assert game.read_bytes() != data
+
+
+def _shell(command: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        f"exec {shlex.quote(sys.executable)} -m boardstate.cli {command}",
+        shell=True,
+        capture_output=True,
+        timeout=120,
+    )
+
+
+def test_selfplay_without_standard_error_plays(game):
+    """Started without standard error (``2>&-``), sys.stderr is None: selfplay's progress bar
+    asked it ``isatty()``, and every game 'did not end' (exit 3)."""
+    done = _shell("selfplay duel-of-the-forces -n 2 --seed s -o runs 2>&-")
+    assert done.returncode == 0, done
+    assert len([n for n in os.listdir("runs") if n.endswith(".msgpack")]) == 2
+
+
+def test_no_word_for_standard_error_goes_to_standard_output(game):
+    """``print(..., file=sys.stderr)`` with no standard error writes to standard output: the
+    lock's 'waiting for another command' line went into the move file of ``move -o -``."""
+    held = os.open(game, os.O_RDONLY)
+    try:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        done = _shell("move g.msgpack --as ann play luke 5 -o - 2>&-")
+    finally:
+        os.close(held)
+    assert done.returncode == 2 and done.stdout == b"", done
