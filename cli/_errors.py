@@ -6,6 +6,7 @@ from __future__ import annotations
 import errno
 import functools
 import io
+import os
 import sys
 
 import click
@@ -113,12 +114,16 @@ class ClosedOutput:
 
 def open_streams() -> None:
     """Stand-ins for standard streams the process was started without (``<&-``, ``>&-``):
-    no input at all (a file of ``-`` is empty, a prompt ends as at end of file), and an output
-    that cannot be written (``ClosedOutput``); standard error is click's to skip."""
+    no input at all (a file of ``-`` is empty, a prompt ends as at end of file), an output
+    that cannot be written (``ClosedOutput``), and an error stream that says nothing (``2>&-``:
+    ``print(file=None)`` writes to standard output, into a move file of ``-o -``; a progress
+    bar asked None ``isatty()``)."""
     if sys.stdin is None:
         sys.stdin = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
     if sys.stdout is None:
         sys.stdout = ClosedOutput()
+    if sys.stderr is None:
+        sys.stderr = open(os.devnull, "w", encoding="utf-8")  # (for the life of the process)
 
 
 def one_line_errors(func):
