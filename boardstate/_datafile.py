@@ -2,14 +2,15 @@
 
 A mistake in a data file is reported as one line naming the file, the line and the field
 (``deck.toml:22: villain[2].points: must be a whole number from 1 to 10, got 12``), whatever
-module the file belongs to.
+module the file belongs to; ``strict_converter`` reads its values as exactly the types the
+module's classes declare.
 """
 
 from __future__ import annotations
 
 import os
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, get_args, get_origin
 
 from ._errors import AmbiguousCommand, InvalidCommand, OptionError
 
@@ -31,26 +32,16 @@ MAX_DATA_FILE_BYTES = 1 << 20  # a data file a player names in an option (``deck
 def read_data_file(path, what: str, code: str) -> str:
     """A player's data file as text: a regular file of at most ``MAX_DATA_FILE_BYTES`` (a
     device, a pipe or a larger file is refused; at most the limit + 1 bytes are read)."""
-    import os
-    import stat
     from pathlib import Path
 
+    from ._safety import NotRegular, read_regular
+
     try:
-        # (non-blocking: a named pipe is refused below instead of waiting for a writer)
-        fd = os.open(Path(path), os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        data = read_regular(Path(path), MAX_DATA_FILE_BYTES)[0]
+    except NotRegular as exc:
+        raise OptionError(f"{path}: the {what} is {exc.kind}", code=code) from None
     except OSError as exc:
         raise OptionError(f"{path}: cannot read the {what} ({exc.strerror})", code=code) from None
-    try:  # (judged on the descriptor, before any file object: Python refuses a directory there)
-        mode = os.fstat(fd).st_mode
-        if not stat.S_ISREG(mode):
-            kind = "a directory" if stat.S_ISDIR(mode) else "not a regular file"
-            raise OptionError(f"{path}: the {what} is {kind}", code=code)
-        with os.fdopen(fd, "rb", closefd=False) as f:
-            data = f.read(MAX_DATA_FILE_BYTES + 1)
-    except OSError as exc:
-        raise OptionError(f"{path}: cannot read the {what} ({exc.strerror})", code=code) from None
-    finally:
-        os.close(fd)
     if len(data) > MAX_DATA_FILE_BYTES:
         raise OptionError(
             f"{path}: the {what} is larger than the limit of {MAX_DATA_FILE_BYTES} bytes",
@@ -63,8 +54,81 @@ def read_data_file(path, what: str, code: str) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")  # (universal newlines, as before)
 
 
+EXACT_TYPES = {int: "a whole number", str: "a string", bool: "true or false"}
+"""The scalar types a data file's value must be exactly (a ``bool`` is no ``int``), and how a
+mistake names them: ``must be a whole number, got 10.5``."""
+
+
+def exactly(kind: type, value):
+    """``value`` if its type is exactly ``kind`` (one of ``EXACT_TYPES``), else a ``FieldError``;
+    a module's own hook for ``kind`` checks the type with it before its game's own check."""
+    if type(value) is not kind:
+        raise FieldError(f"must be {EXACT_TYPES[kind]}, got {value!r}")
+    return value
+
+
+def strict_converter() -> cattrs.Converter:
+    """A new cattrs converter that structures a data file's values as exactly the types the
+    classes declare: no unknown key, no ``10.5`` or ``true`` for a whole number, no number for
+    text, no ``1`` for true, no text for a number, no text or table for a list, no list for a
+    table (an ``int`` is taken for a ``float``).  cattrs's own hooks convert instead
+    (``points = 10.5`` was 10, ``true`` 1, ``name = 5`` "5", ``"abc"`` a list of letters), and
+    a game played other cards than its file says.  A module registers its own hooks on it (a
+    hook for ``int`` or ``str`` calls ``exactly`` first) and keeps it; cattrs is imported here,
+    when a module first reads a file, not when a command starts."""
+    import cattrs
+    from cattrs.cols import (
+        homogenous_tuple_structure_factory,
+        list_structure_factory,
+        mapping_structure_factory,
+    )
+
+    made = cattrs.Converter(forbid_extra_keys=True)
+    for kind in EXACT_TYPES:
+        made.register_structure_hook(kind, _exact_hook(kind))
+    made.register_structure_hook(float, _a_number)
+    containers = (
+        (_is_homogenous_tuple, list, homogenous_tuple_structure_factory),
+        (lambda t: get_origin(t) is list, list, list_structure_factory),
+        (lambda t: get_origin(t) is dict, dict, mapping_structure_factory),
+    )
+    for is_kind, written, factory in containers:
+        made.register_structure_hook_factory(
+            is_kind, lambda t, w=written, f=factory: _container(w, f(t, made))
+        )
+    return made
+
+
+def _exact_hook(kind: type):
+    return lambda value, _type: exactly(kind, value)
+
+
+def _a_number(value, _type) -> float:
+    if type(value) not in (int, float):
+        raise FieldError(f"must be a number, got {value!r}")
+    return float(value)
+
+
+def _is_homogenous_tuple(t) -> bool:
+    args = get_args(t)
+    return get_origin(t) is tuple and len(args) == 2 and args[1] is Ellipsis
+
+
+def _container(written: type, structure):
+    """``structure`` for a value TOML writes as ``written`` (an array, a table), else refused."""
+    what = "a list" if written is list else "a table"
+
+    def hook(value, type_):
+        if not isinstance(value, written):
+            raise FieldError(f"must be {what}, got {value!r}")
+        return structure(value, type_)
+
+    return hook
+
+
 def structure_toml(text: str, source: str, cls, converter: cattrs.Converter, code: str):
-    """Parse TOML ``text`` and structure it into ``cls``, or raise a located ``OptionError``."""
+    """Parse TOML ``text`` and structure it into ``cls`` with ``converter`` (made by
+    ``strict_converter``), or raise a located ``OptionError``."""
     import tomllib  # (a built-in file's value is mostly read back from the cache instead)
 
     try:

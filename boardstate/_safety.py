@@ -6,6 +6,8 @@
 - ``locked``: the whole read-modify-write of a game file holds the OS's advisory lock
   (``fcntl.flock``), so two commands on one file cannot lose an update: the second waits, then
   refuses with a clear message if the first does not finish.
+- ``read_regular``: a small file a command is given (a key, a data file, a manifest) is read
+  only if it is a regular file, judged on its descriptor before a byte is read.
 """
 
 from __future__ import annotations
@@ -40,6 +42,31 @@ def named(path) -> str:
     if not name:
         raise GameFileError("'': an empty name names no file", code="no-name")
     return name
+
+
+class NotRegular(Exception):
+    """The file ``read_regular`` was given is no regular file; ``kind`` says what it is."""
+
+    def __init__(self, kind: str) -> None:
+        super().__init__(kind)
+        self.kind = kind
+
+
+def read_regular(path, limit: int | None = None) -> tuple[bytes, os.stat_result]:
+    """The bytes of the file at ``path`` (at most ``limit`` + 1: its caller tells a larger
+    file) and its status.  Opened without waiting, judged on the descriptor before it is read:
+    a folder, a named pipe (a wait for a writer, for ever), a device (all of ``/dev/zero``)
+    raise ``NotRegular``; the open's or read's ``OSError`` is its caller's to word."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    try:
+        found = os.fstat(fd)
+        if not stat.S_ISREG(found.st_mode):
+            is_folder = stat.S_ISDIR(found.st_mode)
+            raise NotRegular("a directory" if is_folder else "not a regular file")
+        with os.fdopen(fd, "rb", closefd=False) as f:
+            return (f.read() if limit is None else f.read(limit + 1)), found
+    finally:
+        os.close(fd)
 
 
 def _same_file(a, b) -> bool:

@@ -139,24 +139,23 @@ def load_public(path) -> bytes:
 
 
 def _key_file(path, what: str) -> tuple[bytes, int]:
-    """``(bytes, mode)`` of a key file, judged on its descriptor before it is read: a folder,
-    a pipe (opened without waiting for a writer), a device or a file over 4 KiB is no key, one
-    line (they were internal errors, a wait for ever, or all of ``/dev/zero``)."""
+    """``(bytes, mode)`` of a key file (``read_regular``): a folder, a pipe, a device or a file
+    over 4 KiB is no key, one line (they were internal errors, a wait for ever, or all of
+    ``/dev/zero``)."""
+    from ._safety import NotRegular, read_regular
+
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        data, found = read_regular(path, MAX_KEY_FILE_BYTES)
     except FileNotFoundError:
         raise
+    except NotRegular:
+        raise GameFileError(
+            f"{path}: not a regular file, so not a {what}", code="bad-key"
+        ) from None
     except OSError as exc:
         raise GameFileError(
             f"{path}: cannot read the key ({exc.strerror})", code="unreadable"
         ) from None
-    try:
-        found = os.fstat(fd)
-        if not stat.S_ISREG(found.st_mode):
-            raise GameFileError(f"{path}: not a regular file, so not a {what}", code="bad-key")
-        data = os.read(fd, MAX_KEY_FILE_BYTES + 1)
-    finally:
-        os.close(fd)
     if len(data) > MAX_KEY_FILE_BYTES:
         raise GameFileError(
             f"{path}: over {MAX_KEY_FILE_BYTES} bytes, not a {what}", code="bad-key"

@@ -5,12 +5,12 @@ manifest of a run is the same bytes however its work was shared out."""
 from __future__ import annotations
 
 import os
-import stat
 import tempfile
 from pathlib import Path
 
 from .._errors import BoardstateError, GameFileError
 from .._fileformat import atomic_write
+from .._safety import NotRegular, read_regular
 
 GAME_FILES = ".msgpack"  # what a folder named to verify contributes (at any depth)
 
@@ -40,12 +40,10 @@ class BadManifest(BoardstateError):
 def read_manifest(path, entry_class) -> list:
     """The entries of a manifest (``entry_class.from_line``); a last line cut short (a run
     killed while writing it) is left out, any other line that does not parse is refused."""
-    try:  # (judged on the descriptor: a pipe was waited on for ever, /dev/zero read for ever)
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
-        with open(fd, "rb") as f:
-            if not stat.S_ISREG(os.fstat(fd).st_mode):
-                raise BadManifest(f"{path}: not a regular file, so not a manifest")
-            text = f.read().decode("utf-8")
+    try:  # (a pipe was waited on for ever, /dev/zero read for ever)
+        text = read_regular(path)[0].decode("utf-8")
+    except NotRegular:
+        raise BadManifest(f"{path}: not a regular file, so not a manifest") from None
     except OSError as exc:
         raise BadManifest(f"{path}: cannot read ({exc.strerror})", code="unreadable") from None
     except UnicodeDecodeError:
