@@ -23,8 +23,10 @@ from .._datafile import (
     DataFile,
     FieldError,
     cached_by_value,
+    exactly,
     read_data_file,
     resolve_player,
+    strict_converter,
     structure_toml,
 )
 from .._errors import (
@@ -81,12 +83,14 @@ __all__ = [
     "quick_replace",
     "read_data_file",
     "event",
+    "exactly",
     "fill_unknown",
     "kept",
     "resolve_player",
     "on_first_use",
     "rules_class",
     "seats_mask",
+    "strict_converter",
     "structure_toml",
     "words_and",
 ]

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import attrs
 
-from boardstate.rules import DataFile, FieldError, cached_by_value, structure_toml
+from boardstate.rules import (
+    DataFile,
+    FieldError,
+    cached_by_value,
+    strict_converter,
+    structure_toml,
+)
 
 HERO_ORDER = ("luke", "han", "leia", "yoda")
 
@@ -108,24 +114,9 @@ class Cards:
 
 @cached_by_value(size=1)
 def _converter():
-    """(Made, and cattrs imported, when a deck file is first read: commands start faster.)
-    Strict: cattrs's own hooks took ``points = 10.5`` for 10, ``true`` for 1 and ``5`` for
-    the name "5", and the file played with cards other than it says."""
-    import cattrs
-
-    made = cattrs.Converter(forbid_extra_keys=True)
-    for kind, said in ((int, "a whole number"), (str, "text")):
-        made.register_structure_hook(kind, _exactly(kind, said))
-    return made
-
-
-def _exactly(kind: type, said: str):
-    def structure(value, _type):
-        if type(value) is not kind:
-            raise FieldError(f"must be {said}, got {value!r}")
-        return value
-
-    return structure
+    """The kit's strict converter (``points = 10.5``, ``true`` or a number for a name are
+    refused), made when a deck file is first read."""
+    return strict_converter()
 
 
 def parse_deck(text: str, source: str) -> Cards:

@@ -1,10 +1,10 @@
 """How Epic Duels' data files are checked and structured, field by field.
 
 The validators every data class uses (``whole``, ``one_of``, ``an_id``, ``nonblank``,
-``only_one``: a mistake is a ``FieldError`` naming its field) and the strict ``converter()``
-(no extra keys, no ``"5"`` for 5, no ``1`` for true, no string for a list) that structures each
-file into frozen attrs classes.  The vocabulary and the deck format register their own hooks
-(``on_converter``).  The converter, and cattrs, are made when a file is first parsed: a
+``only_one``: a mistake is a ``FieldError`` naming its field) and the ``converter()``, the kit's
+strict one (``strict_converter``: no extra keys, no ``"5"`` for 5, no ``1`` for true, no string
+for a list), that structures each file into frozen attrs classes.  The vocabulary and the deck
+format register their own hooks (``on_converter``).  The converter, and cattrs, are made when a file is first parsed: a
 command whose built-in files come from the cache (``boardstate._datacache``) needs neither.
 """
 
@@ -13,9 +13,9 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, get_args, get_origin
+from typing import TYPE_CHECKING
 
-from boardstate.rules import FieldError
+from boardstate.rules import FieldError, strict_converter
 
 if TYPE_CHECKING:
     import cattrs
@@ -83,46 +83,9 @@ def on_converter(install: Callable[[cattrs.Converter], None]) -> None:
 
 @functools.cache
 def converter() -> cattrs.Converter:
-    """Strict: no extra keys, no ``"5"`` for 5, no ``1`` for true, no string for a list."""
-    import cattrs
-    from cattrs.cols import homogenous_tuple_structure_factory, mapping_structure_factory
-
-    made = cattrs.Converter(forbid_extra_keys=True)
-    for kind in _TYPE_NAMES:
-        made.register_structure_hook(kind, _strict(kind))
-    made.register_structure_hook_factory(
-        _is_tuple, lambda t: _checked(list, "a list", homogenous_tuple_structure_factory(t, made))
-    )
-    made.register_structure_hook_factory(
-        lambda t: get_origin(t) is dict,
-        lambda t: _checked(dict, "a table", mapping_structure_factory(t, made)),
-    )
+    """The kit's strict converter (``strict_converter``: no extra keys, no ``"5"`` for 5, no
+    ``1`` for true, no string for a list) with the vocabulary's and the deck format's hooks."""
+    made = strict_converter()
     for install in _INSTALLERS:
         install(made)
     return made
-
-
-_TYPE_NAMES = {int: "a whole number", str: "a string", bool: "true or false"}
-
-
-def _strict(kind):
-    def hook(value, _type):
-        if type(value) is not kind:
-            raise FieldError(f"must be {_TYPE_NAMES[kind]}, got {value!r}")
-        return value
-
-    return hook
-
-
-def _is_tuple(t) -> bool:
-    args = get_args(t)
-    return get_origin(t) is tuple and len(args) == 2 and args[1] is Ellipsis
-
-
-def _checked(kind: type, what: str, inner):
-    def hook(value, _type):
-        if not isinstance(value, kind):
-            raise FieldError(f"must be {what}, got {value!r}")
-        return inner(value, _type)
-
-    return hook

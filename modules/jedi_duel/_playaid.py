@@ -9,7 +9,14 @@ from __future__ import annotations
 
 import attrs
 
-from boardstate.rules import DataFile, FieldError, cached_by_value, structure_toml
+from boardstate.rules import (
+    DataFile,
+    FieldError,
+    cached_by_value,
+    exactly,
+    strict_converter,
+    structure_toml,
+)
 
 MAX_MODIFIER = 13
 BUILTIN = "playaid.toml"
@@ -65,28 +72,26 @@ class Playaid:
         )
 
 
-def _strict_int(value, _type) -> int:
-    if type(value) is not int:
-        raise FieldError(f"must be a whole number, got {value!r}")
-    if not 0 <= value <= MAX_MODIFIER:
+def _modifier(value, _type) -> int:
+    """Every whole number of the Playaid is a modifier (the kit checks the type first)."""
+    if not 0 <= exactly(int, value) <= MAX_MODIFIER:
         raise FieldError(f"must be from 0 to {MAX_MODIFIER}, got {value}")
     return value
 
 
-def _strict_str(value, _type) -> str:
-    if type(value) is not str or not value.strip():
+def _nonblank(value, _type) -> str:
+    if not exactly(str, value).strip():
         raise FieldError(f"must be a non-empty text, got {value!r}")
     return value
 
 
 @cached_by_value(size=1)
 def _converter():
-    """(Made, and cattrs imported, when a Playaid file is first read: commands start faster.)"""
-    import cattrs
-
-    converter = cattrs.Converter(forbid_extra_keys=True)
-    converter.register_structure_hook(int, _strict_int)
-    converter.register_structure_hook(str, _strict_str)
+    """The kit's strict converter with the Playaid's own checks, made when a Playaid file is
+    first read."""
+    converter = strict_converter()
+    converter.register_structure_hook(int, _modifier)
+    converter.register_structure_hook(str, _nonblank)
     return converter
 
 

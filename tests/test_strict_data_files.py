@@ -1,0 +1,136 @@
+"""A data file's values are exactly the types its module's classes declare (the kit's
+``strict_converter``): cattrs's own hooks took ``points = 10.5`` for 10, ``true`` for 1 and a
+number for a name, and a game played other cards than its file says."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import attrs
+import pytest
+
+from boardstate.modules.duel_of_the_forces._cards import DECK_FILE
+from boardstate.modules.epic_duels._characters import CHARACTERS_FILE
+from boardstate.modules.epic_duels._data import TEMPLATES_FILE
+from boardstate.modules.epic_duels._deck_files import parse_deck_file
+from boardstate.modules.jedi_duel._playaid import PLAYAID_FILE
+from boardstate.rules import OptionError, strict_converter, structure_toml
+
+MODULES = Path(__file__).resolve().parent.parent / "modules"
+
+KINDS = {  # each kind of data file a shipped module reads: (its parse, a shipped file, its code)
+    "duel_of_the_forces/cards.toml": (DECK_FILE.parse, DECK_FILE.code),
+    "jedi_duel/playaid.toml": (PLAYAID_FILE.parse, PLAYAID_FILE.code),
+    "epic_duels/characters.toml": (CHARACTERS_FILE.parse, CHARACTERS_FILE.code),
+    "epic_duels/decks/templates.toml": (TEMPLATES_FILE.parse, TEMPLATES_FILE.code),
+    "epic_duels/decks/luke.toml": (parse_deck_file, "bad-deck"),
+}
+KIND_OF = {  # every shipped TOML file -> the kind above it is read as (or a board's file)
+    "jedi_duel/playaid-notes.toml": "jedi_duel/playaid.toml",
+    **{
+        f"epic_duels/decks/{p.name}": "epic_duels/decks/luke.toml"
+        for p in MODULES.glob("*/decks/*")
+    },
+    "epic_duels/decks/templates.toml": "epic_duels/decks/templates.toml",
+    **{f"epic_duels/{s}.toml": "board" for s in ("geonosis", "kamino", "throne-room")},
+    "epic_duels/carbon-chamber.toml": "board",  # (boards: boardstate.geometry's own reader)
+}
+
+SCALAR = re.compile(r'^(\s*[A-Za-z_][\w-]*\s*=\s*)(-?\d+|"[^"]*"|true|false)\s*(#.*)?$')
+WRONG = {"int": ("10.5", "true", '"5"'), "str": ("5", "true"), "bool": ("1", '"true"')}
+
+
+def _wrong_values(text: str):
+    """(line number, the file with that line's value of the wrong type, the value written)."""
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        m = SCALAR.match(line)
+        if not m:
+            continue
+        value = m.group(2)
+        kind = "str" if value.startswith('"') else "bool" if value in ("true", "false") else "int"
+        for wrong in WRONG[kind]:
+            changed = lines[:i] + [m.group(1) + wrong] + lines[i + 1 :]
+            yield i + 1, "\n".join(changed), wrong
+
+
+def test_every_shipped_data_file_is_of_a_kind_tested_here():
+    for path in MODULES.glob("**/*.toml"):
+        name = path.relative_to(MODULES).as_posix()
+        assert name in KINDS or name in KIND_OF, f"{name}: which kind of data file is it?"
+
+
+@pytest.mark.parametrize("name", sorted(KINDS))
+def test_a_shipped_module_reads_no_value_of_another_type(name):
+    """Every scalar of the shipped file written as 10.5, true or "5" for a whole number, 5 or
+    true for text, 1 or "true" for true: one located line, the file's code, never a value."""
+    parse, code = KINDS[name]
+    text = (MODULES / name).read_text(encoding="utf-8")
+    parse(text, name)  # (the file itself is good)
+    tried = 0
+    for line, bad, wrong in _wrong_values(text):
+        with pytest.raises(OptionError) as refused:
+            parse(bad, name)
+        assert refused.value.code == code
+        assert str(refused.value).startswith(f"{name}:{line}: "), (wrong, str(refused.value))
+        tried += 1
+    assert tried >= 15
+
+
+@attrs.frozen
+class _Row:
+    count: int
+    name: str
+    flag: bool
+    weight: float
+    scores: list[int]
+    tags: tuple[str, ...]
+    table: dict[str, int]
+    spare: int | None = None
+
+
+GOOD_ROW = """\
+count = 3
+name = "x"
+flag = true
+weight = 2
+scores = [1, 2]
+tags = ["a"]
+spare = 4
+
+[table]
+a = 1
+"""
+
+
+def test_the_strict_converter_reads_exactly_what_is_declared():
+    row = structure_toml(GOOD_ROW, "row.toml", _Row, strict_converter(), "bad-row")
+    assert row == _Row(3, "x", True, 2.0, [1, 2], ("a",), {"a": 1}, 4)
+    assert type(row.weight) is float
+
+
+@pytest.mark.parametrize(
+    "before, after, said",
+    [
+        ("count = 3", "count = 10.5", "row.toml:1: count: must be a whole number, got 10.5"),
+        ("count = 3", "count = true", "row.toml:1: count: must be a whole number, got True"),
+        ("count = 3", 'count = "3"', "row.toml:1: count: must be a whole number, got '3'"),
+        ('name = "x"', "name = 5", "row.toml:2: name: must be a string, got 5"),
+        ("flag = true", "flag = 1", "row.toml:3: flag: must be true or false, got 1"),
+        ("weight = 2", 'weight = "2"', "row.toml:4: weight: must be a number, got '2'"),
+        ("weight = 2", "weight = false", "row.toml:4: weight: must be a number, got False"),
+        ("scores = [1, 2]", 'scores = "12"', "row.toml:5: scores: must be a list, got '12'"),
+        ("scores = [1, 2]", "scores = [1, 2.5]", "row.toml:5: scores[1]: must be a whole number"),
+        ('tags = ["a"]', 'tags = "ab"', "row.toml:6: tags: must be a list, got 'ab'"),
+        ('tags = ["a"]', "tags = [1]", "row.toml:6: tags[0]: must be a string, got 1"),
+        ("spare = 4", "spare = 4.0", "row.toml:7: spare: must be a whole number, got 4.0"),
+        ("[table]\na = 1", "table = [1]", "row.toml:9: table: must be a table, got [1]"),
+        ("count = 3", "count = 3\ncolour = 1", "row.toml:2: colour: unknown field(s) colour"),
+    ],
+)
+def test_the_strict_converter_refuses_another_type(before, after, said):
+    text = GOOD_ROW.replace(before, after, 1)
+    with pytest.raises(OptionError, match="^" + re.escape(said)) as refused:
+        structure_toml(text, "row.toml", _Row, strict_converter(), "bad-row")
+    assert refused.value.code == "bad-row"
