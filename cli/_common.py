@@ -23,16 +23,20 @@ MOVE_FILE_EXISTS = " (a move file from before?): name another with -o/--out"
 
 
 class OutputFile(click.Path):
-    """A file a command writes by its name (not a folder).  ``-``, standard output where a
-    command writes there (``move``, ``apply``, ``export``), is refused where it does not: it
-    was written as a file named ``-``, and nothing came out."""
+    """A file a command writes by its name (not a folder; ``folder=True``: a folder it writes
+    into, not a file).  ``-``, standard output where a command writes there (``move``,
+    ``apply``, ``export``), is refused where it does not: it was written as a file or folder
+    named ``-``, and nothing came out."""
 
-    def __init__(self, **how) -> None:
-        super().__init__(dir_okay=False, **how)
+    def __init__(self, *, folder: bool = False, **how) -> None:
+        super().__init__(**({"file_okay": False} if folder else {"dir_okay": False}), **how)
+        self.named = "folder" if folder else "file"
 
     def convert(self, value, param, ctx):
         if value == "-":
-            self.fail("'-' is standard output, which this command does not write: name a file")
+            self.fail(
+                f"'-' is standard output, which this command does not write: name a {self.named}"
+            )
         return super().convert(value, param, ctx)
 
 

@@ -46,9 +46,7 @@ from ._runs import (
     help="The bot on every seat: random, easy, normal or strong (boardstate.bots; a search "
     "level plays its iterations without a time limit, the same on any machine).",
 )
-@click.option(
-    "-o", "--out", type=click.Path(file_okay=False), help="Write each game here (a folder)."
-)
+@click.option("-o", "--out", type=OutputFile(folder=True), help="Write each game here (a folder).")
 @click.option("--archive", type=OutputFile(), help="Write the games into one .tar instead.")
 @click.option("--resume", type=click.Path(dir_okay=False), help="Go on from a run's manifest.")
 @click.option("--json", "as_json", is_flag=True, help="The summary as JSON.")

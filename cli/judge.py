@@ -209,9 +209,7 @@ def judge_list(store):
 
 @judge.command("site")
 @_STORE
-@click.option(
-    "-o", "--out", required=True, type=click.Path(file_okay=False), help="The site's folder."
-)
+@click.option("-o", "--out", required=True, type=OutputFile(folder=True), help="The site's folder.")
 @click.option("--title", default="Club games", show_default=True, help="The index's title.")
 @click.option("--rewrite", is_flag=True, help="Write every game page again, up to date or not.")
 @one_line_errors

@@ -105,3 +105,21 @@ def test_no_word_for_standard_error_goes_to_standard_output(game):
     finally:
         os.close(held)
     assert done.returncode == 2 and done.stdout == b"", done
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("selfplay", "rock-paper-scissors", "-n", "1", "--seed", "s", "-o", "-"),
+        ("judge", "site", "--store", "s.sqlite", "-o", "-"),
+    ],
+)
+def test_dash_is_no_folder_either(game, args):
+    """The sweep refused ``-`` for every output file a command writes by its name (75a1be9),
+    but not for the output folders: ``selfplay -o -`` made a folder named ``-`` and wrote
+    its games there, with nothing on standard output."""
+    result = CliRunner().invoke(cli, list(args))
+    lines = result.stderr.strip().splitlines()
+    assert result.exit_code == 2 and len(lines) == 1, result.stderr
+    assert "'-' is standard output, which this command does not write" in lines[0]
+    assert not os.path.exists("-")
