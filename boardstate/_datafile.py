@@ -67,6 +67,19 @@ def exactly(kind: type, value):
     return value
 
 
+def whole_number(lo: int, hi: int):
+    """An attrs validator: a whole number from ``lo`` to ``hi`` (None passes: an optional
+    field), checked again when a value is made by ``attrs.evolve`` rather than read."""
+
+    def check(_inst, attribute, value):
+        if value is not None and (type(value) is not int or not lo <= value <= hi):
+            raise FieldError(
+                f"must be a whole number from {lo} to {hi}, got {value!r}", field=attribute.name
+            )
+
+    return check
+
+
 def strict_converter() -> cattrs.Converter:
     """A new cattrs converter that structures a data file's values as exactly the types the
     classes declare: no unknown key, no ``10.5`` or ``true`` for a whole number, no number for

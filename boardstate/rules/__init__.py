@@ -28,6 +28,7 @@ from .._datafile import (
     resolve_player,
     strict_converter,
     structure_toml,
+    whole_number,
 )
 from .._errors import (
     AmbiguousCommand,
@@ -92,6 +93,7 @@ __all__ = [
     "seats_mask",
     "strict_converter",
     "structure_toml",
+    "whole_number",
     "words_and",
 ]
 

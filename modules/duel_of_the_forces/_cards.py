@@ -10,32 +10,25 @@ from boardstate.rules import (
     cached_by_value,
     strict_converter,
     structure_toml,
+    whole_number,
 )
 
 HERO_ORDER = ("luke", "han", "leia", "yoda")
 
 
-def _in_range(lo: int, hi: int):
-    def check(_inst, attribute, value):
-        if type(value) is not int or not lo <= value <= hi:
-            raise FieldError(
-                f"must be a whole number from {lo} to {hi}, got {value!r}", field=attribute.name
-            )
-
-    return check
-
-
 @attrs.frozen
 class Villain:
     name: str = attrs.field(validator=attrs.validators.min_len(1))
-    points: int = attrs.field(validator=_in_range(1, 10))
-    copies: int = attrs.field(validator=_in_range(1, 4))
+    points: int = attrs.field(validator=whole_number(1, 10))
+    copies: int = attrs.field(validator=whole_number(1, 4))
     original_pair: int | None = None  # Parlett's original: flat score for a pair (Jabba 30, ...)
 
 
 @attrs.frozen
 class VaderCards:
-    penalties: list[int] = attrs.field(validator=attrs.validators.deep_iterable(_in_range(1, 20)))
+    penalties: list[int] = attrs.field(
+        validator=attrs.validators.deep_iterable(whole_number(1, 20))
+    )
 
 
 @attrs.frozen
@@ -43,7 +36,7 @@ class Hero:
     name: str
     icons: list[int] = attrs.field(
         validator=attrs.validators.and_(
-            attrs.validators.deep_iterable(_in_range(0, 4)),
+            attrs.validators.deep_iterable(whole_number(0, 4)),
             attrs.validators.min_len(8),
             attrs.validators.max_len(8),
         )

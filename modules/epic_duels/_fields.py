@@ -1,11 +1,12 @@
 """How Epic Duels' data files are checked and structured, field by field.
 
-The validators every data class uses (``whole``, ``one_of``, ``an_id``, ``nonblank``,
-``only_one``: a mistake is a ``FieldError`` naming its field) and the ``converter()``, the kit's
-strict one (``strict_converter``: no extra keys, no ``"5"`` for 5, no ``1`` for true, no string
-for a list), that structures each file into frozen attrs classes.  The vocabulary and the deck
-format register their own hooks (``on_converter``).  The converter, and cattrs, are made when a file is first parsed: a
-command whose built-in files come from the cache (``boardstate._datacache``) needs neither.
+The validators every data class uses (``whole``, which is the kit's ``whole_number``,
+``one_of``, ``an_id``, ``nonblank``, ``only_one``: a mistake is a ``FieldError`` naming its
+field) and the ``converter()``, the kit's strict one (``strict_converter``: no extra keys, no
+``"5"`` for 5, no ``1`` for true, no string for a list), that structures each file into frozen
+attrs classes.  The vocabulary and the deck format register their own hooks
+(``on_converter``).  The converter, and cattrs, are made when a file is first parsed: a command
+whose built-in files come from the cache (``boardstate._datacache``) needs neither.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import re
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
-from boardstate.rules import FieldError, strict_converter
+from boardstate.rules import FieldError, strict_converter, whole_number
 
 if TYPE_CHECKING:
     import cattrs
@@ -26,14 +27,8 @@ ID = re.compile(r"[a-z][a-z0-9]*(-[a-z0-9]+)*")
 # --- validators ---------------------------------------------------------------------------------
 
 
-def whole(lo: int, hi: int):
-    def check(_inst, attribute, value):
-        if value is not None and (type(value) is not int or not lo <= value <= hi):
-            raise FieldError(
-                f"must be a whole number from {lo} to {hi}, got {value!r}", field=attribute.name
-            )
-
-    return check
+whole = whole_number
+"""The kit's validator of a whole number from ``lo`` to ``hi`` (None passes)."""
 
 
 def one_of(choices: Iterable[str]):
