@@ -1,7 +1,7 @@
 """Star Wars Epic Duels: the characters and the 12 decks as typed, validated data.
 
 Three kinds of data file, each structured with cattrs into frozen attrs classes (unknown keys
-and values of the wrong type are refused, ``_fields``) and checked as a whole; a mistake is one
+and values of the wrong type are refused: the kit's ``strict_converter``, in ``_fields``) and checked as a whole; a mistake is one
 located line, ``decks/luke.toml:58: card[2].effects[1].target.who: 'han' is neither a selector
 (...) nor a character of team 'luke' (luke, leia)``:
 
