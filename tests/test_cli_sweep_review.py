@@ -123,3 +123,12 @@ def test_dash_is_no_folder_either(game, args):
     assert result.exit_code == 2 and len(lines) == 1, result.stderr
     assert "'-' is standard output, which this command does not write" in lines[0]
     assert not os.path.exists("-")
+
+
+@pytest.mark.parametrize("name", ["Zoë", "Zoe\u0308", "Łódź", "日本語", "نام"])
+def test_an_error_line_shows_a_name_in_any_script_as_it_is(game, name):
+    """The error line escapes control and invisible characters (a7ad5a1), not letters: a name
+    in any script, with a combining mark too, is shown as typed."""
+    result = CliRunner().invoke(cli, ["show", f"{name}.msgpack"])
+    assert result.exit_code == 2
+    assert result.stderr == f"boardstate: error: {name}.msgpack: no such file [unreadable]\n"
