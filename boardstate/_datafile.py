@@ -8,9 +8,12 @@ module's classes declare.
 
 from __future__ import annotations
 
+import math
 import os
 import re
-from typing import TYPE_CHECKING, get_args, get_origin
+import typing
+from collections import abc
+from typing import TYPE_CHECKING, Literal, get_args, get_origin
 
 from ._errors import AmbiguousCommand, InvalidCommand, OptionError
 
@@ -83,32 +86,36 @@ def whole_number(lo: int, hi: int):
 def strict_converter() -> cattrs.Converter:
     """A new cattrs converter that structures a data file's values as exactly the types the
     classes declare: no unknown key, no ``10.5`` or ``true`` for a whole number, no number for
-    text, no ``1`` for true, no text for a number, no text or table for a list, no list for a
-    table (an ``int`` is taken for a ``float``).  cattrs's own hooks convert instead
+    text, no ``1`` for true, no text, ``nan`` or ``inf`` for a number, no ``true`` for
+    ``Literal[1]``, no text or table for a list (a list, tuple, set or sequence), no list or
+    number for a table (a dict or an attrs class).  cattrs's own hooks convert instead
     (``points = 10.5`` was 10, ``true`` 1, ``name = 5`` "5", ``"abc"`` a list of letters), and
     a game played other cards than its file says.  A module registers its own hooks on it (a
     hook for ``int`` or ``str`` calls ``exactly`` first) and keeps it; cattrs is imported here,
     when a module first reads a file, not when a command starts."""
+    import attrs
     import cattrs
-    from cattrs.cols import (
-        homogenous_tuple_structure_factory,
-        list_structure_factory,
-        mapping_structure_factory,
-    )
+    from cattrs.cols import mapping_structure_factory
 
     made = cattrs.Converter(forbid_extra_keys=True)
     for kind in EXACT_TYPES:
         made.register_structure_hook(kind, _exact_hook(kind))
     made.register_structure_hook(float, _a_number)
-    containers = (
-        (_is_homogenous_tuple, list, homogenous_tuple_structure_factory),
-        (lambda t: get_origin(t) is list, list, list_structure_factory),
-        (lambda t: get_origin(t) is dict, dict, mapping_structure_factory),
+    made.register_structure_hook_factory(lambda t: get_origin(t) is Literal, _one_of)
+    made.register_structure_hook_factory(
+        _is_fixed_tuple, lambda t: _written_as(list, _fixed_tuple(t, made))
     )
-    for is_kind, written, factory in containers:
-        made.register_structure_hook_factory(
-            is_kind, lambda t, w=written, f=factory: _container(w, f(t, made))
-        )
+    made.register_structure_hook_factory(
+        lambda t: _sequence_kind(t) is not None,
+        lambda t: _written_as(list, _sequence(t, made)),
+    )
+    made.register_structure_hook_factory(
+        lambda t: t is dict or get_origin(t) is dict,
+        lambda t: _written_as(dict, mapping_structure_factory(t, made)),
+    )
+    made.register_structure_hook_factory(
+        attrs.has, lambda t: _written_as(dict, made.gen_structure_attrs_fromdict(t))
+    )
     return made
 
 
@@ -119,15 +126,81 @@ def _exact_hook(kind: type):
 def _a_number(value, _type) -> float:
     if type(value) not in (int, float):
         raise FieldError(f"must be a number, got {value!r}")
+    if not math.isfinite(value):
+        raise FieldError(f"must be a finite number, got {value!r}")
     return float(value)
 
 
-def _is_homogenous_tuple(t) -> bool:
+def _one_of(literal):
+    """A ``Literal``'s hook: one of its values, of its type too (``true == 1`` in Python)."""
+    choices = get_args(literal)
+
+    def hook(value, _type):
+        if not any(type(value) is type(c) and value == c for c in choices):
+            raise FieldError(f"must be one of {', '.join(map(repr, choices))}, got {value!r}")
+        return value
+
+    return hook
+
+
+_SEQUENCES = {  # a declared collection of one type -> what its values are made into
+    list: list,
+    tuple: tuple,
+    set: set,
+    frozenset: frozenset,
+    abc.Sequence: tuple,
+    abc.MutableSequence: list,
+    abc.Set: frozenset,
+    abc.MutableSet: set,
+}
+
+
+def _sequence_kind(t):
+    """What a collection of one type declared as ``t`` is made into (None: not one)."""
+    return None if _is_fixed_tuple(t) else _SEQUENCES.get(get_origin(t) or t)
+
+
+def _sequence(t, made):
+    """A list, tuple, set or sequence of one type: each value structured as that type."""
+    from cattrs.cols import list_structure_factory
+
+    make = _sequence_kind(t)
+    as_list = list_structure_factory(list[get_args(t)[0] if get_args(t) else typing.Any], made)
+    return lambda value, _type: make(as_list(value, _type))
+
+
+def _is_fixed_tuple(t) -> bool:
     args = get_args(t)
-    return get_origin(t) is tuple and len(args) == 2 and args[1] is Ellipsis
+    return get_origin(t) is tuple and bool(args) and not (len(args) == 2 and args[1] is Ellipsis)
 
 
-def _container(written: type, structure):
+def _fixed_tuple(t, made):
+    """A tuple of given types (``tuple[str, int]``): as many values, each of its type."""
+    from cattrs.errors import IterableValidationError, IterableValidationNote
+
+    kinds = get_args(t)
+
+    def hook(value, _type):
+        if len(value) != len(kinds):
+            raise FieldError(f"must be a list of {len(kinds)} values, got {value!r}")
+        made_values, errors = [], []
+        for i, (one, kind) in enumerate(zip(value, kinds)):
+            try:
+                made_values.append(made.structure(one, kind))
+            except Exception as exc:
+                exc.__notes__ = [
+                    *getattr(exc, "__notes__", []),
+                    IterableValidationNote(f"Structuring {t} @ index {i}", i, kind),
+                ]
+                errors.append(exc)
+        if errors:
+            raise IterableValidationError(f"While structuring {t!r}", errors, t)
+        return tuple(made_values)
+
+    return hook
+
+
+def _written_as(written: type, structure):
     """``structure`` for a value TOML writes as ``written`` (an array, a table), else refused."""
     what = "a list" if written is list else "a table"
 
