@@ -174,6 +174,8 @@ def _bots(game, given, seed) -> dict:
                 f"{', '.join(game.players)})",
                 BAD_INPUT,
             )
+        if game.seat(name) in out:  # (the last one won, without a word)
+            fail(f"error: --bot {text}: {name} is given --bot twice", BAD_INPUT)
         try:
             out[game.seat(name)] = Bot(level or "random", base + game.seat(name))
         except bs.InvalidCommand as exc:

@@ -132,3 +132,12 @@ def test_an_error_line_shows_a_name_in_any_script_as_it_is(game, name):
     result = CliRunner().invoke(cli, ["show", f"{name}.msgpack"])
     assert result.exit_code == 2
     assert result.stderr == f"boardstate: error: {name}.msgpack: no such file [unreadable]\n"
+
+
+def test_a_bot_given_twice_is_refused(game):
+    """``--bot a:easy --bot a:strong``: the last one won without a word, as an ``--option``
+    given twice did before the sweep (0271ac7)."""
+    args = ["play", "rock-paper-scissors", "--player", "a", "--player", "b"]
+    result = CliRunner().invoke(cli, [*args, "--bot", "a:easy", "--bot", "a:strong"], input="")
+    assert result.exit_code == 2, result.output
+    assert result.stderr == "boardstate: error: --bot a:strong: a is given --bot twice\n"
