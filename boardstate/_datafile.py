@@ -35,12 +35,10 @@ MAX_DATA_FILE_BYTES = 1 << 20  # a data file a player names in an option (``deck
 def read_data_file(path, what: str, code: str) -> str:
     """A player's data file as text: a regular file of at most ``MAX_DATA_FILE_BYTES`` (a
     device, a pipe or a larger file is refused; at most the limit + 1 bytes are read)."""
-    from pathlib import Path
-
     from ._safety import NotRegular, read_regular
 
     try:
-        data = read_regular(Path(path), MAX_DATA_FILE_BYTES)[0]
+        data = read_regular(path, MAX_DATA_FILE_BYTES)[0]
     except NotRegular as exc:
         raise OptionError(f"{path}: the {what} is {exc.kind}", code=code) from None
     except OSError as exc:
@@ -101,6 +99,7 @@ def strict_converter() -> cattrs.Converter:
     for kind in EXACT_TYPES:
         made.register_structure_hook(kind, _exact_hook(kind))
     made.register_structure_hook(float, _a_number)
+    made.register_structure_hook(bool, lambda v, _t: bool(v))
     made.register_structure_hook_factory(lambda t: get_origin(t) is Literal, _one_of)
     made.register_structure_hook_factory(
         _is_fixed_tuple, lambda t: _written_as(list, _fixed_tuple(t, made))

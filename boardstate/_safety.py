@@ -57,7 +57,7 @@ def read_regular(path, limit: int | None = None) -> tuple[bytes, os.stat_result]
     file) and its status.  Opened without waiting, judged on the descriptor before it is read:
     a folder, a named pipe (a wait for a writer, for ever), a device (all of ``/dev/zero``)
     raise ``NotRegular``; the open's or read's ``OSError`` is its caller's to word."""
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    fd = os.open(named(path), os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     try:
         found = os.fstat(fd)
         if not stat.S_ISREG(found.st_mode):

@@ -37,6 +37,10 @@ class OutputFile(click.Path):
             self.fail(
                 f"'-' is standard output, which this command does not write: name a {self.named}"
             )
+        try:  # ('' names no file or folder: never "no output", as ``if out:`` took it)
+            bs.path_name(value)
+        except bs.BoardstateError as exc:
+            self.fail(str(exc))
         return super().convert(value, param, ctx)
 
 

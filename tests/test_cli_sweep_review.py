@@ -141,3 +141,26 @@ def test_a_bot_given_twice_is_refused(game):
     result = CliRunner().invoke(cli, [*args, "--bot", "a:easy", "--bot", "a:strong"], input="")
     assert result.exit_code == 2, result.output
     assert result.stderr == "boardstate: error: --bot a:strong: a is given --bot twice\n"
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("selfplay", "rock-paper-scissors", "-n", "1", "--seed", "s", "-o", ""),
+        ("verify", "g.msgpack", "--manifest", ""),
+        ("board", "epic-duels", "-o", ""),
+        ("new", "duel-of-the-forces", "--player", "a", "--player", "b", "-o", "n.msgpack")
+        + ("--option", "deck="),
+    ],
+)
+def test_an_empty_name_names_no_output_folder_or_data_file(game, args):
+    """``''`` names no file (11f5752), but where a command asked ``if out:`` it was no output
+    at all: ``selfplay -o ''`` wrote its games into the working folder, ``verify --manifest ''``
+    and ``board -o ''`` wrote no manifest or picture and exited 0; ``--option deck=`` read the
+    folder ``.`` (pathlib's name of ``''``): 'the deck file is a directory'."""
+    before = sorted(os.listdir("."))
+    result = CliRunner().invoke(cli, list(args))
+    lines = result.stderr.strip().splitlines()
+    assert result.exit_code == 2 and len(lines) == 1, (result.exit_code, result.output)
+    assert "'': an empty name names no file [no-name]" in lines[0]
+    assert sorted(os.listdir(".")) == before
