@@ -99,7 +99,6 @@ def strict_converter() -> cattrs.Converter:
     for kind in EXACT_TYPES:
         made.register_structure_hook(kind, _exact_hook(kind))
     made.register_structure_hook(float, _a_number)
-    made.register_structure_hook(bool, lambda v, _t: bool(v))
     made.register_structure_hook_factory(lambda t: get_origin(t) is Literal, _one_of)
     made.register_structure_hook_factory(
         _is_fixed_tuple, lambda t: _written_as(list, _fixed_tuple(t, made))
