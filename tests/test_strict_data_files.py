@@ -39,22 +39,34 @@ KIND_OF = {  # every shipped TOML file -> the kind above it is read as (or a boa
     "epic_duels/carbon-chamber.toml": "board",  # (boards: boardstate.geometry's own reader)
 }
 
-SCALAR = re.compile(r'^(\s*[A-Za-z_][\w-]*\s*=\s*)(-?\d+|"[^"]*"|true|false)\s*(#.*)?$')
-WRONG = {"int": ("10.5", "true", '"5"'), "str": ("5", "true"), "bool": ("1", '"true"')}
+VALUE = re.compile(r'"(?:[^"\\]|\\.)*"|(?<![\w.-])-?\d+(?![\w.-])|\btrue\b|\bfalse\b')
+"""A value written in a line of a shipped file: a string, a whole number, true or false."""
+HEADER = re.compile(r'^\s*\[\[?\s*[A-Za-z_"][^=]*\]\s*(#.*)?$')
+COMMENT = re.compile(r'"(?:[^"\\]|\\.)*"|#')  # (a # in a string starts no comment)
+KEY_THEN_SCALAR = re.compile(r'^\s*[A-Za-z_][\w-]*\s*=\s*(-?\d+|"[^"]*"|true|false)\s*(#.*)?$')
+WRONG = {"int": ("10.5", "true", '"5"'), "str": ("1.5", "true"), "bool": ("1", '"true"')}
+"""(A number for text is 1.5: 5 is a good value where Epic Duels takes a number or a word.)"""
 
 
 def _wrong_values(text: str):
-    """(line number, the file with that line's value of the wrong type, the value written)."""
+    """(line number, whether the line is ``key = value``, the file with one of the line's values
+    written with another type, the value written): every value, also inside an array or an
+    inline table."""
     lines = text.split("\n")
     for i, line in enumerate(lines):
-        m = SCALAR.match(line)
-        if not m:
-            continue
-        value = m.group(2)
-        kind = "str" if value.startswith('"') else "bool" if value in ("true", "false") else "int"
-        for wrong in WRONG[kind]:
-            changed = lines[:i] + [m.group(1) + wrong] + lines[i + 1 :]
-            yield i + 1, "\n".join(changed), wrong
+        if HEADER.match(line):
+            continue  # ([template."yellow+"]: a table's name)
+        comment = next((m.start() for m in COMMENT.finditer(line) if m.group(0) == "#"), None)
+        eq = line.find("=")
+        for m in VALUE.finditer(line[:comment]):
+            if m.start() < eq and not line.lstrip().startswith(("{", "[")):
+                continue  # (a key, not a value)
+            value = m.group(0)
+            kind = "str" if value[0] == '"' else "bool" if value in ("true", "false") else "int"
+            for wrong in WRONG[kind]:
+                changed = line[: m.start()] + wrong + line[m.end() :]
+                bad = "\n".join(lines[:i] + [changed] + lines[i + 1 :])
+                yield i + 1, bool(KEY_THEN_SCALAR.match(line)), bad, wrong
 
 
 def test_every_shipped_data_file_is_of_a_kind_tested_here():
@@ -63,19 +75,30 @@ def test_every_shipped_data_file_is_of_a_kind_tested_here():
         assert name in KINDS or name in KIND_OF, f"{name}: which kind of data file is it?"
 
 
-@pytest.mark.parametrize("name", sorted(KINDS))
+READ_AS = {  # every shipped data file a module reads (a board's file is read by geometry)
+    name: KINDS[KIND_OF.get(name, name)]
+    for name in [*KINDS, *KIND_OF]
+    if KIND_OF.get(name) != "board"
+}
+
+
+@pytest.mark.parametrize("name", sorted(READ_AS))
 def test_a_shipped_module_reads_no_value_of_another_type(name):
-    """Every scalar of the shipped file written as 10.5, true or "5" for a whole number, 5 or
-    true for text, 1 or "true" for true: one located line, the file's code, never a value."""
-    parse, code = KINDS[name]
+    """Every value of every shipped data file (in an array, in an inline table too) written as
+    10.5, true or "5" for a whole number, 1.5 or true for text, 1 or "true" for true: one line
+    located at the value's key (or, inside an array written over lines, the array's key above
+    it), the file's code, never a value."""
+    parse, code = READ_AS[name]
     text = (MODULES / name).read_text(encoding="utf-8")
     parse(text, name)  # (the file itself is good)
     tried = 0
-    for line, bad, wrong in _wrong_values(text):
+    for line, its_own, bad, wrong in _wrong_values(text):
         with pytest.raises(OptionError) as refused:
             parse(bad, name)
         assert refused.value.code == code
-        assert str(refused.value).startswith(f"{name}:{line}: "), (wrong, str(refused.value))
+        at = re.match(rf"{re.escape(name)}:(\d+): \S", str(refused.value))
+        assert at, (line, wrong, str(refused.value))
+        assert int(at.group(1)) == line if its_own else int(at.group(1)) <= line
         tried += 1
     assert tried >= 15
 
