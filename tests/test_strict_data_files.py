@@ -220,3 +220,17 @@ def test_a_table_of_a_shipped_file_written_as_a_number_is_refused_in_its_words()
         OptionError, match=r":\d+: defence: must be a table, got 7 \[bad-playaid\]$"
     ):
         PLAYAID_FILE.parse(bad, "p.toml")
+
+
+@pytest.mark.parametrize(
+    "text", ["title = " + "1" * 5000, "title = " + "[" * 3000 + "]" * 3000], ids=["digits", "deep"]
+)
+def test_a_board_file_tomllib_cannot_read_is_a_board_error(text):
+    """A board file is read by boardstate.geometry's own reader (strict already: a board holds
+    no number; a string, a list or a table of the wrong type is refused); tomllib lets a
+    ValueError (an integer of 5000 digits) and a RecursionError (arrays nested 3000 deep) out,
+    which were internal errors where structure_toml says 'not valid TOML'."""
+    from boardstate.geometry import BoardError, parse_board
+
+    with pytest.raises(BoardError, match=r"^b\.toml:\d+:\d+: invalid TOML: "):
+        parse_board(text, "b", "b.toml")

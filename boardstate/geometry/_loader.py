@@ -115,8 +115,9 @@ def parse_board(text: str, board_id: str, source: str = "<board>") -> Board:
     raw = _Text(text, source)
     try:
         data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        reason = str(error)
+    except (ValueError, RecursionError) as error:  # (TOMLDecodeError, and what tomllib lets
+        # out: an integer of 5000 digits, arrays nested thousands deep)
+        reason = str(error) or type(error).__name__
         where = re.search(_TOML_POSITION, reason)
         if where and where.group(1):
             line, column = int(where.group(1)), int(where.group(2))
