@@ -440,27 +440,19 @@ def read_raw(path, *, keep: bool = False) -> RawFile:
     armored = _armored_text(path)
     if armored is not None:
         return parse_raw(dearmor(armored, str(path)), str(path))
+    from ._safety import NotRegular, open_regular
+
     try:
-        # (non-blocking: a named pipe is refused below instead of waiting for a writer)
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        fd, st = open_regular(path)
+    except NotRegular as exc:
+        said = "is a directory" if exc.folder else "not a regular file (a device or a pipe)"
+        raise GameFileError(f"{path}: {said}, not a game file", code="unreadable") from None
     except IsADirectoryError:
         raise GameFileError(f"{path}: is a directory, not a game file", code="unreadable") from None
     except FileNotFoundError:
         raise GameFileError(f"{path}: no such file", code="unreadable") from None
     except OSError as exc:
         raise GameFileError(f"{path}: cannot read ({exc.strerror})", code="unreadable") from None
-    try:  # (judged on the descriptor: a file object of a directory cannot even be made)
-        st = os.fstat(fd)
-        if stat.S_ISDIR(st.st_mode):
-            raise GameFileError(f"{path}: is a directory, not a game file", code="unreadable")
-        if not stat.S_ISREG(st.st_mode):
-            raise GameFileError(
-                f"{path}: not a regular file (a device or a pipe), not a game file",
-                code="unreadable",
-            )
-    except BaseException:
-        os.close(fd)
-        raise
     f = os.fdopen(fd, "rb")
     try:
         size = st.st_size

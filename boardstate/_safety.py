@@ -6,8 +6,9 @@
 - ``locked``: the whole read-modify-write of a game file holds the OS's advisory lock
   (``fcntl.flock``), so two commands on one file cannot lose an update: the second waits, then
   refuses with a clear message if the first does not finish.
-- ``read_regular``: a small file a command is given (a key, a data file, a manifest) is read
-  only if it is a regular file, judged on its descriptor before a byte is read.
+- ``open_regular``, ``read_regular``: a file a command is given (a game, a key, a data file, a
+  manifest) is read only if it is a regular file, judged on its descriptor before a byte is
+  read.
 """
 
 from __future__ import annotations
@@ -44,29 +45,42 @@ def named(path) -> str:
     return name
 
 
+# Opened at once: a named pipe is not waited on (for a writer, for ever) but judged on its
+# descriptor; nor is the descriptor left to a program the command starts.
+OPEN_AT_ONCE = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+
+
 class NotRegular(Exception):
-    """The file ``read_regular`` was given is no regular file; ``kind`` says what it is."""
+    """The file ``open_regular`` was given is no regular file: ``folder`` or not, ``kind`` says
+    which in words."""
 
-    def __init__(self, kind: str) -> None:
-        super().__init__(kind)
-        self.kind = kind
+    def __init__(self, folder: bool) -> None:
+        self.folder = folder
+        self.kind = "a directory" if folder else "not a regular file"
+        super().__init__(self.kind)
 
 
-def read_regular(path, limit: int | None = None) -> tuple[bytes, os.stat_result]:
-    """The bytes of the file at ``path`` (at most ``limit`` + 1: its caller tells a larger
-    file) and its status.  Opened without waiting, judged on the descriptor before it is read:
-    a folder, a named pipe (a wait for a writer, for ever), a device (all of ``/dev/zero``)
-    raise ``NotRegular``; the open's or read's ``OSError`` is its caller's to word."""
-    fd = os.open(named(path), os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+def open_regular(path) -> tuple[int, os.stat_result]:
+    """A descriptor of the file at ``path`` and its status, judged on the descriptor before a
+    byte is read: a folder, a named pipe, a device (all of ``/dev/zero``) raise ``NotRegular``
+    (the descriptor closed); the open's ``OSError`` is its caller's to word."""
+    fd = os.open(named(path), OPEN_AT_ONCE)
     try:
         found = os.fstat(fd)
         if not stat.S_ISREG(found.st_mode):
-            is_folder = stat.S_ISDIR(found.st_mode)
-            raise NotRegular("a directory" if is_folder else "not a regular file")
-        with os.fdopen(fd, "rb", closefd=False) as f:
-            return (f.read() if limit is None else f.read(limit + 1)), found
-    finally:
+            raise NotRegular(folder=stat.S_ISDIR(found.st_mode))
+    except BaseException:
         os.close(fd)
+        raise
+    return fd, found
+
+
+def read_regular(path, limit: int | None = None) -> tuple[bytes, os.stat_result]:
+    """The bytes of the regular file at ``path`` (``open_regular``; at most ``limit`` + 1: its
+    caller tells a larger file) and its status; a read's ``OSError`` is its caller's too."""
+    fd, found = open_regular(path)
+    with os.fdopen(fd, "rb") as f:
+        return (f.read() if limit is None else f.read(limit + 1)), found
 
 
 def _same_file(a, b) -> bool:
@@ -159,8 +173,7 @@ def locked(path, *, wait: float | None = None, say=None, as_path: bool = True):
     told = False
     while True:
         try:
-            # (non-blocking: a named pipe is opened at once, and refused by the reader)
-            fd = os.open(target, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+            fd = os.open(target, OPEN_AT_ONCE)  # (a named pipe: refused by the reader)
         except FileNotFoundError:
             raise GameFileError(f"{path}: no such file", code="unreadable") from None
         except OSError as exc:
