@@ -10,7 +10,6 @@ import functools
 import gc
 import itertools
 import os
-import stat
 from contextlib import contextmanager
 
 import attrs
@@ -486,16 +485,16 @@ def _armored_text(path, *, every: bool = False) -> bytes | None:
     """The whole text of a file that holds an armored move (a mail body saved as text), else
     None (a binary file: read as a stream).  ``every``: the text of any file that is not
     binary (a saved mail's encoded body shows its moves once decoded: ``read_mailed``)."""
+    from ._safety import NotRegular, open_regular
+
     try:
-        if not stat.S_ISREG(os.stat(path).st_mode):
-            return None  # (a pipe or a device: read_raw refuses it without waiting)
-        with open(path, "rb") as f:
+        with os.fdopen(open_regular(path)[0], "rb") as f:
             head = f.read(4096)
             if not head or head[0] & 0xF0 == 0x80 or head[0] in (0xDE, 0xDF):
                 return None  # (a msgpack header map: the binary form)
             text = head + _read_at_most(f, MAX_FILE_BYTES)
-    except OSError:
-        return None  # (read_raw says why, in its own words)
+    except (OSError, NotRegular):
+        return None  # (read_raw says why, in its own words; a pipe is not waited on)
     return text if every or is_armored(text) else None
 
 
