@@ -17,7 +17,7 @@ from boardstate.modules.epic_duels._characters import CHARACTERS_FILE
 from boardstate.modules.epic_duels._data import TEMPLATES_FILE
 from boardstate.modules.epic_duels._deck_files import parse_deck_file
 from boardstate.modules.jedi_duel._playaid import PLAYAID_FILE
-from boardstate.rules import OptionError, strict_converter, structure_toml
+from boardstate.rules import FieldError, OptionError, strict_converter, structure_toml, whole_number
 
 MODULES = Path(__file__).resolve().parent.parent / "modules"
 
@@ -234,3 +234,18 @@ def test_a_board_file_tomllib_cannot_read_is_a_board_error(text):
 
     with pytest.raises(BoardError, match=r"^b\.toml:\d+:\d+: invalid TOML: "):
         parse_board(text, "b", "b.toml")
+
+
+@attrs.frozen
+class _Counted:
+    copies: int = attrs.field(validator=whole_number(1, 4))
+
+
+@pytest.mark.parametrize("value", [True, 2.0, "2", 0, 5])
+def test_whole_number_checks_a_value_made_by_code_too(value):
+    """A value made by ``attrs.evolve`` (Epic Duels' disputed cards) or read by a module's own
+    hook passes no converter: the validator checks the type as well as the range (``True`` is
+    within 1 to 4 for Python)."""
+    with pytest.raises(FieldError, match=rf"^must be a whole number from 1 to 4, got {value!r}$"):
+        attrs.evolve(_Counted(1), copies=value)
+    assert attrs.evolve(_Counted(1), copies=4).copies == 4
