@@ -164,3 +164,23 @@ def test_an_empty_name_names_no_output_folder_or_data_file(game, args):
     assert result.exit_code == 2 and len(lines) == 1, (result.exit_code, result.output)
     assert "'': an empty name names no file [no-name]" in lines[0]
     assert sorted(os.listdir(".")) == before
+
+
+def test_an_output_in_a_folder_that_cannot_be_searched_is_one_line(game, monkeypatch):
+    """``new -o FOLDER/x`` where FOLDER may not be searched (no ``x`` permission: ``stat``
+    fails with EACCES) was an internal error: whether the output exists could not be told,
+    and claim_output let that PermissionError out.  (Root may search any folder, so the test
+    makes ``stat`` fail as it does for anyone else.)"""
+    real_stat = os.stat
+
+    def stat_as_a_user(path, *args, **kwargs):
+        if "locked-away" in os.fspath(path):
+            raise PermissionError(13, "Permission denied", os.fspath(path))
+        return real_stat(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "stat", stat_as_a_user)
+    new = ("new", "duel-of-the-forces", "--player", "a", "--player", "b")
+    result = CliRunner().invoke(cli, [*new, "-o", "locked-away/x.msgpack"])
+    assert result.exit_code == 2, result.stderr
+    expected = "boardstate: error: locked-away/x.msgpack: cannot write (Permission denied)"
+    assert result.stderr == f"{expected} [unwritable]\n"
