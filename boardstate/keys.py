@@ -63,7 +63,7 @@ def new_key(name: str, directory: Path | None = None) -> tuple[Path, bytes]:
     _check_name(name)
     private_path, public_path = folder / f"{name}.key", folder / f"{name}.pub"
     for path in (private_path, public_path):
-        if path.exists() or path.is_symlink():
+        if os.path.lexists(path):  # (a link to nothing too; no permission to look: no key)
             raise GameFileError(
                 f"{path} exists: a key is never written over (choose another name)",
                 code="exists",

@@ -184,3 +184,24 @@ def test_an_output_in_a_folder_that_cannot_be_searched_is_one_line(game, monkeyp
     assert result.exit_code == 2, result.stderr
     expected = "boardstate: error: locked-away/x.msgpack: cannot write (Permission denied)"
     assert result.stderr == f"{expected} [unwritable]\n"
+
+
+def test_key_new_in_a_folder_that_cannot_be_searched_is_one_line(game, monkeypatch):
+    """``key new NAME --dir FOLDER`` where FOLDER may not be searched was an internal error:
+    pathlib's ``exists`` lets EACCES out.  (As root, the system calls are made to fail as they
+    do for anyone else.)"""
+
+    def as_a_user(real):
+        def call(path, *args, **kwargs):
+            if "locked-away" in os.fspath(path):
+                raise PermissionError(13, "Permission denied", os.fspath(path))
+            return real(path, *args, **kwargs)
+
+        return call
+
+    for name in ("stat", "lstat", "open", "mkdir"):
+        monkeypatch.setattr(os, name, as_a_user(getattr(os, name)))
+    result = CliRunner().invoke(cli, ["key", "new", "zed", "--dir", "locked-away"])
+    assert result.exit_code == 2, result.stderr
+    assert result.stderr.startswith("boardstate: error: locked-away"), result.stderr
+    assert "(Permission denied) [unwritable]\n" in result.stderr, result.stderr
