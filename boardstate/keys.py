@@ -101,7 +101,9 @@ def load_private(name_or_path, directory: Path | None = None):
 
     from cryptography.hazmat.primitives import serialization
 
-    path = Path(name_or_path)
+    from ._safety import named  # ('' is no key, never pathlib's '.')
+
+    path = Path(named(name_or_path))
     if not path.suffix and path.parent == Path("."):
         path = (Path(directory) if directory is not None else keys_dir()) / f"{path}.key"
     try:

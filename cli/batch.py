@@ -72,8 +72,8 @@ def selfplay(
     names = tuple(names) or bs.batch.seat_names(count)
     manifest_path = Path(out, "manifest.jsonl") if out else Path(f"{archive}.jsonl")
     done = []
-    if resume:
-        if Path(resume).resolve() != manifest_path.resolve():
+    if resume is not None:  # ('' is no manifest: refused, never taken for no --resume)
+        if Path(bs.path_name(resume)).resolve() != manifest_path.resolve():
             fail(f"error: this run's manifest is {manifest_path}, not {resume}", BAD_INPUT)
         done = bs.batch.read_manifest(resume, bs.batch.Played)
         seed = _resumed_seed(done, seed)

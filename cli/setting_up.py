@@ -118,7 +118,7 @@ def new(module, players, options, seed, out, force, trust, player, key, invite):
     if trust != "open":
         if player not in players:
             fail(f"error: --as {player}: not one of the players ({', '.join(players)})", BAD_INPUT)
-        signing = load_key(key or player)
+        signing = load_key(player if key is None else key)
         game = bs.Game.new(
             mod, players, parse_options(options), trust=trust, seat=players.index(player)
         )
@@ -174,7 +174,7 @@ def join(invite, player, out, key, reply, text):
         bs.check_output(reply, reading=[invite], as_path=False)
     distinct_outputs(out, reply)
     game = bs.load_checked(invite)
-    signing = load_key(key or player)
+    signing = load_key(player if key is None else key)
     seated = bs.take_seat(game, player, public_key_bytes(signing), signing.sign)
     if seated.request is not None:  # (the judge makes the join record from the request)
         path = reply or str(Path(out).with_name(f"{Path(out).stem}-join.request"))

@@ -205,3 +205,33 @@ def test_key_new_in_a_folder_that_cannot_be_searched_is_one_line(game, monkeypat
     assert result.exit_code == 2, result.stderr
     assert result.stderr.startswith("boardstate: error: locked-away"), result.stderr
     assert "(Permission denied) [unwritable]\n" in result.stderr, result.stderr
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("selfplay", "rock-paper-scissors", "-n", "2", "--seed", "s", "-o", "runs", "--resume", ""),
+        ("new", "duel-of-the-forces", "--player", "ann", "--player", "ben", "--as", "ann")
+        + ("--key", "", "-o", "p.msgpack"),
+        ("judge", "new", "duel-of-the-forces", "--player", "a=a@x.example", "--player", "b=b@x")
+        + ("--key", "", "--store", "s.sqlite"),
+    ],
+)
+def test_an_empty_name_is_no_manifest_or_key_to_read(game, args):
+    """``--resume ""`` was no resume at all (then 'runs/manifest.jsonl exists'), and ``--key ""``
+    the default key (``new``: the player's own, without a word) or the key file ``..key``
+    (``judge new``): an empty name names no file to read either."""
+    assert CliRunner().invoke(cli, ["key", "new", "ann"]).exit_code == 0
+    assert (
+        CliRunner()
+        .invoke(cli, ["selfplay", "rock-paper-scissors", "-n", "1", "--seed", "s", "-o", "runs"])
+        .exit_code
+        == 0
+    )
+    before = sorted(os.listdir("."))
+    result = CliRunner().invoke(cli, list(args))
+    lines = result.stderr.strip().splitlines()
+    assert result.exit_code == 2 and len(lines) == 1, (result.exit_code, result.output)
+    assert "'': an empty name names no file [no-name]" in lines[0]
+    # (judge new makes its store before it reads its key: a store is left by any key refused)
+    assert sorted(set(os.listdir(".")) - {"s.sqlite"}) == before
