@@ -222,13 +222,30 @@ def structure_toml(text: str, source: str, cls, converter: cattrs.Converter, cod
         line = re.search(r"line (\d+)", str(exc))
         where = f"{source}:{line.group(1)}" if line else source
         raise OptionError(f"{where}: not valid TOML ({exc})", code=code) from None
+    return _structured(
+        raw, cls, converter, lambda path, why: located(text, source, path, why, code)
+    )
+
+
+def structure_stored(raw, source: str, cls, converter: cattrs.Converter, code: str):
+    """A module's data as a game file stores it (a header's option, so the file carries its own
+    cards) structured into the data file's ``cls`` with the same ``converter``: the very checks
+    a data file gets, or an ``OptionError`` naming the field (``cards: villain[2].points: ...``)."""
+    return _structured(
+        raw,
+        cls,
+        converter,
+        lambda path, why: OptionError(f"{source}: {dotted(path)}: {why}", code=code),
+    )
+
+
+def _structured(raw, cls, converter: cattrs.Converter, refusal):
     try:
         return converter.structure(raw, cls)
     except MemoryError:
         raise
     except Exception as exc:  # cattrs groups every field error; report the first
-        path, reason = first_error(exc)
-        raise located(text, source, path, reason, code) from None
+        raise refusal(*first_error(exc)) from None
 
 
 def located(text: str, source: str, path: list, reason: str, code: str) -> OptionError:

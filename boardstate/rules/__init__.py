@@ -27,6 +27,7 @@ from .._datafile import (
     read_data_file,
     resolve_player,
     strict_converter,
+    structure_stored,
     structure_toml,
     whole_number,
 )
@@ -92,6 +93,7 @@ __all__ = [
     "rules_class",
     "seats_mask",
     "strict_converter",
+    "structure_stored",
     "structure_toml",
     "whole_number",
     "words_and",

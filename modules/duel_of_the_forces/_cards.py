@@ -7,8 +7,10 @@ import attrs
 from boardstate.rules import (
     DataFile,
     FieldError,
+    OptionError,
     cached_by_value,
     strict_converter,
+    structure_stored,
     structure_toml,
     whole_number,
 )
@@ -97,12 +99,52 @@ class Cards:
 
     @classmethod
     def from_option(cls, value) -> Cards:
+        """The cards a header stores, made again as a deck file makes them: ``value`` is read
+        into the deck file's classes with the deck file's converter (every check a deck file
+        gets), and refused unless those cards store as ``value`` again (the order ``parse_deck``
+        gives: each villain's copies together, the Darth Vaders last)."""
+        data = structure_stored(_as_deck_file(value), "cards", DeckFile, _converter(), "bad-deck")
+        cards = cards_of_deck(data)
+        if repr(cards.to_option()) != repr(value):  # (repr: true is not 1, a list no tuple)
+            raise OptionError(
+                "cards: not as a deck file makes them (each villain's copies together, "
+                "the Darth Vaders last, the heroes in the order luke, han, leia, yoda)",
+                code="bad-deck",
+            )
+        return cards
+
+
+def _as_deck_file(value) -> dict:
+    """The deck file, as TOML reads it, whose cards a header stores as ``value``: a Darth Vader
+    stored with points -3 is the penalty 3, equal villains in a row are one villain's copies."""
+    try:
         deck, names, icons = value
-        return cls(
-            tuple(Card(n, p, o or None) for n, p, o in deck),
-            tuple((str(a), str(b)) for a, b in names),
-            tuple((str(h), tuple(i)) for h, i in icons),
-        )
+        villains, penalties, last = [], [], None
+        for name, points, pair in deck:
+            if name == "Darth Vader" and type(points) is int and points < 0:
+                penalties.append(-points)
+            elif villains and repr((name, points, pair)) == last:
+                villains[-1]["copies"] += 1
+            else:
+                villain = {"name": name, "points": points, "copies": 1}
+                if repr(pair) != "0":  # (stored as 0: none)
+                    villain["original_pair"] = pair
+                villains.append(villain)
+                last = repr((name, points, pair))
+        heroes = {hero: {"name": name} for hero, name in names}
+        for hero, hero_icons in icons:
+            heroes.setdefault(hero, {})["icons"] = _as_array(hero_icons)
+    except (TypeError, ValueError):  # (not the shape ``to_option`` writes)
+        raise OptionError(
+            "cards: not [deck, heroes' names, heroes' icons] as a game file stores them",
+            code="bad-deck",
+        ) from None
+    return {"villain": villains, "vader": {"penalties": penalties}, "heroes": heroes}
+
+
+def _as_array(value):
+    """A stored sequence as TOML gives an array (a list); anything else as it is, refused."""
+    return list(value) if type(value) in (tuple, list) else value
 
 
 @cached_by_value(size=1)
@@ -114,7 +156,11 @@ def _converter():
 
 def parse_deck(text: str, source: str) -> Cards:
     """Parse a deck TOML.  Errors: ``OptionError('FILE:LINE: field: reason')``."""
-    data = structure_toml(text, source, DeckFile, _converter(), "bad-deck")
+    return cards_of_deck(structure_toml(text, source, DeckFile, _converter(), "bad-deck"))
+
+
+def cards_of_deck(data: DeckFile) -> Cards:
+    """The cards a checked deck file makes: each villain's copies, then the Darth Vaders."""
     deck = []
     for v in data.villain:
         deck.extend(Card(v.name, v.points, v.original_pair) for _ in range(v.copies))
@@ -130,7 +176,18 @@ def parse_deck(text: str, source: str) -> Cards:
 DECK_FILE = DataFile(__package__, "cards.toml", parse_deck, what="deck file", code="bad-deck")
 
 
-@cached_by_value
 def cards_of(option) -> Cards:
-    """The cards a header's ``cards`` option holds: built once per distinct card set."""
+    """The cards a header's ``cards`` option holds, checked as a deck file is (a crafted header
+    gets no other cards than a deck file could give): built once per distinct card set."""
+    return _stored_cards(repr(option), option)
+
+
+@cached_by_value
+def _stored_cards(exactly_as_stored: str, option) -> Cards:
+    """Keyed by ``repr`` too: a value cache takes ``true`` for 1, a list for a tuple.  The
+    built-in deck's cards (checked when the file was read, and kept parsed) are not checked
+    again, so that a command on such a game structures nothing (and imports no cattrs)."""
+    builtin = DECK_FILE.builtin()
+    if repr(builtin.to_option()) == exactly_as_stored:
+        return builtin
     return Cards.from_option(option)
