@@ -2,7 +2,8 @@
 checked as the data file it came from is: Duel of the Forces' ``cards`` option is read into the
 deck file's classes with the deck file's converter, so a crafted header with ``true`` or -99 for
 a villain's points, or a villain listed twice, is one line and exit 2, never a game played with
-cards no deck file could give (before: ``Card(name, points, pair)`` from whatever it held)."""
+cards no deck file could give (before: ``Card(name, points, pair)`` from whatever it held);
+Jedi Duel's stored Playaid likewise (before: ``int(x)`` of whatever it held)."""
 
 from __future__ import annotations
 
@@ -16,16 +17,25 @@ DOTF_SAMPLE = ROOT / "replays" / "duel-of-the-forces-parlett-english-2p.msgpack"
 DOTF_CARDS = ROOT / "modules" / "duel_of_the_forces" / "cards.toml"
 
 
-def with_cards(data: bytes, change) -> bytes:
-    """``data`` with its header's ``cards`` option as ``change(deck, names, icons)`` gives it
-    (lists to change in place), the game id and the chain made again: a forger's file."""
+def with_option(data: bytes, key: str, change) -> bytes:
+    """``data`` with its header's option ``key`` as ``change(*parts)`` gives it (the stored
+    value's parts as lists of lists, changed in place, or a new value returned), the game id
+    and the chain made again: a forger's file."""
     header, _ = split(data)
     options = [list(pair) for pair in header["options"]]
     for pair in options:
-        if pair[0] == "cards":
-            deck, names, icons = ([list(row) for row in part] for part in pair[1])
-            pair[1] = change(deck, names, icons) or [deck, names, icons]
+        if pair[0] == key:
+            parts = [p if isinstance(p, str) else [_listed(row) for row in p] for p in pair[1]]
+            pair[1] = change(*parts) or parts
     return craft(data, options=options)
+
+
+def _listed(row):
+    return list(row) if isinstance(row, (list, tuple)) else row
+
+
+def with_cards(data: bytes, change) -> bytes:
+    return with_option(data, "cards", change)
 
 
 def _index(deck, points: int) -> int:
@@ -110,3 +120,64 @@ def test_a_game_of_a_players_own_deck_is_read_back_and_a_crafted_one_refused(tmp
     crafted = with_cards(game.read_bytes(), _set_points(2, 0))
     line = refused(run("verify", write(tmp_path, "crafted.msgpack", crafted)))
     assert "villain[0].points: must be a whole number from 1 to 10, got 0" in line
+
+
+# ------------------------------------------------------------------------------- Jedi Duel
+JEDI_SAMPLE = ROOT / "replays" / "jedi-duel-2p.msgpack"
+JEDI_PLAYAID = ROOT / "modules" / "jedi_duel" / "playaid.toml"
+
+
+def _attack(row: int, area: int, value):
+    def change(name, attack, defence):
+        attack[row][area] = value
+
+    return change
+
+
+def _defence(area: int, value):
+    def change(name, attack, defence):
+        defence[area] = value
+
+    return change
+
+
+CRAFTED_PLAYAIDS = [
+    (_attack(0, 2, True), "playaid: attack.high.low: must be a whole number, got True"),
+    (_attack(1, 0, -1), "playaid: attack.middle.high: must be from 0 to 13, got -1"),
+    (_attack(2, 1, "1"), "playaid: attack.low.middle: must be a whole number, got '1'"),
+    (_defence(0, 14), "playaid: defence.high: must be from 0 to 13, got 14"),
+    (lambda name, attack, defence: ["  ", attack, defence], "playaid: name: must be a non-empty"),
+    (lambda name, attack, defence: [7, attack, defence], "playaid: name: must be a string"),
+    (lambda name, attack, defence: [name, attack[:2], defence], "not [name, attack rows"),
+    (lambda name, attack, defence: [name, attack, defence + [1]], "not [name, attack rows"),
+    (lambda name, attack, defence: [name, attack], "not [name, attack rows"),
+]
+
+
+@pytest.mark.parametrize("change, words", CRAFTED_PLAYAIDS, ids=range(len(CRAFTED_PLAYAIDS)))
+def test_a_crafted_headers_playaid_is_refused_in_one_line(tmp_path, change, words):
+    crafted = with_option(JEDI_SAMPLE.read_bytes(), "playaid", change)
+    path = write(tmp_path, "crafted.msgpack", crafted)
+    for command in ("verify", "replay"):
+        line = refused(run(command, path))
+        assert words in line, line
+
+
+def test_true_for_a_modifier_of_one_is_refused_after_the_honest_game_was_read(tmp_path):
+    assert run("verify", JEDI_SAMPLE)[0] == 0
+    crafted = with_option(JEDI_SAMPLE.read_bytes(), "playaid", _attack(1, 1, True))
+    line = refused(run("verify", write(tmp_path, "crafted.msgpack", crafted)))
+    assert "attack.middle.middle: must be a whole number, got True" in line
+
+
+def test_a_game_of_a_players_own_playaid_is_read_back_and_a_crafted_one_refused(tmp_path):
+    own = tmp_path / "own.toml"
+    own.write_text(JEDI_PLAYAID.read_text().replace("name = ", 'name = "mine" #', 1))
+    game = tmp_path / "own.msgpack"
+    new = ("new", "jedi-duel", "--player", "a", "--player", "b")
+    assert run(*new, "--option", f"playaid={own}", "-o", game)[0] == 0
+    rc, out, err = run("verify", game)
+    assert rc == 0, err
+    crafted = with_option(game.read_bytes(), "playaid", _defence(2, 99))
+    line = refused(run("verify", write(tmp_path, "crafted.msgpack", crafted)))
+    assert "playaid: defence.low: must be from 0 to 13, got 99" in line

@@ -12,14 +12,17 @@ import attrs
 from boardstate.rules import (
     DataFile,
     FieldError,
+    OptionError,
     cached_by_value,
     exactly,
     strict_converter,
+    structure_stored,
     structure_toml,
 )
 
 MAX_MODIFIER = 13
 BUILTIN = "playaid.toml"
+CODE = "bad-playaid"  # (a Playaid file's mistake, and a header's stored Playaid's)
 
 
 @attrs.frozen
@@ -64,12 +67,33 @@ class Playaid:
 
     @classmethod
     def from_option(cls, value) -> Playaid:
-        name, attack, defence = value
-        return cls(
-            str(name),
-            tuple(tuple(int(x) for x in row) for row in attack),
-            tuple(int(x) for x in defence),
+        """The Playaid a header stores, read as a Playaid file is: into the file's classes with
+        the file's converter, so a crafted header gets no table a Playaid file could not give."""
+        return _tables(
+            structure_stored(_as_playaid_file(value), "playaid", PlayaidFile, _converter(), CODE)
         )
+
+
+def _as_playaid_file(value) -> dict:
+    """The Playaid file, as TOML reads it, whose tables a header stores as ``value``."""
+    try:
+        name, attack, defence = value
+        high, middle, low = attack
+        return {
+            "name": name,
+            "attack": {"high": _by_area(high), "middle": _by_area(middle), "low": _by_area(low)},
+            "defence": _by_area(defence),
+        }
+    except (TypeError, ValueError):  # (not the shape ``to_option`` writes)
+        raise OptionError(
+            "playaid: not [name, attack rows high/middle/low, defence] as a game file stores it",
+            code=CODE,
+        ) from None
+
+
+def _by_area(row) -> dict:
+    high, middle, low = row
+    return {"high": high, "middle": middle, "low": low}
 
 
 def _modifier(value, _type) -> int:
@@ -97,7 +121,11 @@ def _converter():
 
 def parse_playaid(text: str, source: str) -> Playaid:
     """Read a Playaid TOML; any mistake is ``OptionError("FILE:LINE: FIELD: reason")``."""
-    data = structure_toml(text, source, PlayaidFile, _converter(), "bad-playaid")
+    return _tables(structure_toml(text, source, PlayaidFile, _converter(), CODE))
+
+
+def _tables(data: PlayaidFile) -> Playaid:
+    """The tables a checked Playaid file gives, as plain tuples."""
     attack = data.attack
     return Playaid(
         data.name,
@@ -106,9 +134,7 @@ def parse_playaid(text: str, source: str) -> Playaid:
     )
 
 
-PLAYAID_FILE = DataFile(
-    __package__, BUILTIN, parse_playaid, what="Playaid file", code="bad-playaid"
-)
+PLAYAID_FILE = DataFile(__package__, BUILTIN, parse_playaid, what="Playaid file", code=CODE)
 
 
 def builtin_playaid() -> Playaid:
@@ -127,15 +153,22 @@ def playaid_option(path: str | None) -> tuple:
 
 
 def playaid_of(option) -> Playaid:
-    """The Playaid a header stores (its tables, as tuples or lists)."""
+    """The Playaid a header stores (its tables, as tuples or lists), checked as a Playaid file
+    is; keyed by ``repr`` too, since a value cache takes ``true`` for 1."""
+    exactly_as_stored = repr(option)
     try:
-        return _playaid_of(option)  # (tuples already: a new game's own header)
+        return _playaid_of(exactly_as_stored, option)  # (tuples already: a new game's own header)
     except TypeError:  # (lists, from a header read back: made tuples for the cache)
-        return _playaid_of(_frozen(option))
+        return _playaid_of(exactly_as_stored, _frozen(option))
 
 
 @cached_by_value
-def _playaid_of(option: tuple) -> Playaid:
+def _playaid_of(exactly_as_stored: str, option: tuple) -> Playaid:
+    """The shipped Playaid's tables (checked when its file was read, and kept parsed) are not
+    checked again, so that a command on such a game structures nothing (and imports no cattrs)."""
+    builtin = builtin_playaid()
+    if repr(builtin.to_option()) == exactly_as_stored:
+        return builtin
     return Playaid.from_option(option)
 
 
