@@ -3,7 +3,9 @@ checked as the data file it came from is: Duel of the Forces' ``cards`` option i
 deck file's classes with the deck file's converter, so a crafted header with ``true`` or -99 for
 a villain's points, or a villain listed twice, is one line and exit 2, never a game played with
 cards no deck file could give (before: ``Card(name, points, pair)`` from whatever it held);
-Jedi Duel's stored Playaid likewise (before: ``int(x)`` of whatever it held)."""
+Jedi Duel's stored Playaid likewise (before: ``int(x)`` of whatever it held), and Epic Duels'
+stored deck texts are read as that team's deck file is (before: any team's deck, or an internal
+error for a text of another shape)."""
 
 from __future__ import annotations
 
@@ -181,3 +183,52 @@ def test_a_game_of_a_players_own_playaid_is_read_back_and_a_crafted_one_refused(
     crafted = with_option(game.read_bytes(), "playaid", _defence(2, 99))
     line = refused(run("verify", write(tmp_path, "crafted.msgpack", crafted)))
     assert "playaid: defence.low: must be from 0 to 13, got 99" in line
+
+
+# ------------------------------------------------------------------------------ Epic Duels
+EPIC_DECKS = ROOT / "modules" / "epic_duels" / "decks"
+
+
+@pytest.fixture(scope="module")
+def own_decks_game(tmp_path_factory) -> bytes:
+    """An Epic Duels game made with a player's deck files (stored in its header as text)."""
+    game = tmp_path_factory.mktemp("epic") / "own.msgpack"
+    decks = f"decks={EPIC_DECKS / 'luke.toml'},{EPIC_DECKS / 'vader.toml'}"
+    new = ("new", "epic-duels", "--player", "ann", "--player", "ben", "--option", decks)
+    rc, _, err = run(*new, "--option", "characters=luke,vader", "--seed", "decks", "-o", game)
+    assert rc == 0, err
+    assert run("verify", game)[0] == 0
+    return game.read_bytes()
+
+
+def _deck_text(team: str) -> str:
+    return (EPIC_DECKS / f"{team}.toml").read_text()
+
+
+CRAFTED_DECK_TEXTS = [  # (the stored value, what the one line says)
+    (
+        lambda: [["luke", _deck_text("dooku")], ["vader", _deck_text("vader")]],
+        "deck file for luke:7: team: a deck for team 'luke' is needed, not for 'dooku'",
+    ),
+    (
+        lambda: [["luke", _deck_text("luke").replace("team", "tem", 1)]],
+        "deck file for luke:1: team: missing field",
+    ),
+    (lambda: [["luke", 5]], "deck-texts: not [team, deck file text] pairs"),
+    (lambda: "luke", "deck-texts: not [team, deck file text] pairs"),
+    (lambda: [["luke", _deck_text("luke"), 1]], "deck-texts: not [team, deck file text] pairs"),
+    (lambda: [["luke", _deck_text("luke")]] * 2, "one per team, sorted by team"),
+    (lambda: [["vader", _deck_text("vader")], ["luke", _deck_text("luke")]], "sorted by team"),
+    (lambda: [["rey", _deck_text("luke")]], "unknown team 'rey'"),
+]
+
+
+@pytest.mark.parametrize("stored, words", CRAFTED_DECK_TEXTS, ids=range(len(CRAFTED_DECK_TEXTS)))
+def test_a_crafted_headers_deck_texts_are_refused_in_one_line(
+    tmp_path, own_decks_game, stored, words
+):
+    """Before: a deck of another team played as this one's, and a text of another shape was
+    'the rules cannot take this record (AttributeError: ...)' with exit 1."""
+    crafted = with_option(own_decks_game, "deck-texts", lambda *parts: stored())
+    line = refused(run("verify", write(tmp_path, "crafted.msgpack", crafted)))
+    assert words in line and "corrupt header" in line, line

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 import attrs
 
-from boardstate.rules import DataFile, OptionError, read_data_file
+from boardstate.rules import DataFile, OptionError, cached_by_value, read_data_file
 
 from ._characters import cast
 from ._vocabulary import Effect, Value
@@ -160,12 +160,47 @@ def _parse_deck_of(team: str):
     return parse
 
 
-def deck_for(team: str, path=None) -> Deck:
-    """``team``'s deck: the built-in one (``path`` None) or a player's file for that team."""
+def _known(team: str) -> None:
     if cast().by_id(team) is None:
         raise OptionError(f"unknown team {team!r}", code="bad-deck")
+
+
+def deck_for(team: str, path=None) -> Deck:
+    """``team``'s deck: the built-in one (``path`` None) or a player's file for that team."""
+    _known(team)
     if path is None:
         return deck_file(team).builtin()
     return DataFile(
         __package__, f"decks/{team}.toml", _parse_deck_of(team), what="deck file", code="bad-deck"
     ).load(path)
+
+
+def stored_deck_texts(value) -> tuple[tuple[str, str], ...]:
+    """A header's ``deck-texts`` (a player's deck files, stored so that the game file carries
+    them) as ``prepare`` writes them: [team, text] pairs, one per team, sorted by team, each
+    text read as a file for that team is (``stored_deck``); else one line, ``bad-deck``."""
+    try:
+        pairs = tuple((team, text) for team, text in value)
+    except (TypeError, ValueError):
+        pairs = None
+    teams = [team for team, _ in pairs or ()]
+    if (
+        pairs is None
+        or not all(type(team) is str and type(text) is str for team, text in pairs)
+        or teams != sorted(set(teams))
+    ):
+        raise OptionError(
+            "deck-texts: not [team, deck file text] pairs, one per team, sorted by team",
+            code="bad-deck",
+        )
+    for team, text in pairs:
+        stored_deck(team, text)
+    return pairs
+
+
+@cached_by_value
+def stored_deck(team: str, text: str) -> Deck:
+    """A deck file's text stored in a header for ``team``: checked as ``deck_for(team, path)``
+    checks a player's file (a deck of another team is refused, not played as this one's)."""
+    _known(team)
+    return _parse_deck_of(team)(text, f"deck file for {team}")

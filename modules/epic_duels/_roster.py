@@ -14,7 +14,7 @@ import attrs
 from boardstate.rules import OptionError, cached_by_value
 
 from ._characters import cast
-from ._decks import Card, Deck, deck_for, parse_deck
+from ._decks import Card, Deck, deck_for, stored_deck, stored_deck_texts
 from .boards import BOARDS
 
 # Variants (option ``variant``): the two-player duel and the rulebook's Game Variations
@@ -247,7 +247,7 @@ def distinct(deck: Deck) -> tuple[tuple[Card, ...], tuple[int, ...]]:
 
 
 def _deck(team: str, texts: dict, alternatives: tuple[str, ...]) -> Deck:
-    deck = parse_deck(texts[team], f"deck file for {team}") if team in texts else deck_for(team)
+    deck = stored_deck(team, texts[team]) if team in texts else deck_for(team)
     offered = [a for a in alternatives if a in deck.alternatives]
     return deck.with_alternatives(offered) if offered else deck
 
@@ -305,7 +305,7 @@ def roster_of(options, cast_, revision: int) -> Roster:
         options["board"],
         options.get("variant", DUEL),
         tuple(tuple(t) for t in cast_),
-        tuple(sorted(dict(options.get("deck-texts", ())).items())),
+        stored_deck_texts(options.get("deck-texts", ())),
         tuple(options.get("alternatives", ())),
         options.get("deck-end", "next-draw"),
         options.get("destroyed", "beyond-track"),

@@ -10,7 +10,7 @@ from __future__ import annotations
 from boardstate.rules import Choice, IdentityMemo, OptionError, Outcome, Setup
 
 from ._characters import cast
-from ._decks import deck_for, parse_deck, read_player_deck
+from ._decks import deck_for, parse_deck, read_player_deck, stored_deck_texts
 from ._roster import DUEL, FREE_FOR_ALL, OWN_DAMAGE, PLAYERS, VARIANTS, parse_characters
 from ._state import LAY, OVER, TURN, EpicState
 from .boards import BOARDS
@@ -83,7 +83,9 @@ def prepare(options, players) -> dict:
 
 
 def initial(setup: Setup) -> EpicState:
-    """Before the start: the players and the options (the cast is named by ``start``)."""
+    """Before the start: the players and the options (the cast is named by ``start``); a
+    player's deck files stored in the header are checked here, as their files are."""
+    stored_deck_texts(setup.options.get("deck-texts", ()))
     return EpicState(
         players=tuple(setup.players), options=frozen(setup.options), revision=setup.revision
     )
