@@ -239,6 +239,15 @@ def structure_stored(raw, source: str, cls, converter: cattrs.Converter, code: s
     )
 
 
+def stored_key(value) -> bytes:
+    """A stored value's exact key for a cache of what it is read into: its msgpack bytes, in
+    which ``true`` is not 1 (a cache by value takes one for the other, and would give a crafted
+    header's ``true`` the cards read before for 1); a list and a tuple are one array, as stored."""
+    import msgpack
+
+    return msgpack.packb(value, use_bin_type=True)
+
+
 def _structured(raw, cls, converter: cattrs.Converter, refusal):
     try:
         return converter.structure(raw, cls)

@@ -200,6 +200,13 @@ def test_commands_import_only_what_they_use(tmp_path):
         pictures.append(["show", path, "--svg", "-o", str(tmp_path / f"{module_id}.svg")])
     warm = [sys.executable, "-m", "boardstate.cli", "legal", epic, "--as", player]
     subprocess.run(warm, check=True, capture_output=True)  # (its data files parsed and kept)
+    for module_id in ("duel-of-the-forces", "jedi-duel"):  # (their built-in files too, which
+        # tell a game of them from one to check; this process parsed them for the cache folder
+        # the tests were collected with: conftest.py)
+        log = str(tmp_path / f"{module_id}.msgpack")
+        subprocess.run(
+            [sys.executable, "-m", "boardstate.cli", "log", log], check=True, capture_output=True
+        )
     done = subprocess.run(
         [sys.executable, "-c", RUN_COMMANDS, json.dumps([quiet, texts, pictures])],
         capture_output=True,

@@ -9,6 +9,7 @@ from boardstate.rules import (
     FieldError,
     OptionError,
     cached_by_value,
+    stored_key,
     strict_converter,
     structure_stored,
     structure_toml,
@@ -105,7 +106,7 @@ class Cards:
         gives: each villain's copies together, the Darth Vaders last)."""
         data = structure_stored(_as_deck_file(value), "cards", DeckFile, _converter(), "bad-deck")
         cards = cards_of_deck(data)
-        if repr(cards.to_option()) != repr(value):  # (repr: true is not 1, a list no tuple)
+        if stored_key(cards.to_option()) != stored_key(value):  # (exactly: true is not 1)
             raise OptionError(
                 "cards: not as a deck file makes them (each villain's copies together, "
                 "the Darth Vaders last, the heroes in the order luke, han, leia, yoda)",
@@ -123,14 +124,14 @@ def _as_deck_file(value) -> dict:
         for name, points, pair in deck:
             if name == "Darth Vader" and type(points) is int and points < 0:
                 penalties.append(-points)
-            elif villains and repr((name, points, pair)) == last:
+            elif villains and stored_key((name, points, pair)) == last:
                 villains[-1]["copies"] += 1
             else:
                 villain = {"name": name, "points": points, "copies": 1}
-                if repr(pair) != "0":  # (stored as 0: none)
+                if stored_key(pair) != stored_key(0):  # (stored as 0: none)
                     villain["original_pair"] = pair
                 villains.append(villain)
-                last = repr((name, points, pair))
+                last = stored_key((name, points, pair))
         heroes = {hero: {"name": name} for hero, name in names}
         for hero, hero_icons in icons:
             heroes.setdefault(hero, {})["icons"] = _as_array(hero_icons)
@@ -179,15 +180,15 @@ DECK_FILE = DataFile(__package__, "cards.toml", parse_deck, what="deck file", co
 def cards_of(option) -> Cards:
     """The cards a header's ``cards`` option holds, checked as a deck file is (a crafted header
     gets no other cards than a deck file could give): built once per distinct card set."""
-    return _stored_cards(repr(option), option)
+    return _stored_cards(stored_key(option), option)
 
 
 @cached_by_value
-def _stored_cards(exactly_as_stored: str, option) -> Cards:
-    """Keyed by ``repr`` too: a value cache takes ``true`` for 1, a list for a tuple.  The
-    built-in deck's cards (checked when the file was read, and kept parsed) are not checked
+def _stored_cards(exactly_as_stored: bytes, option) -> Cards:
+    """Keyed by ``stored_key`` too (a value cache takes ``true`` for 1).  The built-in deck's
+    cards (checked when the file was read, and kept parsed) are not checked
     again, so that a command on such a game structures nothing (and imports no cattrs)."""
     builtin = DECK_FILE.builtin()
-    if repr(builtin.to_option()) == exactly_as_stored:
+    if stored_key(builtin.to_option()) == exactly_as_stored:
         return builtin
     return Cards.from_option(option)

@@ -15,6 +15,7 @@ from boardstate.rules import (
     OptionError,
     cached_by_value,
     exactly,
+    stored_key,
     strict_converter,
     structure_stored,
     structure_toml,
@@ -154,8 +155,8 @@ def playaid_option(path: str | None) -> tuple:
 
 def playaid_of(option) -> Playaid:
     """The Playaid a header stores (its tables, as tuples or lists), checked as a Playaid file
-    is; keyed by ``repr`` too, since a value cache takes ``true`` for 1."""
-    exactly_as_stored = repr(option)
+    is; keyed by ``stored_key`` too, since a value cache takes ``true`` for 1."""
+    exactly_as_stored = stored_key(option)
     try:
         return _playaid_of(exactly_as_stored, option)  # (tuples already: a new game's own header)
     except TypeError:  # (lists, from a header read back: made tuples for the cache)
@@ -163,11 +164,11 @@ def playaid_of(option) -> Playaid:
 
 
 @cached_by_value
-def _playaid_of(exactly_as_stored: str, option: tuple) -> Playaid:
+def _playaid_of(exactly_as_stored: bytes, option: tuple) -> Playaid:
     """The shipped Playaid's tables (checked when its file was read, and kept parsed) are not
     checked again, so that a command on such a game structures nothing (and imports no cattrs)."""
     builtin = builtin_playaid()
-    if repr(builtin.to_option()) == exactly_as_stored:
+    if stored_key(builtin.to_option()) == exactly_as_stored:
         return builtin
     return Playaid.from_option(option)
 
