@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import random
 import statistics
 import subprocess
 import sys
@@ -22,6 +21,7 @@ import tempfile
 from pathlib import Path
 
 import boardstate as bs
+from boardstate.testing import random_game
 
 CHILD = r"""
 import sys, time
@@ -51,12 +51,8 @@ sys.stderr.write(f"{time.process_time() * 1e3:.3f}\n")
 
 
 def _game(folder: Path, module_id: str) -> tuple[str, str]:
-    module = bs.get_module(module_id)
-    game = bs.Game.new(module, ["ann", "ben"], {}, seed=b"bench", created="2026-01-01")
-    pick = random.Random(29)
-    for _ in range(30):
-        seat = game.to_act()[0]
-        game.play(seat, pick.choice(game.legal(seat)))
+    """A game half-way through (30 random commands), and the name of a seat to act."""
+    game = random_game(bs.get_module(module_id), 29, 2, stop_after=30)
     path = folder / f"{module_id}.msgpack"
     bs.save_game(game, path)
     return str(path), game.players[game.to_act()[0]]
