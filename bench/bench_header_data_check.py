@@ -25,9 +25,9 @@ from boardstate.testing import random_game
 
 CHILD = r"""
 import sys, time
-game, player, before = sys.argv[1], sys.argv[2], sys.argv[3] == "before"
+game, player, before, module_id = sys.argv[1], sys.argv[2], sys.argv[3] == "before", sys.argv[4]
 from boardstate.rules import cached_by_value  # (both ways import what the replacement needs)
-if "duel" in game:
+if module_id == "duel-of-the-forces":  # (not "duel" in the path: jedi-duel.msgpack has it too)
     from boardstate.modules.duel_of_the_forces import _cards, _rules
     unchecked = lambda o: _cards.Cards(
         tuple(_cards.Card(n, p, q or None) for n, p, q in o[0]),
@@ -58,9 +58,9 @@ def _game(folder: Path, module_id: str) -> tuple[str, str]:
     return str(path), game.players[game.to_act()[0]]
 
 
-def _cpu_ms(path: str, player: str, how: str) -> float:
+def _cpu_ms(path: str, player: str, how: str, module_id: str) -> float:
     done = subprocess.run(
-        [sys.executable, "-c", CHILD, path, player, how], capture_output=True, text=True
+        [sys.executable, "-c", CHILD, path, player, how, module_id], capture_output=True, text=True
     )
     return float(done.stderr.strip().splitlines()[-1])
 
@@ -73,11 +73,11 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         for module_id in ("duel-of-the-forces", "jedi-duel"):
             path, player = _game(Path(folder), module_id)
-            _cpu_ms(path, player, "now")  # (the built-in file parsed and kept)
+            _cpu_ms(path, player, "now", module_id)  # (the built-in file parsed and kept)
             before, now = [], []
             for _ in range(pairs):
-                before.append(_cpu_ms(path, player, "before"))
-                now.append(_cpu_ms(path, player, "now"))
+                before.append(_cpu_ms(path, player, "before", module_id))
+                now.append(_cpu_ms(path, player, "now", module_id))
             ratios = sorted(n / b for b, n in zip(before, now))
             print(
                 f"{module_id} legal: unchecked {statistics.median(before):.1f} ms, checked "
