@@ -111,11 +111,7 @@ def load_private(name_or_path, directory: Path | None = None):
     except FileNotFoundError:
         raise GameFileError(
             f"{path}: no such key (make one: boardstate key new NAME)", code="no-key"
-        ) from None
-    except OSError as exc:
-        raise GameFileError(
-            f"{path}: cannot read the key ({exc.strerror})", code="unreadable"
-        ) from None
+        ) from None  # (any other failure to read is _key_file's one line)
     if mode & (stat.S_IRWXG | stat.S_IRWXO):
         raise GameFileError(
             f"{path}: other users may read this private key (chmod 600 {path})", code="key-open"

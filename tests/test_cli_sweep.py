@@ -168,20 +168,18 @@ def test_selfplay_refuses_a_set_up_the_game_refuses_before_playing(games):
     assert not os.path.exists("runs")
 
 
+def _a_judged_game() -> None:
+    """A judge's key and a store (s.sqlite) holding one Jedi Duel game."""
+    assert run("key", "new", "judge")[0] == 0
+    made = ("judge", "new", "jedi-duel", "--player", "ann=a@x.example")
+    made += ("--player", "ben=b@x.example", "--store", "s.sqlite", "--key", "judge")
+    assert run(*made)[0] == 0
+
+
 def test_a_judge_folder_that_is_a_file_is_one_line(games):
     """``judge run --inbox dir:FILE`` (or the outbox, or a Maildir) was an internal error:
     the folder transport's mkdir raised FileExistsError."""
-    assert run("key", "new", "judge")[0] == 0
-    made = (
-        "judge",
-        "new",
-        "jedi-duel",
-        "--player",
-        "ann=a@x.example",
-        "--player",
-        "ben=b@x.example",
-    )
-    assert run(*made, "--store", "s.sqlite", "--key", "judge")[0] == 0
+    _a_judged_game()
     judge = ("judge", "run", "--store", "s.sqlite", "--key", "judge", "--once")
     before = (games / "g.msgpack").read_bytes()
     for boxes in (
@@ -197,17 +195,7 @@ def test_a_judge_folder_that_is_a_file_is_one_line(games):
 def test_judge_run_polls_a_number_of_seconds(games, poll):
     """A negative --poll was an internal error once the first pass was done (time.sleep
     refuses it), and NaN too; infinity overflowed it."""
-    assert run("key", "new", "judge")[0] == 0
-    made = (
-        "judge",
-        "new",
-        "jedi-duel",
-        "--player",
-        "ann=a@x.example",
-        "--player",
-        "ben=b@x.example",
-    )
-    assert run(*made, "--store", "s.sqlite", "--key", "judge")[0] == 0
+    _a_judged_game()
     judge = ("judge", "run", "--store", "s.sqlite", "--key", "judge", "--inbox", "dir:in")
     rc, _, err = run(*judge, "--outbox", "dir:out", "--poll", poll)
     refused(rc, err, "Invalid value for '--poll'", "is not a number of seconds from 0 to 86400")
